@@ -1,0 +1,58 @@
+# hxsim top-level Makefile: a thin front end over CMake and the scripts in scripts/.
+# Every target that needs tools first runs scripts/setup-deps.sh (a no-op when all is installed).
+# Default target: help.
+
+BUILD       ?= build
+BUILD_TYPE  ?= Release
+NPROC       := $(shell nproc 2>/dev/null || echo 2)
+
+.DEFAULT_GOAL := help
+.PHONY: help deps configure build lint test run synth formal clean
+
+help:
+	@echo "hxsim make targets:"
+	@echo "  make run        build, then run the router demo; results in $(BUILD)/run/"
+	@echo "  make test       lint the RTL, build, run all tests (ctest)"
+	@echo "  make build      configure (once) and build everything in $(BUILD)/"
+	@echo "  make configure  run cmake into $(BUILD)/ (only if not yet configured)"
+	@echo "  make lint       verilator --lint-only -Wall on every RTL top (scripts/lint.sh)"
+	@echo "  make synth      yosys synthesis estimates into $(BUILD)/synth/ (scripts/synth.sh)"
+	@echo "  make formal     bounded proofs with yosys-smtbmc into $(BUILD)/formal/ (scripts/formal.sh)"
+	@echo "  make deps       install missing Debian packages and the OSU018 Liberty file"
+	@echo "  make clean      remove $(BUILD)/ except $(BUILD)/deps/"
+	@echo "  make help       this list (the default target)"
+
+deps:
+	@bash scripts/setup-deps.sh
+
+# Configure only when the build tree has not been generated yet: no $(BUILD)/CMakeCache.txt, or
+# no $(BUILD)/Makefile because an earlier configure failed (e.g. a Verilator -Wall warning).
+# Later CMakeLists.txt or RTL edits are picked up by `cmake --build` itself.
+# The order-only `| deps` runs deps without forcing a reconfigure.
+$(BUILD)/Makefile: | deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+
+configure: deps $(BUILD)/Makefile
+
+build: configure
+	cmake --build $(BUILD) -j$(NPROC)
+
+lint: deps
+	bash scripts/lint.sh
+
+test: lint build
+	ctest --test-dir $(BUILD) --output-on-failure -j$(NPROC)
+
+run: build
+	@mkdir -p $(BUILD)/run
+	$(BUILD)/tb/hx_router_demo --out $(BUILD)/run/router_demo.json
+
+synth: deps
+	bash scripts/synth.sh
+
+formal: deps
+	bash scripts/formal.sh
+
+# Keep $(BUILD)/deps: it holds the extracted Liberty file.
+clean:
+	@if [ -d $(BUILD) ]; then find $(BUILD) -mindepth 1 -maxdepth 1 ! -name deps -exec rm -rf {} +; fi

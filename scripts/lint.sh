@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Lint the RTL with Verilator, one top (and parameter set) at a time: several tops in one run
+# would trigger MULTITOP. Any warning or error fails the script.
+#
+#   scripts/lint.sh            (run from anywhere; `make lint` calls it)
+set -euo pipefail
+
+# One entry per lint run: "TOP [-GParam=value ...]".
+LINT_RUNS=(
+  "hx_router"
+  "hx_board_plane"
+  "hx_board_plane -GSizeX=2 -GSizeY=2"
+  "hx_board_plane -GSizeX=1 -GSizeY=1"
+)
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+PKG=rtl/hx_pkg.sv
+if [[ ! -f "$PKG" ]]; then
+  echo "lint: $PKG not found" >&2
+  exit 1
+fi
+# The package first, then every other rtl/*.sv in glob order.
+FILES=("$PKG")
+shopt -s nullglob
+for f in rtl/*.sv; do
+  [[ "$f" == "$PKG" ]] || FILES+=("$f")
+done
+shopt -u nullglob
+
+failed=0
+for run in "${LINT_RUNS[@]}"; do
+  read -r -a words <<<"$run"
+  top="${words[0]}"
+  params=("${words[@]:1}")
+  if out="$(verilator --lint-only -Wall --top-module "$top" "${params[@]}" -Irtl "${FILES[@]}" 2>&1)" \
+     && [[ -z "$out" ]]; then
+    echo "lint: $run clean"
+  else
+    echo "lint: $run FAILED" >&2
+    [[ -z "$out" ]] || printf '%s\n' "$out" >&2
+    failed=1
+  fi
+done
+exit "$failed"

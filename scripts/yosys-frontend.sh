@@ -1,0 +1,50 @@
+# shellcheck shell=bash
+# The yosys front end shared by scripts/synth.sh (estimates) and scripts/netlist.sh (gate-level
+# netlist for re-simulation). Sourced, not run. One definition of "read the RTL, set the top's
+# parameters, synthesize to generic gates", so the estimate and the re-simulated netlist are built
+# by the same commands.
+#
+#   source scripts/yosys-frontend.sh
+#   hx_rtl_files                        # fills the array HX_RTL_FILES: package first, then rtl/*.sv
+#   hx_yosys_frontend TOP [Name=Value ...] > script.ys
+#       read_verilog -sv <all RTL>
+#       chparam -set Name Value TOP     (one per override; the others keep the RTL defaults)
+#       hierarchy -check -top TOP
+#       synth -flatten -top TOP         (generic gate library: $_AND_, $_MUX_, $_DFF_*_ ...)
+#
+# chparam re-elaborates TOP in place under its own name, so `synth -top TOP` sees the overrides
+# (hierarchy -chparam would instead create a $paramod copy next to the default one).
+
+HX_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+hx_rtl_files() {
+  HX_RTL_FILES=("$HX_ROOT/rtl/hx_pkg.sv")
+  local f
+  for f in "$HX_ROOT"/rtl/*.sv; do
+    [[ "$f" == */hx_pkg.sv ]] || HX_RTL_FILES+=("$f")
+  done
+}
+
+hx_yosys_frontend() {
+  local top="$1"
+  shift
+  hx_rtl_files
+  local f
+  for f in "${HX_RTL_FILES[@]}"; do
+    if [[ "$f" == *[[:space:]]* ]]; then
+      echo "yosys-frontend: RTL path with whitespace is not supported: $f" >&2
+      return 1
+    fi
+  done
+  echo "read_verilog -sv ${HX_RTL_FILES[*]}"
+  local kv
+  for kv in "$@"; do
+    if [[ "$kv" != *=* ]]; then
+      echo "yosys-frontend: parameter override '$kv' is not of the form Name=Value" >&2
+      return 1
+    fi
+    echo "chparam -set ${kv%%=*} ${kv#*=} $top"
+  done
+  echo "hierarchy -check -top $top"
+  echo "synth -flatten -top $top"
+}

@@ -1,0 +1,236 @@
+#include "route_ref.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace hx {
+
+namespace {
+
+constexpr PortMask bit(unsigned p) { return static_cast<PortMask>(1u << p); }
+
+unsigned opposite(unsigned dir) { return (dir + 2) % 4; }
+
+}  // namespace
+
+const char* port_name(unsigned port) {
+  static const char* const kNames[] = {"N", "E", "S", "W", "L"};
+  return port < kNumRouterPorts ? kNames[port] : "?";
+}
+
+const char* to_string(RouteMode m) {
+  switch (m) {
+    case RouteMode::Xy: return "xy";
+    case RouteMode::NorthLast: return "north-last";
+    case RouteMode::MinAdaptive: return "min-adaptive";
+  }
+  return "?";
+}
+
+const char* to_string(VcPolicy p) { return p == VcPolicy::Keep ? "vc-keep" : "vc-any"; }
+
+std::string port_mask_string(PortMask m) {
+  std::string s = "{";
+  for (unsigned p = 0; p < kNumRouterPorts; ++p) {
+    if (m & bit(p)) {
+      if (s.size() > 1) s += ",";
+      s += port_name(p);
+    }
+  }
+  return s + "}";
+}
+
+PortMask edge_ports(const RouterPlace& r) {
+  PortMask m = 0;
+  if (r.node_y == r.last_y) m |= bit(kPortN);
+  if (r.node_x == r.last_x) m |= bit(kPortE);
+  if (r.node_y == 0) m |= bit(kPortS);
+  if (r.node_x == 0) m |= bit(kPortW);
+  return m;
+}
+
+PortMask route_ref(const RouterPlace& r, unsigned in_port, RouteMode mode,
+                   const Destination& d) {
+  const bool same_board = d.board_x == r.board_x && d.board_y == r.board_y;
+  const bool board_row = !same_board && d.board_y == r.board_y;  // only x differs
+  const bool board_col = !same_board && d.board_x == r.board_x;  // only y differs
+
+  // Distances to the four board edges, and which edge of each dimension is nearer.
+  const unsigned dist_e = r.last_x - r.node_x;
+  const unsigned dist_w = r.node_x;
+  const unsigned dist_n = r.last_y - r.node_y;
+  const unsigned dist_s = r.node_y;
+  const PortMask near_ew = (dist_e <= dist_w ? bit(kPortE) : 0) | (dist_w <= dist_e ? bit(kPortW) : 0);
+  const PortMask near_ns = (dist_n <= dist_s ? bit(kPortN) : 0) | (dist_s <= dist_n ? bit(kPortS) : 0);
+
+  // Moves toward the destination node's column and row (meaningful on any board: the node
+  // coordinates are board-local).
+  PortMask toward_col = 0;
+  if (d.node_x > r.node_x) toward_col |= bit(kPortE);
+  if (d.node_x < r.node_x) toward_col |= bit(kPortW);
+  PortMask toward_row = 0;
+  if (d.node_y > r.node_y) toward_row |= bit(kPortN);
+  if (d.node_y < r.node_y) toward_row |= bit(kPortS);
+
+  PortMask minimal = 0;
+  bool ew_still_required = false;  // an E/W move on this board must come first (north-last)
+  if (same_board) {
+    minimal = toward_col | toward_row;
+    if (minimal == 0) minimal = bit(kPortL);
+    ew_still_required = toward_col != 0;
+  } else if (board_row) {
+    minimal = near_ew | toward_row;
+    // At the column of a nearer edge the E/W move is the edge port itself: nothing left to do
+    // on this board in x.
+    const bool at_near_edge_col = ((near_ew & bit(kPortE)) && r.node_x == r.last_x) ||
+                                  ((near_ew & bit(kPortW)) && r.node_x == 0);
+    ew_still_required = !at_near_edge_col;
+  } else if (board_col) {
+    minimal = near_ns | toward_col;
+  } else {
+    minimal = near_ew | near_ns;
+  }
+
+  switch (mode) {
+    case RouteMode::Xy: {
+      if (minimal & bit(kPortE)) return bit(kPortE);
+      if (minimal & bit(kPortW)) return bit(kPortW);
+      if (minimal & bit(kPortN)) return bit(kPortN);
+      if (minimal & bit(kPortS)) return bit(kPortS);
+      return minimal & bit(kPortL);
+    }
+    case RouteMode::NorthLast: {
+      PortMask m = minimal;
+      if (ew_still_required) m &= static_cast<PortMask>(~bit(kPortN));
+      const bool travelling_north = in_port == kPortS && r.node_y != 0;
+      if (travelling_north) m &= static_cast<PortMask>(bit(kPortN) | bit(kPortL) | edge_ports(r));
+      return m;
+    }
+    case RouteMode::MinAdaptive:
+      return minimal;
+  }
+  return 0;
+}
+
+unsigned BoardGeometry::edge_port(unsigned dir, unsigned x, unsigned y) const {
+  switch (dir) {
+    case kPortN: return num_nodes() + x;
+    case kPortE: return num_nodes() + size_x + y;
+    case kPortS: return num_nodes() + size_x + size_y + x;
+    case kPortW: return num_nodes() + 2 * size_x + size_y + y;
+    default: throw std::invalid_argument("BoardGeometry::edge_port: not a network direction");
+  }
+}
+
+void BoardGeometry::router_of(unsigned ext, unsigned& x, unsigned& y, unsigned& port) const {
+  if (ext < num_nodes()) {
+    x = ext % size_x;
+    y = ext / size_x;
+    port = kPortL;
+    return;
+  }
+  unsigned e = ext - num_nodes();
+  if (e < size_x) {
+    x = e; y = size_y - 1; port = kPortN; return;
+  }
+  e -= size_x;
+  if (e < size_y) {
+    x = size_x - 1; y = e; port = kPortE; return;
+  }
+  e -= size_y;
+  if (e < size_x) {
+    x = e; y = 0; port = kPortS; return;
+  }
+  e -= size_x;
+  if (e < size_y) {
+    x = 0; y = e; port = kPortW; return;
+  }
+  throw std::out_of_range("BoardGeometry::router_of: no such external port");
+}
+
+RouterPlace BoardGeometry::place(unsigned x, unsigned y, unsigned board_x, unsigned board_y) const {
+  RouterPlace p;
+  p.node_x = x;
+  p.node_y = y;
+  p.last_x = size_x - 1;
+  p.last_y = size_y - 1;
+  p.board_x = board_x;
+  p.board_y = board_y;
+  return p;
+}
+
+std::string BoardGeometry::external_name(unsigned ext) const {
+  unsigned x = 0, y = 0, port = 0;
+  router_of(ext, x, y, port);
+  std::string s = port == kPortL ? "L" : std::string("edge ") + port_name(port);
+  return s + "(" + std::to_string(x) + "," + std::to_string(y) + ")#" + std::to_string(ext);
+}
+
+BoardRoutes board_routes(const BoardGeometry& g, unsigned board_x, unsigned board_y,
+                         RouteMode mode, unsigned entry, const Destination& dst) {
+  // Memoised walk over the states (router, input port). Every allowed hop is minimal, so the
+  // walk has no cycles; a depth limit guards against a routing function that is not.
+  struct State {
+    bool done = false;
+    bool active = false;
+    std::vector<unsigned> exits;
+    unsigned min_r = 0, max_r = 0;
+    bool dead_end = false;
+  };
+  std::vector<State> memo(g.num_nodes() * kNumRouterPorts);
+
+  auto walk = [&](auto&& self, unsigned x, unsigned y, unsigned in_port) -> const State& {
+    State& s = memo[(y * g.size_x + x) * kNumRouterPorts + in_port];
+    if (s.done) return s;
+    if (s.active) throw std::logic_error("board_routes: the routing function has a cycle");
+    s.active = true;
+    const RouterPlace place = g.place(x, y, board_x, board_y);
+    const PortMask ports = route_ref(place, in_port, mode, dst);
+    const PortMask edges = edge_ports(place);
+    bool first = true;
+    std::vector<unsigned> exits;
+    unsigned min_r = 0, max_r = 0;
+    bool dead = ports == 0;
+    for (unsigned p = 0; p < kNumRouterPorts; ++p) {
+      if (!(ports & bit(p))) continue;
+      unsigned sub_min = 1, sub_max = 1;
+      if (p == kPortL) {
+        exits.push_back(g.local_port(x, y));
+      } else if (edges & bit(p)) {
+        exits.push_back(g.edge_port(p, x, y));
+      } else {
+        const unsigned nx = p == kPortE ? x + 1 : p == kPortW ? x - 1 : x;
+        const unsigned ny = p == kPortN ? y + 1 : p == kPortS ? y - 1 : y;
+        const State& sub = self(self, nx, ny, opposite(p));
+        exits.insert(exits.end(), sub.exits.begin(), sub.exits.end());
+        sub_min = 1 + sub.min_r;
+        sub_max = 1 + sub.max_r;
+        dead = dead || sub.dead_end;
+      }
+      min_r = first ? sub_min : std::min(min_r, sub_min);
+      max_r = first ? sub_max : std::max(max_r, sub_max);
+      first = false;
+    }
+    std::sort(exits.begin(), exits.end());
+    exits.erase(std::unique(exits.begin(), exits.end()), exits.end());
+    s.exits = std::move(exits);
+    s.min_r = min_r;
+    s.max_r = max_r;
+    s.dead_end = dead;
+    s.active = false;
+    s.done = true;
+    return s;
+  };
+
+  unsigned x = 0, y = 0, port = 0;
+  g.router_of(entry, x, y, port);
+  const State& s = walk(walk, x, y, port);
+  BoardRoutes r;
+  r.exits = s.exits;
+  r.min_routers = s.min_r;
+  r.max_routers = s.max_r;
+  r.dead_end = s.dead_end;
+  return r;
+}
+
+}  // namespace hx

@@ -1,0 +1,100 @@
+// route_ref.h: a reference model of the HammingMesh router's routing function, for checking.
+//
+// Written from the routing rules, not from rtl/hx_route.sv, so that the two can disagree.
+//
+// Coordinates: x grows east, y grows north; node (0,0) is a board's south-west corner, and a
+// board of a x b nodes has last_x = a-1, last_y = b-1. An output port of a router on the board
+// boundary that faces out of the board is an "edge port" (N at row last_y, E at column last_x,
+// S at row 0, W at column 0); leaving through it means leaving the board.
+//
+// Minimal next hops, by where the destination board is:
+//   same board          toward the destination node (E/W/N/S), L when at it;
+//   same board row      toward the nearer E or W edge (both when the router is exactly in the
+//                       middle column), plus, optionally, N/S toward the destination node's row;
+//                       at the edge column the move toward the edge is the edge port itself;
+//   same board column   toward the nearer N or S edge (both in the middle row), plus, optionally,
+//                       E/W toward the destination node's column;
+//   neither             toward the nearer E/W edge or the nearer N/S edge (the packet picks
+//                       its intermediate board adaptively).
+// Route modes:
+//   Xy            one port: x first (E if allowed, else W), then y (N, else S), then L;
+//   NorthLast     the minimal set, minus N while an E/W move on this board is still required
+//                 (same board and another column; or same board row and the router is not at
+//                 the column of a nearer edge); a packet that came in on S from a router of the
+//                 same board (router not in row 0) may only go N, leave the board, or eject;
+//   MinAdaptive   the whole minimal set (no turn rule; deadlock-prone with one VC).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hx {
+
+/// Router port numbering (hx_pkg::Port*).
+enum RouterPort : unsigned { kPortN = 0, kPortE = 1, kPortS = 2, kPortW = 3, kPortL = 4 };
+constexpr unsigned kNumRouterPorts = 5;
+const char* port_name(unsigned port);
+
+/// The route_mode_i strap.
+enum class RouteMode : unsigned { Xy = 0, NorthLast = 1, MinAdaptive = 2 };
+/// The vc_policy_i strap.
+enum class VcPolicy : unsigned { Keep = 0, Any = 1 };
+const char* to_string(RouteMode m);
+const char* to_string(VcPolicy p);
+
+/// A set of router output ports, bit i = port i.
+using PortMask = uint8_t;
+std::string port_mask_string(PortMask m);
+
+/// Where a router sits: its node on the board, the board's last column/row, the board's place.
+struct RouterPlace {
+  unsigned node_x = 0, node_y = 0;
+  unsigned last_x = 0, last_y = 0;
+  unsigned board_x = 0, board_y = 0;
+};
+
+struct Destination {
+  unsigned board_x = 0, board_y = 0;
+  unsigned node_x = 0, node_y = 0;
+};
+
+/// Output ports of `place` that leave the board.
+PortMask edge_ports(const RouterPlace& place);
+
+/// The allowed output ports for a head that arrived on `in_port` (0..4).
+PortMask route_ref(const RouterPlace& place, unsigned in_port, RouteMode mode,
+                   const Destination& dst);
+
+/// A board plane of size_x * size_y routers and the numbering of its external ports, as
+/// rtl/hx_board_plane.sv brings them out: first the local ports (node y*size_x + x), then the
+/// edge ports N (x), E (y), S (x), W (y) in that order.
+struct BoardGeometry {
+  unsigned size_x = 1, size_y = 1;
+
+  unsigned num_nodes() const { return size_x * size_y; }
+  unsigned num_edges() const { return 2 * (size_x + size_y); }
+  unsigned num_external() const { return num_nodes() + num_edges(); }
+  unsigned local_port(unsigned x, unsigned y) const { return y * size_x + x; }
+  /// External index of the edge port leaving router (x, y) through `dir` (N/E/S/W).
+  unsigned edge_port(unsigned dir, unsigned x, unsigned y) const;
+  /// For an external port: the router it belongs to and the router port (L or N/E/S/W).
+  void router_of(unsigned external, unsigned& x, unsigned& y, unsigned& port) const;
+  RouterPlace place(unsigned x, unsigned y, unsigned board_x, unsigned board_y) const;
+  std::string external_name(unsigned external) const;
+};
+
+/// Every way the routing function can carry a packet across one board plane.
+struct BoardRoutes {
+  std::vector<unsigned> exits;   ///< external ports the packet may leave through (sorted)
+  unsigned min_routers = 0;      ///< routers on the shortest allowed path (entry and exit included)
+  unsigned max_routers = 0;      ///< routers on the longest allowed path
+  bool dead_end = false;         ///< some reachable router offered no output at all
+};
+
+/// Follow route_ref from the router behind external port `entry` (a packet injected at a local
+/// port, or arriving from outside at an edge port) through the board until it leaves.
+BoardRoutes board_routes(const BoardGeometry& geom, unsigned board_x, unsigned board_y,
+                         RouteMode mode, unsigned entry, const Destination& dst);
+
+}  // namespace hx

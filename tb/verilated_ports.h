@@ -1,0 +1,111 @@
+// verilated_ports.h: bit-slice access to the ports of a Verilated --cc model.
+//
+// Verilator maps a port of 1-8 bits to CData (uint8_t), 9-16 to SData, 17-32 to IData, 33-64 to
+// QData and wider ports to VlWide<N> (N 32-bit words, bit 0 = word 0 bit 0). The RTL flattens its
+// per-port vectors (flits, credits, valids) into such ports, port k owning bits
+// [k*width, (k+1)*width). These helpers read and write one slice of up to 64 bits whatever the
+// C++ type of the port, plus whole flits at flit index k. They allocate nothing and are cheap
+// enough for the per-cycle path of a bench.
+#pragma once
+
+#include <cassert>
+#include <cstdint>
+#include <type_traits>
+
+#include "hx_flit.h"
+#include "verilated.h"
+
+namespace hx {
+
+namespace detail {
+constexpr uint64_t low_mask(unsigned width) {
+  return width >= 64 ? ~uint64_t{0} : ((uint64_t{1} << width) - 1);
+}
+}  // namespace detail
+
+/// Number of bits the C++ object behind a port can hold.
+template <class T, std::enable_if_t<std::is_integral_v<T>, int> = 0>
+constexpr unsigned port_capacity_bits(const T&) {
+  return 8 * sizeof(T);
+}
+template <std::size_t N>
+constexpr unsigned port_capacity_bits(const VlWide<N>&) {
+  return 32 * N;
+}
+
+/// Bits [lsb, lsb+width) of an integral port (width 1..64).
+template <class T, std::enable_if_t<std::is_integral_v<T>, int> = 0>
+inline uint64_t get_bits(const T& port, unsigned lsb, unsigned width) {
+  assert(width >= 1 && width <= 64 && lsb + width <= 8 * sizeof(T));
+  return (static_cast<uint64_t>(port) >> lsb) & detail::low_mask(width);
+}
+
+/// Bits [lsb, lsb+width) of a wide port (width 1..64).
+template <std::size_t N>
+inline uint64_t get_bits(const VlWide<N>& port, unsigned lsb, unsigned width) {
+  assert(width >= 1 && width <= 64 && lsb + width <= 32 * N);
+  uint64_t v = 0;
+  unsigned got = 0;
+  while (got < width) {
+    const unsigned bit = lsb + got;
+    const unsigned w = bit / 32;
+    const unsigned b = bit % 32;
+    const unsigned take = (32 - b) < (width - got) ? (32 - b) : (width - got);
+    const uint64_t chunk = (static_cast<uint64_t>(port.m_storage[w]) >> b) & detail::low_mask(take);
+    v |= chunk << got;
+    got += take;
+  }
+  return v;
+}
+
+/// Set bits [lsb, lsb+width) of an integral port to `value` (width 1..64).
+template <class T, std::enable_if_t<std::is_integral_v<T>, int> = 0>
+inline void set_bits(T& port, unsigned lsb, unsigned width, uint64_t value) {
+  assert(width >= 1 && width <= 64 && lsb + width <= 8 * sizeof(T));
+  const uint64_t mask = detail::low_mask(width) << lsb;
+  const uint64_t cur = static_cast<uint64_t>(port);
+  port = static_cast<T>((cur & ~mask) | ((value << lsb) & mask));
+}
+
+/// Set bits [lsb, lsb+width) of a wide port to `value` (width 1..64).
+template <std::size_t N>
+inline void set_bits(VlWide<N>& port, unsigned lsb, unsigned width, uint64_t value) {
+  assert(width >= 1 && width <= 64 && lsb + width <= 32 * N);
+  unsigned done = 0;
+  while (done < width) {
+    const unsigned bit = lsb + done;
+    const unsigned w = bit / 32;
+    const unsigned b = bit % 32;
+    const unsigned take = (32 - b) < (width - done) ? (32 - b) : (width - done);
+    const uint32_t mask = static_cast<uint32_t>(detail::low_mask(take) << b);
+    const uint32_t chunk = static_cast<uint32_t>(((value >> done) & detail::low_mask(take)) << b);
+    port.m_storage[w] = (port.m_storage[w] & ~mask) | chunk;
+    done += take;
+  }
+}
+
+/// Flit number `index` of a flattened flit vector port ({type, vc, payload} per flit).
+template <class P>
+inline Flit get_flit(const P& port, unsigned index, const FlitFormat& fmt) {
+  const unsigned lsb = index * fmt.flit_width();
+  const unsigned pw = fmt.payload_width;
+  Flit f;
+  f.payload[0] = get_bits(port, lsb, pw < 64 ? pw : 64);
+  f.payload[1] = pw > 64 ? get_bits(port, lsb + 64, pw - 64) : 0;
+  f.vc = static_cast<unsigned>(get_bits(port, lsb + fmt.vc_lsb(), FlitFormat::kVcWidth));
+  f.type = static_cast<FlitType>(get_bits(port, lsb + fmt.type_lsb(), FlitFormat::kTypeWidth));
+  return f;
+}
+
+/// Write flit number `index` of a flattened flit vector port.
+template <class P>
+inline void set_flit(P& port, unsigned index, const FlitFormat& fmt, const Flit& f) {
+  const unsigned lsb = index * fmt.flit_width();
+  const unsigned pw = fmt.payload_width;
+  set_bits(port, lsb, pw < 64 ? pw : 64, f.payload[0]);
+  if (pw > 64) set_bits(port, lsb + 64, pw - 64, f.payload[1]);
+  set_bits(port, lsb + fmt.vc_lsb(), FlitFormat::kVcWidth, f.vc);
+  set_bits(port, lsb + fmt.type_lsb(), FlitFormat::kTypeWidth, static_cast<uint64_t>(f.type));
+}
+
+}  // namespace hx
