@@ -8,9 +8,14 @@ set -euo pipefail
 # One entry per lint run: "TOP [-GParam=value ...]".
 LINT_RUNS=(
   "hx_router"
+  "hx_router -GNumVcs=1 -GBufDepth=2"
+  "hx_router -GNumVcs=4 -GBufDepth=3 -GPayloadWidth=64 -GBoardCoordWidth=6 -GNodeCoordWidth=3"
   "hx_board_plane"
   "hx_board_plane -GSizeX=2 -GSizeY=2"
   "hx_board_plane -GSizeX=1 -GSizeY=1"
+  "hx_board_plane -GSizeX=4 -GSizeY=4"
+  "hx_board_plane -GSizeX=8 -GSizeY=8"
+  "hx_board_plane -GSizeX=3 -GSizeY=2"
 )
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

@@ -172,7 +172,8 @@ class LinkBench {
   M& model() { return *model_; }
   const FlitFormat& fmt() const { return cfg_.fmt; }
 
-  /// Drive the straps (they are plain inputs; change them only while the model is idle).
+  /// Drive the straps. Change them only while the model is idle: the router registers them, so
+  /// a change takes effect at the next clock edge (reset() clocks them in).
   void set_straps(const Straps& s) {
     cfg_.straps = s;
     M& m = *model_;
