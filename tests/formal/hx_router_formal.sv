@@ -6,35 +6,42 @@
 // project avoids `assert property`.
 //
 // Environment (assume):
-//   reset     rst_ni is low in cycle 0 and high afterwards; nothing arrives during reset.
-//   straps    constant: node_x <= last_x, node_y <= last_y, route_mode in 0..2, vc_policy any,
-//             board coordinates any.
-//   upstream  per input port and VC a credit counter starting at BufDepth, decremented on each
-//             flit sent, incremented on each in_credit_o for that VC; a flit is sent only while
-//             the counter is non-zero. Flits carry a VC < NumVcs.
-//             Per input VC the flit types form packets: head (body)* tail, or single; a packet
-//             is contiguous on its VC (no second head before the tail).
+//   reset      rst_ni is low in cycle 0 and high afterwards; nothing arrives during reset.
+//   straps     constant ($anyconst): node_x <= last_x, node_y <= last_y, route_mode in 0..2,
+//              vc_policy 0..1, board coordinates any.
+//   upstream   per input port and VC a credit counter starting at BufDepth, decremented on each
+//              flit sent, incremented on each in_credit_o for that VC; a flit is sent only while
+//              the counter is non-zero. A flit names a VC < NumVcs.
+//              Per input VC the flit types form packets: head (body)* tail, or single; a packet
+//              is contiguous on its VC (no second head before the tail). Payloads are free.
 //   downstream per output port and VC a count of flits received and not yet credited back; a
-//             credit comes back only for such a flit (count > 0) and names a VC < NumVcs.
-//   marker    a symbolic payload value ($anyconst); at most one injected flit carries it.
+//              credit comes back only for such a flit (count > 0) and names a VC < NumVcs.
+//   marker     a symbolic payload value ($anyconst); at most one injected flit carries it.
 //
-// Properties (assert), checked in every cycle:
-//   P1 credit bound, output: a flit leaves on an output VC only while fewer than BufDepth of its
-//      flits are outstanding downstream.
-//   P2 credit bound, input: the router returns a credit on an input VC only for a flit it has
-//      received and not yet credited; the credit names a VC < NumVcs.
+// Properties (assert), checked in every cycle after reset:
+//   P1 output credits: a flit leaves on an output VC only while fewer than BufDepth of its flits
+//      are outstanding downstream.
+//   P2 input credits: the router returns a credit on an input VC only for a flit it received
+//      and has not yet credited.
 //   P3 no overflow: error_o[0] (flit into a full buffer) and error_o[1] (credit into a full
-//      counter) stay 0; also error_o[3] (body/tail without a head) stays 0, since the input is
-//      well formed.
-//   P4 no duplication: the marker payload leaves the router at most once, and never unless it
-//      was injected.
+//      counter) stay 0. Also error_o[3] (body/tail flit with no head) stays 0: the input is well
+//      formed.
+//   P4 no duplication: the marker payload leaves the router at most once, and only if injected.
 //   P5 conservation: cumulative flits out <= cumulative flits in, every cycle.
 //   P6 framing at the outputs: per output VC the flits leaving form packets (head ... tail, or
-//      single), i.e. wormhole packets are never interleaved on an output VC.
+//      single): wormhole packets never interleave on an output VC.
 //
-// Non-vacuity: the cover statements (C1..C4) are reached with `yosys-smtbmc -c`, and each
-// HX_FORMAL_BREAK_* define removes one assumption so that a property must fail (scripts/formal.sh
-// runs both and expects exactly that).
+// Auxiliary invariants (L1..L9, also asserted, hence also proved): exact relations between the
+// harness's counters and the router's state, e.g. "flits held by the router on an input VC =
+// its buffer occupancy + the credit on its way back". yosys-smtbmc adds every assertion proved in
+// a step as a fact for the later steps, so with these each step is checked from the previous
+// one instead of by re-deriving the whole history; without them z3 needs minutes for step 8.
+// They read router internals through the spy_* wires, which this file leaves undriven and
+// scripts/formal.sh connects to the flattened router (yosys `connect`) by hierarchical name.
+//
+// Non-vacuity: the cover statements C1..C4 must be reached (`yosys-smtbmc -c`), and each
+// HX_FORMAL_BREAK_* define removes one assumption so that a property must fail; scripts/formal.sh
+// runs both and expects exactly that.
 module hx_router_formal #(
   parameter int unsigned NumVcs          = 2,
   parameter int unsigned BufDepth        = 2,
@@ -48,18 +55,21 @@ module hx_router_formal #(
   localparam int unsigned VcWidth   = hx_pkg::VcWidth;
   localparam int unsigned FlitWidth = PayloadWidth + VcWidth + hx_pkg::TypeWidth;
   localparam int unsigned TypeLsb   = PayloadWidth + VcWidth;
-  localparam int unsigned NumCh     = NumPorts * NumVcs;           // (port, VC) pairs
-  localparam int unsigned CntW      = $clog2(BufDepth + 1) + 1;    // one spare bit: no wrap
-  localparam int unsigned TotW      = 12;                          // cumulative flit counts
+  localparam int unsigned NumCh     = NumPorts * NumVcs;         // (port, VC) pairs
+  localparam int unsigned CntW      = 8;                         // harness counters
+  localparam int unsigned TotW      = 12;                        // cumulative flit counts
   localparam int unsigned BW        = BoardCoordWidth;
   localparam int unsigned NW        = NodeCoordWidth;
-
-  // The routing header (4*(BW+NW)+15 bits) must fit in the payload; scripts/formal.sh checks it.
+  // Widths of the router's own registers (as in hx_router / hx_vc_fifo).
+  localparam int unsigned FifoCntW  = $clog2(BufDepth + 1);
+  localparam int unsigned FifoPtrW  = (BufDepth > 1) ? $clog2(BufDepth) : 1;
+  localparam int unsigned CredW     = $clog2(BufDepth + 1);
+  localparam int unsigned PortW     = 3;
 
   // ---------------------------------------------------------------------------------------------
   // Free inputs
   // ---------------------------------------------------------------------------------------------
-  // Straps and the marker: free but constant over the whole trace.
+  // Straps and the marker: free, constant over the whole trace.
   logic [NW-1:0]           node_x, node_y, last_x, last_y;
   logic [BW-1:0]           board_x, board_y;
   logic [1:0]              route_mode;
@@ -127,6 +137,17 @@ module hx_router_formal #(
     .error_o         (error)
   );
 
+  // Router internals for the auxiliary invariants; connected by scripts/formal.sh.
+  // Per input VC C = port * NumVcs + vc: hx_vc_fifo's count_q, rd_q, wr_q and mem_q[0..BufDepth-1].
+  // Per output VC: cred_q, busy_q. Per input VC: alloc_q, alloc_port_q, alloc_vc_q.
+  (* keep *) logic [NumCh*FifoCntW-1:0]           spy_count;
+  (* keep *) logic [NumCh*FifoPtrW-1:0]           spy_rd, spy_wr;
+  (* keep *) logic [NumCh*BufDepth*FlitWidth-1:0] spy_mem;
+  (* keep *) logic [NumCh*CredW-1:0]              spy_cred;
+  (* keep *) logic [NumCh-1:0]                    spy_busy, spy_alloc;
+  (* keep *) logic [NumCh*PortW-1:0]              spy_alloc_port;
+  (* keep *) logic [NumCh*VcWidth-1:0]            spy_alloc_vc;
+
   // ---------------------------------------------------------------------------------------------
   // Straps
   // ---------------------------------------------------------------------------------------------
@@ -137,26 +158,28 @@ module hx_router_formal #(
   end
 
   // ---------------------------------------------------------------------------------------------
-  // Per (port, VC) bookkeeping: upstream credits, flits held by the router, downstream
-  // outstanding flits, packet framing at inputs and outputs.
+  // Per (port, VC) bookkeeping
   // ---------------------------------------------------------------------------------------------
   logic [NumCh-1:0] in_send;     // a flit enters on input (port, VC) this cycle
   logic [NumCh-1:0] in_ret;      // the router returns a credit for input (port, VC)
   logic [NumCh-1:0] out_send;    // a flit leaves on output (port, VC)
   logic [NumCh-1:0] out_ret;     // the downstream returns a credit for output (port, VC)
+  logic [NumCh-1:0] out_tail;    // ... and that flit is a tail
 
-  logic [NumCh*CntW-1:0] up_cred_q = '0;   // upstream's credits; set to BufDepth in cycle 0
-  logic [NumCh*CntW-1:0] held_q    = '0;   // flits received by the router and not yet credited
-  logic [NumCh*CntW-1:0] outst_q   = '0;   // flits sent downstream and not yet credited back
-  logic [NumCh-1:0]      in_open_q  = '0;  // a packet is open (head seen, tail not yet) on input
+  logic [NumCh*CntW-1:0] up_cred_q  = '0;  // upstream's credits; BufDepth after reset
+  logic [NumCh*CntW-1:0] held_q     = '0;  // flits received by the router, not yet credited
+  logic [NumCh*CntW-1:0] outst_q    = '0;  // flits sent downstream, not yet credited back
+  logic [NumCh-1:0]      in_open_q  = '0;  // a packet is open (head seen, tail not) on input
   logic [NumCh-1:0]      out_open_q = '0;  // ... on output
+
+  logic [NumCh*CntW-1:0] marks_in_buf;     // per input VC: buffered flits carrying the marker
 
   for (genvar p = 0; p < NumPorts; p++) begin : g_port
     logic [FlitWidth-1:0] fin, fout;
     assign fin  = in_flit[p*FlitWidth +: FlitWidth];
     assign fout = out_flit[p*FlitWidth +: FlitWidth];
 
-    // Flits name a VC the router has; nothing arrives during reset.
+    // Flits and credits name a VC that exists; nothing arrives during reset.
     always @* begin
       if (in_valid[p]) assume (32'(fin[PayloadWidth +: VcWidth]) < NumVcs);
       if (out_credit[p]) assume (32'(out_credit_vc[p*VcWidth +: VcWidth]) < NumVcs);
@@ -177,34 +200,97 @@ module hx_router_formal #(
       assign in_ret[C]   = in_credit[p] && (in_credit_vc[p*VcWidth +: VcWidth] == VcWidth'(v));
       assign out_send[C] = out_valid[p] && (fout[PayloadWidth +: VcWidth] == VcWidth'(v));
       assign out_ret[C]  = out_credit[p] && (out_credit_vc[p*VcWidth +: VcWidth] == VcWidth'(v));
+      assign out_tail[C] = fout[TypeLsb];
 
-      logic in_head, in_tail, out_head, out_tail;
+      logic in_head, in_tail, out_head;
       assign in_head  = fin[TypeLsb + 1];
       assign in_tail  = fin[TypeLsb];
       assign out_head = fout[TypeLsb + 1];
-      assign out_tail = fout[TypeLsb];
+
+      // The router's state for this input VC (as input C) and this output VC (as output C).
+      logic [FifoCntW-1:0] count;
+      logic [FifoPtrW-1:0] rd, wr;
+      logic [CredW-1:0]    cred;
+      logic [PortW-1:0]    aport;
+      logic [VcWidth-1:0]  avc;
+      assign count = spy_count[C*FifoCntW +: FifoCntW];
+      assign rd    = spy_rd[C*FifoPtrW +: FifoPtrW];
+      assign wr    = spy_wr[C*FifoPtrW +: FifoPtrW];
+      assign cred  = spy_cred[C*CredW +: CredW];
+      assign aport = spy_alloc_port[C*PortW +: PortW];
+      assign avc   = spy_alloc_vc[C*VcWidth +: VcWidth];
+
+      // Buffer slots in queue order: slot k of the queue is mem_q[(rd + k) mod BufDepth].
+      logic [FlitWidth-1:0] qflit [BufDepth];
+      logic [BufDepth-1:0]  qvalid;
+      logic [CntW-1:0]      qmarks;
+      always @* begin
+        qmarks = '0;
+        for (int unsigned k = 0; k < BufDepth; k++) begin
+          qflit[k]  = spy_mem[(C*BufDepth + ((32'(rd) + k) % BufDepth))*FlitWidth +: FlitWidth];
+          qvalid[k] = k < 32'(count);
+          if (qvalid[k] && qflit[k][PayloadWidth-1:0] == marker) qmarks = qmarks + 1'b1;
+        end
+      end
+      assign marks_in_buf[C*CntW +: CntW] = qmarks;
+
+      // How many input VCs hold this output VC (port p, VC v).
+      logic [CntW-1:0] holders;
+      always @* begin
+        holders = '0;
+        for (int unsigned c = 0; c < NumCh; c++) begin
+          if (spy_alloc[c] && spy_alloc_port[c*PortW +: PortW] == PortW'(p)
+              && spy_alloc_vc[c*VcWidth +: VcWidth] == VcWidth'(v)) holders = holders + 1'b1;
+        end
+      end
 
       always @* begin
         if (!init_q) begin
-          // Upstream respects the router's credits.
+          // Environment.
 `ifndef HX_FORMAL_BREAK_UPSTREAM_CREDITS
           if (in_send[C]) assume (up_cred != '0);
 `endif
-          // Well-formed packets per input VC.
 `ifndef HX_FORMAL_BREAK_FRAMING
           if (in_send[C]) assume (in_head == !in_open_q[C]);
 `endif
-          // Downstream returns a credit only for a flit it holds.
 `ifndef HX_FORMAL_BREAK_DOWNSTREAM_CREDITS
           if (out_ret[C]) assume (outst != '0);
 `endif
 
-          // P1: never send on an output VC whose downstream buffer is full.
+          // P1, P2, P6.
           if (out_send[C]) assert (32'(outst) < BufDepth);
-          // P2: a returned credit matches a received flit.
-          if (in_ret[C]) assert (held != '0);
-          // P6: packets are framed per output VC.
+          if (in_ret[C])   assert (held != '0);
           if (out_send[C]) assert (out_head == !out_open_q[C]);
+
+          // L1: upstream credits + flits the router holds = BufDepth.
+          assert (32'(up_cred) + 32'(held) == BufDepth);
+          // L2: flits held = buffer occupancy + the credit being returned this cycle.
+          assert (32'(held) == 32'(count) + 32'(in_ret[C]));
+          // L3: buffer pointers agree with the occupancy.
+          assert (32'(count) <= BufDepth);
+          assert (32'(wr) == (32'(rd) + 32'(count)) % BufDepth);
+          // L4: output credits + flits outstanding downstream + the flit on the wires = BufDepth.
+          assert (32'(cred) + 32'(outst) + 32'(out_send[C]) == BufDepth);
+          // L5: framing inside the buffer. The front flit is a head iff the input VC holds no
+          // output VC; each buffered flit is a head iff the one before it is a tail; the last
+          // one is a tail iff no packet is open on the input. An empty buffer holds an output
+          // VC iff a packet is open on the input.
+          if (count == '0) begin
+            assert (spy_alloc[C] == in_open_q[C]);
+          end else begin
+            assert (qflit[0][TypeLsb + 1] == !spy_alloc[C]);
+            assert (qflit[32'(count) - 1][TypeLsb] == !in_open_q[C]);
+          end
+          for (int unsigned k = 1; k < BufDepth; k++) begin
+            if (qvalid[k]) assert (qflit[k][TypeLsb + 1] == qflit[k-1][TypeLsb]);
+          end
+          // L6: an output VC is busy iff exactly one input VC holds it, and it is busy iff a
+          // packet on it is open once the flit on the wires is counted.
+          assert (holders <= 1);
+          assert (spy_busy[C] == (holders == 1));
+          assert (spy_busy[C] == (out_send[C] ? !out_tail[C] : out_open_q[C]));
+          // L7: an input VC that holds an output VC names an existing one.
+          if (spy_alloc[C]) assert (32'(aport) < NumPorts && 32'(avc) < NumVcs);
         end
       end
 
@@ -220,7 +306,7 @@ module hx_router_formal #(
           held_q[C*CntW +: CntW]    <= held + CntW'(in_send[C]) - CntW'(in_ret[C]);
           outst_q[C*CntW +: CntW]   <= outst + CntW'(out_send[C]) - CntW'(out_ret[C]);
           if (in_send[C])  in_open_q[C]  <= !in_tail;
-          if (out_send[C]) out_open_q[C] <= !out_tail;
+          if (out_send[C]) out_open_q[C] <= !out_tail[C];
         end
       end
     end
@@ -234,73 +320,91 @@ module hx_router_formal #(
   // ---------------------------------------------------------------------------------------------
   // Marker (P4) and conservation (P5)
   // ---------------------------------------------------------------------------------------------
-  logic [2:0] mark_in, mark_out;     // flits carrying the marker this cycle
-  logic [2:0] n_in, n_out;           // flits this cycle
+  logic [CntW-1:0] mark_in, mark_out, marks_buf;  // marker flits this cycle / in the buffers
+  logic [CntW-1:0] n_in, n_out, n_ret, n_held;    // flits this cycle / held by the router
   always @* begin
-    mark_in  = '0;
-    mark_out = '0;
-    n_in     = '0;
-    n_out    = '0;
+    mark_in   = '0;
+    mark_out  = '0;
+    n_in      = '0;
+    n_out     = '0;
+    n_ret     = '0;
+    n_held    = '0;
+    marks_buf = '0;
     for (int unsigned p = 0; p < NumPorts; p++) begin
       if (in_valid[p]) begin
-        n_in = n_in + 3'd1;
-        if (in_flit[p*FlitWidth +: PayloadWidth] == marker) mark_in = mark_in + 3'd1;
+        n_in = n_in + 1'b1;
+        if (in_flit[p*FlitWidth +: PayloadWidth] == marker) mark_in = mark_in + 1'b1;
       end
       if (out_valid[p]) begin
-        n_out = n_out + 3'd1;
-        if (out_flit[p*FlitWidth +: PayloadWidth] == marker) mark_out = mark_out + 3'd1;
+        n_out = n_out + 1'b1;
+        if (out_flit[p*FlitWidth +: PayloadWidth] == marker) mark_out = mark_out + 1'b1;
       end
+      if (in_credit[p]) n_ret = n_ret + 1'b1;
+    end
+    for (int unsigned c = 0; c < NumCh; c++) begin
+      n_held    = n_held + held_q[c*CntW +: CntW];
+      marks_buf = marks_buf + marks_in_buf[c*CntW +: CntW];
     end
   end
 
-  logic [1:0]      mark_in_q  = '0;   // marker flits injected so far (saturating at 2)
-  logic [1:0]      mark_out_q = '0;   // marker flits seen at the outputs so far
-  logic [TotW-1:0] tot_in_q   = '0;
+  logic [CntW-1:0] mark_in_q  = '0;   // marker flits injected before this cycle
+  logic [CntW-1:0] mark_out_q = '0;   // marker flits delivered before this cycle
+  logic [TotW-1:0] tot_in_q   = '0;   // flits in / out / credits returned before this cycle
   logic [TotW-1:0] tot_out_q  = '0;
+  logic [TotW-1:0] tot_ret_q  = '0;
   logic [TotW-1:0] tot_in, tot_out;
-  logic [3:0]      mark_in_all, mark_out_all;
+  logic [CntW-1:0] mark_in_all, mark_out_all;
   assign tot_in       = tot_in_q + TotW'(n_in);
   assign tot_out      = tot_out_q + TotW'(n_out);
-  assign mark_in_all  = 4'(mark_in_q) + 4'(mark_in);
-  assign mark_out_all = 4'(mark_out_q) + 4'(mark_out);
+  assign mark_in_all  = mark_in_q + mark_in;
+  assign mark_out_all = mark_out_q + mark_out;
 
   always_ff @(posedge clk_i) begin
     tot_in_q   <= tot_in;
     tot_out_q  <= tot_out;
-    mark_in_q  <= (mark_in_all > 4'd2) ? 2'd2 : 2'(mark_in_all);
-    mark_out_q <= (mark_out_all > 4'd2) ? 2'd2 : 2'(mark_out_all);
+    tot_ret_q  <= tot_ret_q + TotW'(n_ret);
+    mark_in_q  <= mark_in_all;
+    mark_out_q <= mark_out_all;
   end
 
   always @* begin
 `ifndef HX_FORMAL_BREAK_MARKER
-    assume (mark_in_all <= 4'd1);                 // at most one injected flit carries the marker
+    assume (mark_in_all <= 1);                  // at most one injected flit carries the marker
 `endif
     if (!init_q) begin
-      assert (mark_out_all <= 4'd1);              // P4: delivered at most once ...
-      assert (mark_out_all <= mark_in_all);       // ... and only if injected
-      assert (tot_out <= tot_in);                 // P5
-      assert (!error[0]);                         // P3
+      // P3
+      assert (!error[0]);
       assert (!error[1]);
       assert (!error[3]);
+      // P4: delivered at most once, and only if injected.
+      assert (mark_out_all <= 1);
+      assert (mark_out_all <= mark_in_all);
+      // P5
+      assert (tot_out <= tot_in);
+      // L8: every flit popped leaves on an output and returns one credit, in the same cycle;
+      // flits in = flits credited + flits held.
+      assert (n_out == n_ret);
+      assert (tot_out_q == tot_ret_q);
+      assert (tot_in_q == tot_ret_q + TotW'(n_held));
+      // L9: marker flits injected = delivered (including this cycle) + still buffered.
+      assert (mark_in_q == mark_out_all + marks_buf);
     end
   end
 
   // ---------------------------------------------------------------------------------------------
-  // Cover points (non-vacuity), reached by `yosys-smtbmc -c`
+  // Cover points (non-vacuity), to be reached by `yosys-smtbmc -c`
   // ---------------------------------------------------------------------------------------------
-  logic [NumCh-1:0] busy_in;
-  logic             n_head, n_tail;   // type bits of the flit on output N
-  assign n_head = out_flit[TypeLsb + 1];
-  assign n_tail = out_flit[TypeLsb];
+  logic [NumCh-1:0] in_full;
   for (genvar c = 0; c < NumCh; c++) begin : g_cov
-    assign busy_in[c] = (held_q[c*CntW +: CntW] == CntW'(BufDepth));
+    assign in_full[c] = (held_q[c*CntW +: CntW] == CntW'(BufDepth));
   end
   always @* begin
     if (!init_q) begin
-      cover (mark_out_all == 4'd1);                        // C1: the marker crosses the router
-      cover (&out_valid);                                  // C2: all five outputs busy at once
-      cover (|busy_in);                                    // C3: an input buffer is full
-      cover (out_valid[0] && n_head && !n_tail);           // C4: a multi-flit packet leaves N
+      cover (mark_out_all == 1);                              // C1: the marker crosses
+      cover (&out_valid);                                     // C2: all five outputs at once
+      cover (|in_full);                                       // C3: an input buffer is full
+      cover (out_valid[0] && out_flit[TypeLsb + 1] && !out_flit[TypeLsb]
+             && tot_out >= TotW'(3));                         // C4: a multi-flit packet leaves N
     end
   end
 
