@@ -38,7 +38,8 @@
 // change.
 //
 // error_o is sticky and reports broken contracts; it never rises in a correct system:
-//   [0] a flit arrived at a full input buffer (upstream ignored credits)
+//   [0] a flit arrived that no input buffer can take: its buffer was full (upstream ignored
+//       credits) or its VC is one the router does not have
 //   [1] a credit arrived for an output VC whose counter was already full
 //   [2] a head needs VC+1 at a board edge and there is none (more board crossings than VCs)
 //   [3] a body or tail flit reached the front of an input VC that no head had allocated
@@ -419,6 +420,12 @@ module hx_router #(
         in_credit_vc_q[ip*VcWidth +: VcWidth] <= VcWidth'(in_win_vc[ip*VcIdxW +: VcIdxW]);
       end
 
+      for (int unsigned ip = 0; ip < NumPorts; ip++) begin
+        // a flit on a VC this router does not have would match no buffer and vanish
+        if (in_valid_i[ip] && 32'(in_flit_i[ip*FlitWidth + PayloadWidth +: VcWidth]) >= NumVcs) begin
+          error_q[0] <= 1'b1;
+        end
+      end
       if (|ivc_overflow)  error_q[0] <= 1'b1;
       if (|ivc_exhausted) error_q[2] <= 1'b1;
       if (|ivc_orphan)    error_q[3] <= 1'b1;

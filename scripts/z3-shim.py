@@ -24,6 +24,8 @@ import subprocess
 import sys
 
 DEF_RE = re.compile(r"^\(define-fun (\|UNROLL#\d+\|) \(\) ")
+# Bit-blast everything and run the SAT solver, rather than z3's default incremental SMT core.
+TACTIC = os.environ.get("HX_Z3_TACTIC", "(then simplify solve-eqs bit-blast sat)")
 
 
 def real_z3():
@@ -52,6 +54,8 @@ def split_sort(rest):
 
 
 def rewrite(line):
+    if line.strip() == "(check-sat)" and TACTIC:
+        return f"(check-sat-using {TACTIC})\n"
     m = DEF_RE.match(line)
     if not m:
         return line

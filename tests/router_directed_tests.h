@@ -621,6 +621,42 @@ TYPED_TEST_P(RouterDirectedTest, VcAnyHeadTakesAFreeVc) {
   T::expect_credits_home(*b);
 }
 
+// Known RTL gap, disabled so that the suite stays green (run it with
+// --gtest_also_run_disabled_tests): a flit whose VC field names a VC the router does not have
+// (VC 3 with NumVcs = 3) matches no input buffer, so hx_router drops it without returning a
+// credit and without raising any error_o bit, against "nothing is lost silently". Expected: the
+// contract violation is flagged in error_o (or the flit is not lost).
+TYPED_TEST_P(RouterDirectedTest, FlitOnNonexistentVcIsFlagged) {
+  using T = RouterDirectedTest<TypeParam>;
+  auto b = T::make_bench(T::center(), /*allowed_errors=*/0xf, /*watchdog=*/0);
+  TypeParam& m = b->model();
+  Header h;
+  h.dst_board_x = T::kBoardX;
+  h.dst_board_y = T::kBoardY;
+  h.dst_node_x = 2;
+  h.dst_node_y = 1;
+  h.length = 1;
+  Flit f;
+  f.type = FlitType::Single;
+  f.vc = T::kVcs;  // one past the last VC
+  h.encode(b->fmt(), f.payload);
+  set_flit(m.in_flit_i, kPortL, b->fmt(), f);
+  m.in_valid_i = 1u << kPortL;
+  m.clk_i = 0;
+  m.eval();
+  m.clk_i = 1;
+  m.eval();
+  m.in_valid_i = 0;
+  ASSERT_TRUE(b->run(20)) << b->report();
+  uint64_t out = 0;
+  for (unsigned p = 0; p < kNumRouterPorts; ++p) out += b->sink(p).flits_received();
+  // No buffer can take it, so it must not come out, and error_o[0] must report it.
+  EXPECT_EQ(out, 0u);
+  EXPECT_NE(b->error_bits_seen() & 1u, 0u)
+      << "a flit on VC " << T::kVcs << " vanished unreported: error_o 0x" << std::hex
+      << b->error_bits_seen();
+}
+
 REGISTER_TYPED_TEST_SUITE_P(RouterDirectedTest, EachInputToEachOutputOnEveryVc,
                             CornerEdgePortsIncrementVc, LastVcAtBoardEdgeRaisesError2AndIsNotSent,
                             StalledSinkBackPressure, CreditsReturnToBufDepth,
@@ -628,7 +664,7 @@ REGISTER_TYPED_TEST_SUITE_P(RouterDirectedTest, EachInputToEachOutputOnEveryVc,
                             OtherBoardHeadsLeaveTowardTheNearerEdge,
                             RandomTrafficRoutesMatchReference,
                             AdaptiveSelectionPrefersMoreCredits, PerHopLatencyIsTwoCycles,
-                            VcAnyHeadTakesAFreeVc);
+                            VcAnyHeadTakesAFreeVc, FlitOnNonexistentVcIsFlagged);
 
 }  // namespace hx::test
 
