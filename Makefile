@@ -7,7 +7,7 @@ BUILD_TYPE  ?= Release
 NPROC       := $(shell nproc 2>/dev/null || echo 2)
 
 .DEFAULT_GOAL := help
-.PHONY: help deps configure build lint test run synth formal clean
+.PHONY: help deps configure build lint test run synth clean
 
 help:
 	@echo "hxsim make targets:"
@@ -17,7 +17,6 @@ help:
 	@echo "  make configure  run cmake into $(BUILD)/ (only if not yet configured)"
 	@echo "  make lint       verilator --lint-only -Wall on every RTL top (scripts/lint.sh)"
 	@echo "  make synth      yosys synthesis estimates into $(BUILD)/synth/ (scripts/synth.sh)"
-	@echo "  make formal     bounded proofs with yosys-smtbmc into $(BUILD)/formal/ (scripts/formal.sh)"
 	@echo "  make deps       install missing Debian packages and the OSU018 Liberty file"
 	@echo "  make clean      remove $(BUILD)/ except $(BUILD)/deps/"
 	@echo "  make help       this list (the default target)"
@@ -51,9 +50,6 @@ run: configure
 
 synth: deps
 	bash scripts/synth.sh
-
-formal: deps
-	bash scripts/formal.sh
 
 # Keep $(BUILD)/deps: it holds the extracted Liberty file.
 clean:
