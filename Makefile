@@ -7,12 +7,13 @@ BUILD_TYPE  ?= Release
 NPROC       := $(shell nproc 2>/dev/null || echo 2)
 
 .DEFAULT_GOAL := help
-.PHONY: help deps configure build lint test run synth clean
+.PHONY: help deps configure build lint test run bench synth clean
 
 help:
 	@echo "hxsim make targets:"
-	@echo "  make run        build, then run the router demo; results in $(BUILD)/run/"
+	@echo "  make run        build hxsim, run the built-in default config; results in $(BUILD)/run/"
 	@echo "  make test       lint the RTL, build, run all tests (ctest)"
+	@echo "  make bench      mesh8x8_uniform at 7 loads, 3 runs each; $(BUILD)/bench/mesh8x8.json"
 	@echo "  make build      configure (once) and build everything in $(BUILD)/"
 	@echo "  make configure  run cmake into $(BUILD)/ (only if not yet configured)"
 	@echo "  make lint       verilator --lint-only -Wall on every RTL top (scripts/lint.sh)"
@@ -42,11 +43,14 @@ lint: deps
 test: lint build
 	ctest --test-dir $(BUILD) --output-on-failure -j$(NPROC)
 
-# `make run` builds only what the demo needs, not the whole test suite.
+# `make run` builds only the simulator, not the whole test suite.
 run: configure
-	cmake --build $(BUILD) -j$(NPROC) --target hx_router_demo
-	@mkdir -p $(BUILD)/run
-	$(BUILD)/tb/hx_router_demo --out $(BUILD)/run/router_demo.json
+	cmake --build $(BUILD) -j$(NPROC) --target hxsim
+	$(BUILD)/hxsim run --out $(BUILD)/run/results.json
+
+bench: configure
+	cmake --build $(BUILD) -j$(NPROC) --target hxsim
+	python3 scripts/bench.py --hxsim $(BUILD)/hxsim --out $(BUILD)/bench/mesh8x8.json
 
 synth: deps
 	bash scripts/synth.sh

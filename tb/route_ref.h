@@ -29,6 +29,8 @@
 #include <string>
 #include <vector>
 
+#include "router_straps.h"
+
 namespace hx {
 
 /// Router port numbering (hx_pkg::Port*).
@@ -36,10 +38,6 @@ enum RouterPort : unsigned { kPortN = 0, kPortE = 1, kPortS = 2, kPortW = 3, kPo
 constexpr unsigned kNumRouterPorts = 5;
 const char* port_name(unsigned port);
 
-/// The route_mode_i strap.
-enum class RouteMode : unsigned { Xy = 0, NorthLast = 1, MinAdaptive = 2 };
-/// The vc_policy_i strap.
-enum class VcPolicy : unsigned { Keep = 0, Any = 1 };
 const char* to_string(RouteMode m);
 const char* to_string(VcPolicy p);
 

@@ -19,7 +19,7 @@
 #include "Vhx_board_plane_4x4.h"
 #endif
 #if HX_BOARD_TESTS_8X8
-#include "Vhx_board_plane_8x8.h"
+#include "Vhx_board_plane_8x8v4.h"
 #endif
 #include "link_bench.h"
 #include "rng.h"
@@ -37,6 +37,7 @@ struct RandomCase {
   RouteMode mode = RouteMode::Xy;
   VcPolicy policy = VcPolicy::Keep;
   UniformTrafficConfig traffic;
+  unsigned num_vcs = 3;  // the model's NumVcs
   uint64_t cycles = 40000;
   double drain_lo = 0.5, drain_hi = 1.0;  // per-sink drain probability range
 };
@@ -49,6 +50,7 @@ BenchConfig board_config(const RandomCase& rc, uint64_t seed) {
   c.straps.board_y = kBoardY;
   c.straps.route_mode = rc.mode;
   c.straps.vc_policy = rc.policy;
+  c.num_vcs = rc.num_vcs;
   c.seed = seed;
   c.watchdog_cycles = 3000;
   c.expected_packets = 1u << 16;
@@ -234,18 +236,19 @@ TEST(Board4x4, ZeroLoadLatencyMatchesMinimalPaths) {
 #endif  // HX_BOARD_TESTS_SMALL
 
 #if HX_BOARD_TESTS_8X8
-TEST(Board8x8, XySingleFlitUniformModerateLoad) {
+TEST(Board8x8v4, XySingleFlitUniformModerateLoad) {
   RandomCase rc;
   rc.size_x = 8;
   rc.size_y = 8;
   rc.mode = RouteMode::Xy;
   rc.policy = VcPolicy::Keep;
+  rc.num_vcs = 4;
   rc.traffic.offered_load = 0.2;
   rc.traffic.min_length = 1;
   rc.traffic.max_length = 1;
   rc.cycles = 10000;
   rc.drain_lo = 0.9;
-  const auto s = run_random<Vhx_board_plane_8x8>(rc, test_seed(108));
+  const auto s = run_random<Vhx_board_plane_8x8v4>(rc, test_seed(108));
   EXPECT_GT(s.delivered, 100000u);
 }
 

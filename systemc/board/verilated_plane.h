@@ -1,0 +1,159 @@
+// verilated_plane.h: PlaneModel for a Verilated hx_board_plane of class M (--cc).
+//
+// The adapter between FlitLinks (flits as values) and the model's flattened bit-vector ports.
+// Per cycle it touches only what is active: the valid masks are rebuilt from the links, and
+// flit words are written or read only for ports that carry a flit in this cycle. The model is
+// clocked with two eval() calls (rising edge, then falling edge), which is what a synchronous
+// Verilated model needs.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+// <systemc.h>, not <systemc>, before Verilator's headers: they need ::sc_time_stamp.
+#include <systemc.h>
+
+#include "plane_model.h"
+#include "verilated.h"
+#include "verilated_fst_c.h"
+#include "verilated_ports.h"
+
+namespace hx {
+
+template <class M>
+class VerilatedPlane final : public PlaneModel {
+ public:
+  VerilatedPlane(VerilatedContext* ctx, const PlaneVariant& v, const char* instance_name)
+      : variant_(v), model_(std::make_unique<M>(ctx, instance_name)) {
+    fmt_.payload_width = v.payload_width;
+    const unsigned ports = num_nodes() + num_edges();
+    in_.assign(ports, nullptr);
+    out_.assign(ports, nullptr);
+  }
+
+  const PlaneVariant& variant() const override { return variant_; }
+
+  void connect(unsigned port, FlitLink* in, FlitLink* out) override {
+    if (port >= in_.size()) throw std::out_of_range("VerilatedPlane::connect: port");
+    in_[port] = in;
+    out_[port] = out;
+  }
+
+  void reset(const PlaneStraps& s, unsigned cycles) override {
+    M& m = *model_;
+    m.board_x_i = s.board_x;
+    m.board_y_i = s.board_y;
+    m.route_mode_i = static_cast<unsigned>(s.route_mode);
+    m.vc_policy_i = static_cast<unsigned>(s.vc_policy);
+    m.rst_ni = 0;
+    m.clk_i = 0;
+    m.eval();
+    for (unsigned i = 0; i < cycles; ++i) clock();
+    m.rst_ni = 1;
+    m.eval();
+  }
+
+  void drive(uint64_t t) override {
+    M& m = *model_;
+    const unsigned nodes = num_nodes();
+    // Inputs for cycle t: flits arriving on the in-links, credits arriving on the out-links.
+    drive_group(t, 0, nodes, m.loc_in_valid_i, m.loc_in_flit_i, m.loc_out_credit_i,
+          m.loc_out_credit_vc_i);
+    drive_group(t, nodes, num_edges(), m.edge_in_valid_i, m.edge_in_flit_i, m.edge_out_credit_i,
+          m.edge_out_credit_vc_i);
+  }
+
+  void settle() override { model_->eval(); }
+
+  void edge(uint64_t t) override {
+    M& m = *model_;
+    const unsigned nodes = num_nodes();
+    clock();
+    // Registered outputs: what the plane drives in cycle t+1.
+    sample_group(t, 0, nodes, m.loc_out_valid_o, m.loc_out_flit_o, m.loc_in_credit_o,
+           m.loc_in_credit_vc_o);
+    sample_group(t, nodes, num_edges(), m.edge_out_valid_o, m.edge_out_flit_o, m.edge_in_credit_o,
+           m.edge_in_credit_vc_o);
+  }
+
+  unsigned error_bits() const override { return model_->error_o; }
+  uint64_t stray_flits() const override { return stray_; }
+
+  void trace(VerilatedFstC* tfp, int levels) override { model_->trace(tfp, levels); }
+
+ private:
+  void clock() {
+    model_->clk_i = 1;
+    model_->eval();
+    model_->clk_i = 0;
+    model_->eval();
+  }
+
+  // Ports [first, first+count) of one group (local or edge): valid mask and flits in, credits
+  // for the group's outputs in.
+  template <class V, class F, class C, class CV>
+  void drive_group(uint64_t t, unsigned first, unsigned count, V& valid, F& flits, C& credit,
+             CV& credit_vc) {
+    for (unsigned base = 0; base < count; base += 64) {
+      const unsigned n = count - base < 64 ? count - base : 64;
+      uint64_t vmask = 0, cmask = 0;
+      for (unsigned i = 0; i < n; ++i) {
+        const unsigned k = base + i;
+        if (FlitLink* l = in_[first + k]) {
+          if (const Flit* f = l->receive(t)) {
+            vmask |= uint64_t{1} << i;
+            set_flit(flits, k, fmt_, *f);
+          }
+        }
+        if (FlitLink* l = out_[first + k]) {
+          const int vc = l->credit(t);
+          if (vc >= 0) {
+            cmask |= uint64_t{1} << i;
+            set_bits(credit_vc, k * FlitFormat::kVcWidth, FlitFormat::kVcWidth,
+                     static_cast<uint64_t>(vc));
+          }
+        }
+      }
+      set_bits(valid, base, n, vmask);
+      set_bits(credit, base, n, cmask);
+    }
+  }
+
+  template <class V, class F, class C, class CV>
+  void sample_group(uint64_t t, unsigned first, unsigned count, const V& valid, const F& flits,
+              const C& credit, const CV& credit_vc) {
+    for (unsigned base = 0; base < count; base += 64) {
+      const unsigned n = count - base < 64 ? count - base : 64;
+      uint64_t vmask = get_bits(valid, base, n);
+      while (vmask != 0) {
+        const unsigned k = base + static_cast<unsigned>(__builtin_ctzll(vmask));
+        vmask &= vmask - 1;
+        if (FlitLink* l = out_[first + k]) {
+          l->send(t, get_flit(flits, k, fmt_));
+        } else {
+          ++stray_;
+        }
+      }
+      uint64_t cmask = get_bits(credit, base, n);
+      while (cmask != 0) {
+        const unsigned k = base + static_cast<unsigned>(__builtin_ctzll(cmask));
+        cmask &= cmask - 1;
+        if (FlitLink* l = in_[first + k]) {
+          l->return_credit(t, static_cast<unsigned>(get_bits(
+                                  credit_vc, k * FlitFormat::kVcWidth, FlitFormat::kVcWidth)));
+        }
+      }
+    }
+  }
+
+  PlaneVariant variant_;
+  FlitFormat fmt_;
+  std::unique_ptr<M> model_;
+  std::vector<FlitLink*> in_, out_;
+  uint64_t stray_ = 0;
+};
+
+}  // namespace hx

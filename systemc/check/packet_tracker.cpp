@@ -1,0 +1,242 @@
+#include "packet_tracker.h"
+
+#include <sstream>
+#include <stdexcept>
+
+namespace hx {
+
+PacketTracker::PacketTracker(const FlitFormat& fmt, std::vector<EndpointAddress> addresses)
+    : fmt_(fmt), addr_(std::move(addresses)) {
+  ring_.resize(1u << 12);
+  assembly_.resize(addr_.size() * 4);
+}
+
+PacketTracker::Record* PacketTracker::find(uint32_t id) {
+  if (id < base_ || id >= base_ + live_) return nullptr;
+  return &ring_[id & (ring_.size() - 1)];
+}
+
+const PacketTracker::Record* PacketTracker::find(uint32_t id) const {
+  if (id < base_ || id >= base_ + live_) return nullptr;
+  return &ring_[id & (ring_.size() - 1)];
+}
+
+uint32_t PacketTracker::create(unsigned src, unsigned dst, unsigned length, uint64_t cycle,
+                               bool measured) {
+  const uint64_t id = base_ + live_;
+  if (id > UINT32_MAX) throw std::overflow_error("PacketTracker: more than 2^32 packets");
+  if (live_ == ring_.size()) {
+    // Grow the window (rare: only when more packets are in flight than ever before).
+    std::vector<Record> bigger(ring_.size() * 2);
+    for (uint64_t i = base_; i < base_ + live_; ++i) {
+      bigger[i & (bigger.size() - 1)] = ring_[i & (ring_.size() - 1)];
+    }
+    ring_.swap(bigger);
+  }
+  Record& r = ring_[id & (ring_.size() - 1)];
+  r = Record{};
+  r.src = src;
+  r.dst = dst;
+  r.length = static_cast<uint16_t>(length);
+  r.state = State::Created;
+  r.measured = measured;
+  r.created = cycle;
+  ++live_;
+  ++counts_.created;
+  if (measured) ++measured_created_;
+  return static_cast<uint32_t>(id);
+}
+
+Header PacketTracker::header_of(const Record& r) const {
+  const EndpointAddress& s = addr_[r.src];
+  const EndpointAddress& d = addr_[r.dst];
+  Header h;
+  h.dst_board_x = d.board_x;
+  h.dst_board_y = d.board_y;
+  h.dst_node_x = d.node_x;
+  h.dst_node_y = d.node_y;
+  h.src_board_x = s.board_x;
+  h.src_board_y = s.board_y;
+  h.src_node_x = s.node_x;
+  h.src_node_y = s.node_y;
+  h.length = r.length;
+  return h;
+}
+
+Flit PacketTracker::flit(uint32_t id, unsigned index, unsigned vc) const {
+  const Record* r = find(id);
+  if (r == nullptr) throw std::logic_error("PacketTracker::flit: unknown packet");
+  return make_packet_flit(fmt_, header_of(*r), id, index, vc);
+}
+
+void PacketTracker::on_injected(uint32_t id, unsigned index, uint64_t) {
+  Record* r = find(id);
+  if (r == nullptr) throw std::logic_error("PacketTracker::on_injected: unknown packet");
+  if (index == 0) {
+    r->state = State::InFlight;
+    ++counts_.injected;
+  }
+  ++r->injected;
+  ++counts_.flits_injected;
+}
+
+void PacketTracker::note(std::string msg) {
+  if (messages_.size() < kMaxMessages) messages_.push_back(std::move(msg));
+}
+
+void PacketTracker::corrupt(Record* r, const std::string& msg) {
+  if (r != nullptr) {
+    if (r->bad) return;  // one count per packet
+    r->bad = true;
+  }
+  ++counts_.corrupted;
+  note(msg);
+}
+
+PacketTracker::Arrival PacketTracker::on_delivered(unsigned dst, const Flit& f, uint64_t cycle) {
+  Arrival a;
+  ++counts_.flits_delivered;
+  Assembly& as = assembly_[dst * 4 + (f.vc & 3u)];
+  uint32_t id;
+  unsigned index;
+  if (is_head(f.type)) {
+    if (as.id != UINT32_MAX) {
+      Record* open = find(as.id);
+      corrupt(open, "cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) +
+                        " vc " + std::to_string(f.vc) + ": head while packet " +
+                        std::to_string(as.id) + " is still open (its tail was lost)");
+      as.id = UINT32_MAX;
+    }
+    if (!tag_ok(fmt_, f.payload)) {
+      corrupt(nullptr, "cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) +
+                           ": head with a bad checksum: " + f.to_string());
+      return a;
+    }
+    id = read_tag(fmt_, f.payload).packet_id;
+    index = 0;
+  } else {
+    if (as.id == UINT32_MAX) {
+      corrupt(nullptr, "cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) +
+                           " vc " + std::to_string(f.vc) + ": " + to_string(f.type) +
+                           " flit with no open packet");
+      return a;
+    }
+    id = as.id;
+    index = as.next;
+  }
+  Record* r = find(id);
+  if (r == nullptr && id < base_ && index == 0) {  // retired: it was delivered before
+    ++counts_.duplicated;
+    note("cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) +
+         ": packet " + std::to_string(id) + " arrived again (duplicate)");
+    return a;
+  }
+  if (r == nullptr || r->state == State::Created) {
+    corrupt(nullptr, "cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) +
+                         ": flit of unknown or not yet injected packet " + std::to_string(id));
+    return a;
+  }
+  if (index == 0 && (r->state == State::Delivered || r->delivered > 0)) {
+    ++counts_.duplicated;
+    note("cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) +
+         ": packet " + std::to_string(id) + " arrived again (duplicate)");
+    return a;
+  }
+  if (index == 0 && r->dst != dst) {
+    ++counts_.misrouted;
+    note("cycle " + std::to_string(cycle) + ": packet " + std::to_string(id) + " for endpoint " +
+         std::to_string(r->dst) + " arrived at endpoint " + std::to_string(dst));
+  }
+  Flit expect = make_packet_flit(fmt_, header_of(*r), id, index, f.vc);
+  if (!(expect == f)) {
+    corrupt(r, "cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) +
+                   ": packet " + std::to_string(id) + " flit " + std::to_string(index) +
+                   " differs from what was sent\n    sent " + expect.to_string() +
+                   "\n    got  " + f.to_string());
+  }
+  ++r->delivered;
+  if (is_tail(f.type)) {
+    as.id = UINT32_MAX;
+    if (r->delivered != r->length) {
+      corrupt(r, "packet " + std::to_string(id) + ": tail after " +
+                     std::to_string(r->delivered) + " of " + std::to_string(r->length) + " flits");
+    }
+    r->state = State::Delivered;
+    ++counts_.delivered;
+    {
+      const EndpointAddress& sa = addr_[r->src];
+      const EndpointAddress& da = addr_[r->dst];
+      const unsigned dx = sa.node_x > da.node_x ? sa.node_x - da.node_x : da.node_x - sa.node_x;
+      const unsigned dy = sa.node_y > da.node_y ? sa.node_y - da.node_y : da.node_y - sa.node_y;
+      counts_.flit_hops += uint64_t{r->length} * (dx + dy + 1);
+    }
+    a.packet_done = true;
+    a.measured = r->measured;
+    a.latency = cycle - r->created;
+    if (r->measured) ++measured_delivered_;
+    retire();
+  } else {
+    as.id = id;
+    as.next = index + 1;
+  }
+  return a;
+}
+
+void PacketTracker::retire() {
+  while (live_ > 0 && ring_[base_ & (ring_.size() - 1)].state == State::Delivered) {
+    ++base_;
+    --live_;
+  }
+}
+
+uint64_t PacketTracker::in_network() const {
+  uint64_t n = 0;
+  for (uint64_t i = base_; i < base_ + live_; ++i) {
+    const Record& r = ring_[i & (ring_.size() - 1)];
+    if (r.state == State::InFlight) ++n;
+  }
+  return n;
+}
+
+std::string PacketTracker::describe_packet(uint32_t id) const {
+  const Record* r = find(id);
+  std::ostringstream os;
+  if (r == nullptr) {
+    os << "packet " << id << ": delivered or unknown";
+    return os.str();
+  }
+  const EndpointAddress& s = addr_[r->src];
+  const EndpointAddress& d = addr_[r->dst];
+  os << "packet " << id << ": endpoint " << r->src << " (" << s.node_x << "," << s.node_y
+     << ") -> endpoint " << r->dst << " (" << d.node_x << "," << d.node_y << "), "
+     << r->length << " flits, created cycle " << r->created << ", ";
+  switch (r->state) {
+    case State::Created:
+      os << "waiting in its source queue";
+      break;
+    case State::InFlight:
+      os << r->injected << " flits injected, " << r->delivered << " delivered";
+      break;
+    default:
+      os << "delivered";
+  }
+  return os.str();
+}
+
+std::string PacketTracker::describe_undelivered(std::size_t max) const {
+  std::ostringstream os;
+  std::size_t shown = 0, in_flight = 0;
+  for (uint64_t i = base_; i < base_ + live_; ++i) {
+    const Record& r = ring_[i & (ring_.size() - 1)];
+    if (r.state != State::InFlight) continue;
+    ++in_flight;
+    if (shown < max) {
+      os << "  " << describe_packet(static_cast<uint32_t>(i)) << "\n";
+      ++shown;
+    }
+  }
+  if (in_flight > shown) os << "  ... and " << in_flight - shown << " more in the network\n";
+  return os.str();
+}
+
+}  // namespace hx

@@ -1,0 +1,117 @@
+// packet_tracker.h: the run's scoreboard, checking every packet end to end.
+//
+// Each packet gets a record when its source creates it: source and destination endpoint,
+// length, VC, creation cycle, whether it counts for the measurement window. Its flits carry,
+// in the payload above the routing header, the packet id and a checksum (head) or a
+// deterministic pattern of (id, index) (body and tail), see tb/hx_flit.h; so every arriving
+// flit can be checked on its own, without storing payloads.
+//
+// At each destination, per VC, flits must arrive as one contiguous packet in order: a head
+// opens the (endpoint, VC) assembly, body flits continue it with the next index, the tail
+// closes it. A flit is checked against the flit its source sent, bit for bit except the VC
+// field (the routers rewrite it). Problems are counted:
+//   duplicated  a head of a packet that already arrived or is arriving
+//   corrupted   a flit that differs from what was sent, an unattributable flit (bad checksum,
+//               unknown id, body with no open packet), or a broken type sequence
+//   misrouted   a packet that arrived at another endpoint than its destination
+// A packet still undelivered at the end of the run is lost.
+//
+// Records live in a window indexed by id that slides forward as the oldest packets complete,
+// so memory follows the packets in flight, not the length of the run.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hx_flit.h"
+
+namespace hx {
+
+/// Where an endpoint sits: the header's board and node coordinates.
+struct EndpointAddress {
+  unsigned board_x = 0, board_y = 0, node_x = 0, node_y = 0;
+};
+
+struct TrackerCounts {
+  uint64_t created = 0;
+  uint64_t injected = 0;   ///< packets whose head entered the network
+  uint64_t delivered = 0;  ///< packets whose tail arrived
+  uint64_t flits_injected = 0, flits_delivered = 0;
+  uint64_t duplicated = 0, corrupted = 0, misrouted = 0;
+  /// Router traversals of the delivered flits: each packet's flits times the routers of its
+  /// minimal path on the board (|dx| + |dy| + 1; every routing mode is minimal).
+  uint64_t flit_hops = 0;
+};
+
+class PacketTracker {
+ public:
+  /// `addresses[e]` is endpoint e's address (what heads for it carry).
+  PacketTracker(const FlitFormat& fmt, std::vector<EndpointAddress> addresses);
+
+  /// A new packet from endpoint src to dst of `length` flits; returns its id.
+  uint32_t create(unsigned src, unsigned dst, unsigned length, uint64_t cycle, bool measured);
+
+  /// Flit `index` of packet `id`, exactly as its source sends it on `vc`.
+  Flit flit(uint32_t id, unsigned index, unsigned vc) const;
+
+  /// The source put flit `index` of `id` on its link in `cycle`.
+  void on_injected(uint32_t id, unsigned index, uint64_t cycle);
+
+  struct Arrival {
+    bool packet_done = false;  ///< the flit completed a packet
+    bool measured = false;     ///< ... one created in the measurement window
+    uint64_t latency = 0;      ///< ... cycles from creation to its tail's arrival
+  };
+  /// A flit arrived at endpoint `dst` in `cycle`: check it.
+  Arrival on_delivered(unsigned dst, const Flit& f, uint64_t cycle);
+
+  const TrackerCounts& counts() const { return counts_; }
+  uint64_t outstanding() const { return counts_.created - counts_.delivered; }
+  uint64_t measured_outstanding() const { return measured_created_ - measured_delivered_; }
+  /// Packets with flits injected and not all delivered.
+  uint64_t in_network() const;
+
+  /// First problem messages (the rest are only counted).
+  const std::vector<std::string>& messages() const { return messages_; }
+
+  /// A description of up to `max` undelivered packets, for deadlock and loss reports.
+  std::string describe_undelivered(std::size_t max) const;
+  std::string describe_packet(uint32_t id) const;
+
+  static constexpr std::size_t kMaxMessages = 32;
+
+ private:
+  enum class State : uint8_t { Free, Created, InFlight, Delivered };
+  struct Record {
+    uint32_t src = 0, dst = 0;
+    uint16_t length = 0, injected = 0, delivered = 0;
+    State state = State::Free;
+    bool measured = false;
+    bool bad = false;  ///< already counted as corrupted
+    uint64_t created = 0;
+  };
+  struct Assembly {
+    uint32_t id = UINT32_MAX;
+    unsigned next = 0;
+  };
+
+  Record* find(uint32_t id);
+  const Record* find(uint32_t id) const;
+  void retire();
+  void note(std::string msg);
+  void corrupt(Record* r, const std::string& msg);
+  Header header_of(const Record& r) const;
+
+  FlitFormat fmt_;
+  std::vector<EndpointAddress> addr_;
+  // Window of records for ids [base_, base_ + live_), ring of power-of-two capacity.
+  std::vector<Record> ring_;
+  uint64_t base_ = 0, live_ = 0;
+  std::vector<Assembly> assembly_;  // [endpoint * 4 + vc]
+  TrackerCounts counts_;
+  uint64_t measured_created_ = 0, measured_delivered_ = 0;
+  std::vector<std::string> messages_;
+};
+
+}  // namespace hx

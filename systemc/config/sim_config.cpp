@@ -1,0 +1,482 @@
+#include "sim_config.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <regex>
+
+namespace hx {
+
+namespace {
+
+// ---- enumerations: one table each, used for reading, naming and documentation ----------------
+
+template <class E>
+using Options = std::vector<std::pair<std::string, E>>;
+
+const Options<std::string> kTopologyKinds = {{"board", "board"}};
+const Options<RouteMode> kRouteModes = {
+    {"xy", RouteMode::Xy}, {"north_last", RouteMode::NorthLast}, {"min_adaptive", RouteMode::MinAdaptive}};
+const Options<VcPolicy> kVcPolicies = {{"any", VcPolicy::Any}, {"keep", VcPolicy::Keep}};
+const Options<Pattern> kPatterns = {{"uniform", Pattern::Uniform},     {"permutation", Pattern::Permutation},
+                                    {"transpose", Pattern::Transpose}, {"bit_complement", Pattern::BitComplement},
+                                    {"neighbor", Pattern::Neighbor},   {"hotspot", Pattern::Hotspot}};
+
+template <class E>
+std::string name_in(const Options<E>& options, E value) {
+  for (const auto& o : options)
+    if (o.second == value) return o.first;
+  return "?";
+}
+
+template <class E>
+std::string one_of(const Options<E>& options) {
+  std::string s = "one of ";
+  for (size_t i = 0; i < options.size(); ++i) s += (i ? ", " : "") + options[i].first;
+  return s;
+}
+
+// ---- limits -------------------------------------------------------------------------------------
+
+constexpr unsigned kMaxBoardSide = 16;
+constexpr double kMaxClockHz = 10e9;
+constexpr unsigned kMinFlitBits = 80;
+constexpr unsigned kMaxFlitBits = 128;
+// Cycle counts stay exact in a double (and in JSON numbers) up to 2^53.
+constexpr double kMaxCycles = 9007199254740992.0;
+// A link latency is a delay line in the model: bounded, and far below this in any real system.
+constexpr double kMaxLatencyCycles = 1e6;
+// Two physical rates are "equal" within this relative tolerance: decimal units are not exact
+// in binary floating point (12.8 Gb/s is not exactly 12.8e9).
+constexpr double kRelTolerance = 1e-9;
+
+bool nearly_equal(double a, double b) { return std::fabs(a - b) <= kRelTolerance * std::max(std::fabs(a), std::fabs(b)); }
+
+// ---- the schema -----------------------------------------------------------------------------------
+
+// Values as the config states them (a rate as a bandwidth, a duration as a time), kept for the
+// derivation lines; SimConfig holds only what the model uses.
+struct Given {
+  bool rate_is_bandwidth = false;
+  double rate_bps = 0;
+  Duration latency, warmup, measure, drain, watchdog;
+};
+
+const char* const kBoardExpected = "a board size such as '4x4' or [4, 4], each side 1..16";
+const char* const kRateExpected =
+    "a number in [0, 1] in flits per node per cycle, or a bandwidth per node such as '12.8 Gb/s'";
+const char* const kFlitWidthExpected = "a data size of 80..128 whole bits, such as '128 bit'";
+
+std::string board_text(const SimConfig& c) {
+  return std::to_string(c.topology.board_x) + "x" + std::to_string(c.topology.board_y);
+}
+
+// "a x b" as a string or [a, b] as a list.
+void read_board(const Field& f, SimConfig& c) {
+  unsigned x = 0, y = 0;
+  if (f.is_list()) {
+    const std::vector<Field> sides = f.elements(kBoardExpected);
+    if (sides.size() != 2) f.fail_found(kBoardExpected, "a list of " + std::to_string(sides.size()) + " elements");
+    x = static_cast<unsigned>(sides[0].integer(1, kMaxBoardSide));
+    y = static_cast<unsigned>(sides[1].integer(1, kMaxBoardSide));
+  } else {
+    static const std::regex re(R"(^\s*([0-9]{1,6})\s*x\s*([0-9]{1,6})\s*$)");
+    std::smatch m;
+    const std::string s = f.text(kBoardExpected);
+    if (!std::regex_match(s, m, re)) f.fail(kBoardExpected);
+    x = static_cast<unsigned>(std::stoul(m[1]));
+    y = static_cast<unsigned>(std::stoul(m[2]));
+    if (x < 1 || x > kMaxBoardSide || y < 1 || y > kMaxBoardSide) f.fail(kBoardExpected);
+  }
+  c.topology.board_x = x;
+  c.topology.board_y = y;
+}
+
+bool is_power_of_two(unsigned n) { return n > 0 && (n & (n - 1)) == 0; }
+
+// Patterns that only exist on some board shapes. Topology is read before traffic (schema order).
+void check_pattern_fits(const Field& f, const SimConfig& c) {
+  const std::string expected = "a pattern valid on the " + board_text(c) + " board";
+  if (c.traffic.pattern == Pattern::Transpose && c.topology.board_x != c.topology.board_y)
+    f.fail(expected, "transpose maps (x, y) to (y, x), so it needs a square board");
+  if (c.traffic.pattern == Pattern::BitComplement && !is_power_of_two(c.node_count()))
+    f.fail(expected, "bit_complement needs a power-of-two node count; " + board_text(c) + " has " +
+                         std::to_string(c.node_count()) + " nodes");
+}
+
+void read_flit_width(const Field& f, SimConfig& c) {
+  const double bits = f.data_size();
+  if (std::floor(bits) != bits || bits < kMinFlitBits || bits > kMaxFlitBits) f.fail(kFlitWidthExpected);
+  c.router.flit_width_bits = static_cast<unsigned>(bits);
+}
+
+// One flit per cycle: the link must carry exactly flit_width x clock.
+void read_local_bandwidth(const Field& f, SimConfig& c) {
+  const double bps = f.bandwidth();
+  const double flit_rate = c.router.flit_width_bits * c.router.clock_hz;
+  if (!nearly_equal(bps, flit_rate)) {
+    const double bits_per_cycle = bps / c.router.clock_hz;
+    std::string hint = format_bandwidth(bps) + " is " + format_number(bits_per_cycle) + " bit per cycle at " +
+                       format_frequency(c.router.clock_hz) + "; it would match router.clock: " +
+                       format_frequency(bps / c.router.flit_width_bits);
+    if (std::floor(bits_per_cycle) == bits_per_cycle && bits_per_cycle >= kMinFlitBits &&
+        bits_per_cycle <= kMaxFlitBits)
+      hint += " or router.flit_width: " + format_number(bits_per_cycle) + " bit";
+    f.fail(format_bandwidth(flit_rate) + " = router.flit_width " + format_data_size(c.router.flit_width_bits) +
+               " x router.clock " + format_frequency(c.router.clock_hz) + " (one flit per cycle)",
+           hint);
+  }
+  c.local_link.bandwidth_bps = flit_rate;
+}
+
+void read_injection_rate(const Field& f, SimConfig& c, Given& g) {
+  if (!f.is_scalar()) f.fail(kRateExpected);
+  if (f.is_number()) {
+    c.traffic.injection_rate = f.number({0, 1});
+    return;
+  }
+  double bps = 0;
+  try {
+    bps = parse_bandwidth(f.node().Scalar());
+  } catch (const UnitError& e) {
+    f.fail(kRateExpected, e.hint());
+  }
+  const double flit_rate = c.router.flit_width_bits * c.router.clock_hz;
+  const double rate = bps / flit_rate;
+  if (rate < 0 || (rate > 1 && !nearly_equal(rate, 1)))
+    f.fail("a bandwidth from 0 to " + format_bandwidth(flit_rate) + " (one " +
+               std::to_string(c.router.flit_width_bits) + "-bit flit per node per cycle at " +
+               format_frequency(c.router.clock_hz) + ")",
+           format_bandwidth(bps) + " is " + format_number(rate) + " flits per cycle");
+  c.traffic.injection_rate = std::min(rate, 1.0);
+  g.rate_is_bandwidth = true;
+  g.rate_bps = bps;
+}
+
+void read_hotspot_nodes(const Field& f, SimConfig& c) {
+  const char* const expected = "a non-empty list of node indices such as [0, 5]";
+  const std::vector<Field> nodes = f.elements(expected);
+  if (nodes.empty()) f.fail_found(expected, "an empty list");
+  const unsigned n = c.node_count();
+  const std::string node_expected = "a node index in 0.." + std::to_string(n - 1) + " (the " + board_text(c) +
+                                    " board has " + std::to_string(n) + " nodes)";
+  c.traffic.hotspot_nodes.clear();
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const auto v = static_cast<unsigned>(nodes[i].integer(0, n - 1, node_expected));
+    const auto dup = std::find(c.traffic.hotspot_nodes.begin(), c.traffic.hotspot_nodes.end(), v);
+    if (dup != c.traffic.hotspot_nodes.end())
+      nodes[i].fail_found("each node listed once", nodes[i].found() + " again",
+                          "first at " + f.path() + "[" + std::to_string(dup - c.traffic.hotspot_nodes.begin()) + "]");
+    c.traffic.hotspot_nodes.push_back(v);
+  }
+}
+
+// A duration converted to whole cycles at the router clock (the router section is read first).
+// The bound is checked before converting: a huge time must not overflow the integer.
+uint64_t read_cycles(const Field& f, const SimConfig& c, Duration& given, bool positive, double max_cycles) {
+  given = f.duration();
+  if (positive && given.value == 0) f.fail("a duration > 0 such as '1000 cycles' or '1 us'");
+  const double clock = c.router.clock_hz;
+  const double exact = given.unit == Duration::Unit::Cycles ? given.value : given.value * clock;
+  if (!(exact <= max_cycles))
+    f.fail("a duration of at most " + format_number(max_cycles) + " cycles (" + format_time(max_cycles / clock) +
+           " at " + format_frequency(clock) + ")");
+  return given.to_cycles(clock);
+}
+
+// The whole schema. Handlers store into `c` and `g`, so both must outlive the reader. Keys are
+// read in this order, which is also the order of dependencies (config_reader.h): router before
+// links, traffic and run (clock, flit width); topology before traffic (board size).
+KeySpec make_schema(SimConfig& c, Given& g) {
+  using P = Presence;
+  const auto integer_key = [](std::string name, uint64_t lo, uint64_t hi, std::string dflt,
+                              std::function<void(uint64_t)> set) {
+    return leaf(std::move(name), P::Defaulted, integer_range_text(lo, hi), std::move(dflt),
+                [lo, hi, set](const Field& f) { set(f.integer(lo, hi)); });
+  };
+  const auto duration_key = [&c](std::string name, std::string dflt, Duration& given, uint64_t& cycles,
+                                 bool positive) {
+    return leaf(std::move(name), P::Defaulted,
+                positive ? "a duration > 0: a time or a number of cycles" : "a duration: a time or a number of cycles",
+                std::move(dflt), [&c, &given, &cycles, positive](const Field& f) {
+                  cycles = read_cycles(f, c, given, positive, kMaxCycles);
+                });
+  };
+
+  return section(
+      "", P::Required,
+      {
+          leaf("name", P::Optional, "a string", "", [&c](const Field& f) { c.name = f.text(); }),
+          leaf("description", P::Defaulted, "a string", "\"\"", [&c](const Field& f) { c.description = f.text(); }),
+          section("topology", P::Defaulted,
+                  {
+                      leaf("kind", P::Defaulted, one_of(kTopologyKinds), "board",
+                           [&c](const Field& f) { c.topology.kind = f.choice(kTopologyKinds); }),
+                      leaf("board", P::Required, kBoardExpected, "", [&c](const Field& f) { read_board(f, c); }),
+                  }),
+          section(
+              "router", P::Defaulted,
+              {
+                  leaf("clock", P::Defaulted, "a frequency in (0 Hz, 10 GHz]", "1 GHz",
+                       [&c](const Field& f) {
+                         const double hz = f.frequency();
+                         if (!Interval{0, kMaxClockHz, true, false}.contains(hz))
+                           f.fail("a frequency in (0 Hz, " + format_frequency(kMaxClockHz) + "]");
+                         c.router.clock_hz = hz;
+                       }),
+                  leaf("routing", P::Defaulted, one_of(kRouteModes), "north_last",
+                       [&c](const Field& f) { c.router.routing = f.choice(kRouteModes); }),
+                  leaf("vc_policy", P::Defaulted, one_of(kVcPolicies), "keep",
+                       [&c](const Field& f) { c.router.vc_policy = f.choice(kVcPolicies); }),
+                  integer_key("vcs", 1, 4, "3", [&c](uint64_t v) { c.router.vcs = static_cast<unsigned>(v); }),
+                  integer_key("buffer_depth", 2, 64, "8",
+                              [&c](uint64_t v) { c.router.buffer_depth = static_cast<unsigned>(v); }),
+                  leaf("flit_width", P::Defaulted, kFlitWidthExpected, "128 bit",
+                       [&c](const Field& f) { read_flit_width(f, c); }),
+              }),
+          section("links", P::Defaulted,
+                  {
+                      section("local", P::Defaulted,
+                              {
+                                  leaf("bandwidth", P::Optional, "a bandwidth equal to flit_width x clock", "",
+                                       [&c](const Field& f) { read_local_bandwidth(f, c); }),
+                                  leaf("latency", P::Defaulted, "a duration: a time or a number of cycles",
+                                       "1 cycles",
+                                       [&c, &g](const Field& f) {
+                                         c.local_link.latency_cycles = static_cast<unsigned>(
+                                             read_cycles(f, c, g.latency, false, kMaxLatencyCycles));
+                                         c.local_link.latency_s = g.latency.to_seconds(c.router.clock_hz);
+                                       }),
+                              }),
+                  }),
+          section("traffic", P::Defaulted,
+                  {
+                      leaf("pattern", P::Defaulted, one_of(kPatterns), "uniform",
+                           [&c](const Field& f) {
+                             c.traffic.pattern = f.choice(kPatterns);
+                             check_pattern_fits(f, c);
+                           }),
+                      leaf("injection_rate", P::Required, kRateExpected, "",
+                           [&c, &g](const Field& f) { read_injection_rate(f, c, g); }),
+                      integer_key("packet_length", 1, 255, "1",
+                                  [&c](uint64_t v) { c.traffic.packet_length = static_cast<unsigned>(v); }),
+                      section("hotspot", P::Optional,
+                              {
+                                  leaf("nodes", P::Required, "a non-empty list of node indices", "",
+                                       [&c](const Field& f) { read_hotspot_nodes(f, c); }),
+                                  leaf("fraction", P::Required, "a number in (0, 1]", "",
+                                       [&c](const Field& f) { c.traffic.hotspot_fraction = f.number({0, 1, true}); }),
+                              }),
+                  }),
+          section("run", P::Defaulted,
+                  {
+                      duration_key("warmup", "1000 cycles", g.warmup, c.run.warmup_cycles, false),
+                      duration_key("measure", "10000 cycles", g.measure, c.run.measure_cycles, true),
+                      duration_key("drain", "50000 cycles", g.drain, c.run.drain_cycles, false),
+                      duration_key("watchdog", "2000 cycles", g.watchdog, c.run.watchdog_cycles, true),
+                      integer_key("seed", 0, std::numeric_limits<uint64_t>::max(), "1",
+                                  [&c](uint64_t v) { c.run.seed = v; }),
+                  }),
+      });
+}
+
+// ---- after reading: conditional keys, derived defaults, the derivation report -------------------
+
+std::string stem(const std::string& source) {
+  std::string s = source.substr(source.find_last_of('/') + 1);
+  const auto dot = s.find_last_of('.');
+  if (dot != std::string::npos && dot > 0) s.erase(dot);
+  s.erase(std::remove_if(s.begin(), s.end(), [](char ch) { return ch == '<' || ch == '>'; }), s.end());
+  return s;
+}
+
+void check_hotspot_section(const ConfigReader& reader, const SimConfig& c) {
+  const bool hotspot = c.traffic.pattern == Pattern::Hotspot;
+  if (hotspot && !reader.present("traffic.hotspot"))
+    reader.field("traffic").fail_missing("hotspot", "a map with nodes and fraction, required when pattern is hotspot");
+  // A stale hotspot section would be ignored silently, which is worse than an error.
+  if (!hotspot && reader.present("traffic.hotspot"))
+    reader.field("traffic.hotspot")
+        .fail("no hotspot map, since traffic.pattern is '" + pattern_name(c.traffic.pattern) + "'",
+              "remove it, or --set traffic.hotspot=~");
+}
+
+std::string duration_line(const std::string& key, const Duration& given, uint64_t cycles, double clock_hz) {
+  const std::string at = " at " + format_frequency(clock_hz);
+  if (given.unit == Duration::Unit::Cycles)
+    return key + " " + format_duration(given) + " = " + format_time(given.to_seconds(clock_hz)) + at;
+  const double exact = given.value * clock_hz;
+  const bool rounded = !nearly_equal(static_cast<double>(cycles), exact) && exact != 0;
+  return key + " " + format_duration(given) + at + " = " + format_duration(Duration::cycles(static_cast<double>(cycles))) +
+         (rounded ? " (rounded up from " + format_number(exact) + ")" : "");
+}
+
+void derive(SimConfig& c, const Given& g, const ConfigReader& reader) {
+  const double clock = c.router.clock_hz;
+  const double flit_rate = c.router.flit_width_bits * clock;
+  std::vector<std::string>& d = c.derivations;
+  d.push_back("router.clock " + format_frequency(clock) + ": one cycle = " + format_time(1 / clock));
+  d.push_back("flit: " + format_data_size(c.router.flit_width_bits) + " payload + " + std::to_string(kFlitTypeBits) +
+              " bit type + " + std::to_string(kFlitVcBits) + " bit VC = " + std::to_string(c.link_word_bits()) +
+              "-bit link word");
+  d.push_back("links.local.bandwidth " + format_bandwidth(c.local_link.bandwidth_bps) + " = " +
+              format_data_size(c.router.flit_width_bits) + " x " + format_frequency(clock) + ": one flit per cycle" +
+              (reader.present("links.local.bandwidth") ? "" : " (derived, not given)"));
+  d.push_back(duration_line("links.local.latency", g.latency, c.local_link.latency_cycles, clock));
+  if (g.rate_is_bandwidth)
+    d.push_back("traffic.injection_rate " + format_bandwidth(g.rate_bps) + " / " + format_bandwidth(flit_rate) +
+                " per flit per cycle = " + format_number(c.traffic.injection_rate) + " flits per node per cycle");
+  else
+    d.push_back("traffic.injection_rate " + format_number(c.traffic.injection_rate) + " flits per node per cycle = " +
+                format_bandwidth(c.injection_bps()) + " per node");
+  d.push_back("offered load: " + std::to_string(c.node_count()) + " nodes x " + format_bandwidth(c.injection_bps()) +
+              " = " + format_bandwidth(c.node_count() * c.injection_bps()));
+  d.push_back("traffic.packet_length " + std::to_string(c.traffic.packet_length) +
+              (c.traffic.packet_length == 1 ? " flit = " : " flits = ") +
+              format_data_size(static_cast<double>(c.traffic.packet_length) * c.router.flit_width_bits) +
+              " per packet (header included)");
+  d.push_back(duration_line("run.warmup", g.warmup, c.run.warmup_cycles, clock));
+  d.push_back(duration_line("run.measure", g.measure, c.run.measure_cycles, clock));
+  d.push_back(duration_line("run.drain", g.drain, c.run.drain_cycles, clock));
+  d.push_back(duration_line("run.watchdog", g.watchdog, c.run.watchdog_cycles, clock));
+}
+
+SimConfig load(const std::function<void(ConfigReader&)>& parse, const std::string& source,
+               const std::vector<std::string>& overrides) {
+  SimConfig c;
+  Given g;
+  ConfigReader reader(make_schema(c, g), source);
+  parse(reader);
+  for (const std::string& o : overrides) reader.apply_override(o);
+  reader.read();
+  check_hotspot_section(reader, c);
+  c.source = source;
+  if (!reader.present("name")) c.name = stem(source);
+  if (!reader.present("links.local.bandwidth")) c.local_link.bandwidth_bps = c.router.flit_width_bits * c.router.clock_hz;
+  derive(c, g, reader);
+  return c;
+}
+
+// A string as a YAML scalar, quoted only where YAML needs it.
+std::string yaml_string(const std::string& s) {
+  YAML::Emitter e;
+  e << s;
+  return e.c_str();
+}
+
+void collect_keys(const KeySpec& spec, const std::string& prefix, std::vector<KeyInfo>& out) {
+  for (const KeySpec& k : spec.keys) {
+    const std::string path = prefix.empty() ? k.name : prefix + "." + k.name;
+    out.push_back({path, k.is_section(), k.presence, k.expected, k.default_yaml});
+    if (k.is_section()) collect_keys(k, path, out);
+  }
+}
+
+}  // namespace
+
+SimConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
+  return load([&path](ConfigReader& r) { r.parse_file(path); }, path, overrides);
+}
+
+SimConfig load_config_text(const std::string& yaml_text, const std::string& source_name,
+                           const std::vector<std::string>& overrides) {
+  return load([&yaml_text](ConfigReader& r) { r.parse_text(yaml_text); }, source_name, overrides);
+}
+
+const char* default_config_yaml() {
+  return R"(# The built-in config of `hxsim run` without a file (`make run`).
+name: default
+description: "4x4 board, north-last adaptive routing, uniform traffic at 0.2 flits/node/cycle"
+topology:
+  kind: board
+  board: 4x4
+router:
+  clock: 1 GHz
+  routing: north_last
+  vc_policy: keep
+  vcs: 3
+  buffer_depth: 8
+  flit_width: 128 bit
+links:
+  local:
+    latency: 1 cycles
+traffic:
+  pattern: uniform
+  injection_rate: 0.2
+  packet_length: 4
+run:
+  warmup: 2000 cycles
+  measure: 10000 cycles
+  drain: 50000 cycles
+  watchdog: 2000 cycles
+  seed: 1
+)";
+}
+
+std::vector<std::pair<std::string, std::string>> effective_values(const SimConfig& c) {
+  const auto cycles = [](uint64_t n) { return std::to_string(n) + " cycles"; };
+  std::vector<std::pair<std::string, std::string>> v = {
+      {"name", yaml_string(c.name)},
+      {"description", yaml_string(c.description)},
+      {"topology.kind", c.topology.kind},
+      {"topology.board", board_text(c)},
+      {"router.clock", format_frequency(c.router.clock_hz)},
+      {"router.routing", route_mode_name(c.router.routing)},
+      {"router.vc_policy", vc_policy_name(c.router.vc_policy)},
+      {"router.vcs", std::to_string(c.router.vcs)},
+      {"router.buffer_depth", std::to_string(c.router.buffer_depth)},
+      {"router.flit_width", format_data_size(c.router.flit_width_bits)},
+      {"links.local.bandwidth", format_bandwidth(c.local_link.bandwidth_bps)},
+      {"links.local.latency", cycles(c.local_link.latency_cycles)},
+      {"traffic.pattern", pattern_name(c.traffic.pattern)},
+      {"traffic.injection_rate", format_number(c.traffic.injection_rate)},
+      {"traffic.packet_length", std::to_string(c.traffic.packet_length)},
+  };
+  if (c.traffic.pattern == Pattern::Hotspot) {
+    std::string nodes;
+    for (unsigned n : c.traffic.hotspot_nodes) nodes += (nodes.empty() ? "" : ", ") + std::to_string(n);
+    v.emplace_back("traffic.hotspot.nodes", "[" + nodes + "]");
+    v.emplace_back("traffic.hotspot.fraction", format_number(c.traffic.hotspot_fraction));
+  }
+  v.emplace_back("run.warmup", cycles(c.run.warmup_cycles));
+  v.emplace_back("run.measure", cycles(c.run.measure_cycles));
+  v.emplace_back("run.drain", cycles(c.run.drain_cycles));
+  v.emplace_back("run.watchdog", cycles(c.run.watchdog_cycles));
+  v.emplace_back("run.seed", std::to_string(c.run.seed));
+  return v;
+}
+
+std::string to_yaml(const SimConfig& c) {
+  YAML::Node root(YAML::NodeType::Map);
+  for (const auto& [path, value] : effective_values(c)) {
+    // Walk/create the maps along the path; reset() rebinds, plain assignment would copy into.
+    YAML::Node cur = root;
+    size_t begin = 0;
+    for (size_t dot; (dot = path.find('.', begin)) != std::string::npos; begin = dot + 1) {
+      YAML::Node next = cur[path.substr(begin, dot - begin)];
+      cur.reset(next);
+    }
+    cur[path.substr(begin)] = YAML::Load(value);
+  }
+  YAML::Emitter out;
+  out.SetSeqFormat(YAML::Flow);
+  out << root;
+  return std::string(out.c_str()) + "\n";
+}
+
+std::vector<KeyInfo> config_keys() {
+  SimConfig c;
+  Given g;
+  std::vector<KeyInfo> out;
+  collect_keys(make_schema(c, g), "", out);
+  return out;
+}
+
+std::string route_mode_name(RouteMode mode) { return name_in(kRouteModes, mode); }
+std::string vc_policy_name(VcPolicy policy) { return name_in(kVcPolicies, policy); }
+std::string pattern_name(Pattern pattern) { return name_in(kPatterns, pattern); }
+
+}  // namespace hx

@@ -1,0 +1,129 @@
+// sim_config.h: the configuration of one `hxsim run`, loaded from YAML and validated.
+//
+// The keys, their types, units, defaults and ranges are documented in docs/config.md; the schema
+// in sim_config.cpp is the single definition that both reading and `--set` overrides use. A
+// config states physical quantities (GHz, Gb/s, ns); loading derives what the hardware model
+// needs (cycles, bits per flit, flits per cycle) and records each derivation in
+// SimConfig::derivations, so that a run can report how its numbers were obtained.
+//
+// Every invalid input throws hx::ConfigError (config_reader.h) naming the file, line, column, key
+// path, what was expected and what was found. A SimConfig returned by a load function is valid.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "config_reader.h"
+#include "router_straps.h"
+#include "units.h"
+
+namespace hx {
+
+// RouteMode and VcPolicy (the router's straps, codes equal to the RTL's) come from
+// tb/router_straps.h, shared with the benches.
+
+/// Synthetic traffic pattern: how a source picks each packet's destination (docs/config.md).
+enum class Pattern : uint8_t { Uniform, Permutation, Transpose, BitComplement, Neighbor, Hotspot };
+
+/// Bits a link word adds to the flit payload: 2 bits of flit type and 2 bits of VC
+/// (docs/flit-format.md).
+constexpr unsigned kFlitTypeBits = 2;
+constexpr unsigned kFlitVcBits = 2;
+
+struct SimConfig {
+  std::string source;  // the file path, or the source name given to load_config_text
+  std::string name;    // defaults to the file name without directory and extension
+  std::string description;
+
+  struct Topology {
+    std::string kind = "board";  // only "board" so far
+    unsigned board_x = 0;        // routers per row (a), 1..16
+    unsigned board_y = 0;        // rows (b), 1..16
+  } topology;
+
+  struct Router {
+    double clock_hz = 0;
+    RouteMode routing = RouteMode::NorthLast;
+    VcPolicy vc_policy = VcPolicy::Keep;
+    unsigned vcs = 0;           // 1..4
+    unsigned buffer_depth = 0;  // flits per VC, 2..64
+    unsigned flit_width_bits = 0;  // payload bits per flit, 80..128
+  } router;
+
+  /// The accelerator <-> router link, each direction.
+  struct Link {
+    double bandwidth_bps = 0;     // always flit_width_bits * clock_hz (one flit per cycle)
+    double latency_s = 0;         // as configured: the time, or the cycles times the clock period
+    unsigned latency_cycles = 0;  // what the model uses: the time rounded up to whole cycles
+  } local_link;
+
+  struct Traffic {
+    Pattern pattern = Pattern::Uniform;
+    double injection_rate = 0;   // flits per node per cycle, [0, 1]
+    unsigned packet_length = 0;  // flits, 1..255
+    std::vector<unsigned> hotspot_nodes;  // node indices y * board_x + x; empty unless Hotspot
+    double hotspot_fraction = 0;          // (0, 1]; 0 unless Hotspot
+  } traffic;
+
+  struct Run {
+    uint64_t warmup_cycles = 0;
+    uint64_t measure_cycles = 0;
+    uint64_t drain_cycles = 0;
+    uint64_t watchdog_cycles = 0;
+    uint64_t seed = 0;
+  } run;
+
+  /// How the derived numbers were obtained, one line each, e.g.
+  /// "links.local.latency 1.5 ns at 1 GHz = 2 cycles (rounded up)".
+  std::vector<std::string> derivations;
+
+  // Derived quantities, for reports.
+  unsigned node_count() const { return topology.board_x * topology.board_y; }
+  double cycle_s() const { return 1.0 / router.clock_hz; }
+  /// Payload plus flit type and VC bits: the width of one link word (132 at the default 128).
+  unsigned link_word_bits() const { return router.flit_width_bits + kFlitTypeBits + kFlitVcBits; }
+  /// Offered load per node in payload bits per second.
+  double injection_bps() const { return traffic.injection_rate * router.flit_width_bits * router.clock_hz; }
+};
+
+/// Loads `path`, applies the overrides ("key.path=value", in order; a later one wins) and
+/// validates the result. Throws ConfigError.
+SimConfig load_config(const std::string& path, const std::vector<std::string>& overrides = {});
+
+/// The same for YAML text; `source_name` stands for the file name in errors and in the default
+/// name (its stem). For the built-in default config and for tests.
+SimConfig load_config_text(const std::string& yaml_text, const std::string& source_name,
+                           const std::vector<std::string>& overrides = {});
+
+/// The built-in config used when no file is given (`make run`): a 4x4 board, north_last, keep,
+/// 3 VCs, uniform traffic at 0.2 flits/node/cycle in 4-flit packets, 2000 warmup and 10000
+/// measured cycles. Load it with load_config_text(default_config_yaml(), "<built-in>").
+const char* default_config_yaml();
+
+/// Every key of the effective config with its value in config syntax, in schema order:
+/// {"router.clock", "1 GHz"}, {"traffic.hotspot.nodes", "[0, 5]"}, ... Durations are given in
+/// the cycles the model runs, so the list describes exactly what was simulated. Keys without
+/// meaning for this config (traffic.hotspot unless the pattern is hotspot) are left out.
+std::vector<std::pair<std::string, std::string>> effective_values(const SimConfig& config);
+
+/// effective_values as a YAML document that loads back to the same SimConfig.
+std::string to_yaml(const SimConfig& config);
+
+/// One key of the schema, for documentation and tools.
+struct KeyInfo {
+  std::string path;          // "router.vcs"
+  bool section;              // a map of keys rather than a value
+  Presence presence;
+  std::string expected;      // "an integer in 1..4"
+  std::string default_yaml;  // "3", or "" if none
+};
+/// Every key of the schema, sections included, in schema order.
+std::vector<KeyInfo> config_keys();
+
+std::string route_mode_name(RouteMode mode);  // "xy", "north_last", "min_adaptive"
+std::string vc_policy_name(VcPolicy policy);  // "keep", "any"
+std::string pattern_name(Pattern pattern);    // "uniform", ..., "bit_complement", ...
+
+}  // namespace hx

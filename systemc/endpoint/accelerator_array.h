@@ -1,0 +1,125 @@
+// accelerator_array.h: the accelerators of a board as traffic endpoints, and the run control.
+//
+// Each accelerator owns the two links of its local router port. As a source it creates
+// packets by Bernoulli trials (probability injection_rate / packet_length per cycle, so the
+// offered load is injection_rate flits per cycle), queues them without bound (so the offered
+// load is honest and latency includes source queueing) and injects them flit by flit under
+// credit flow control: one credit per VC, starting at the router's buffer depth. A head takes
+// VC 0 under the `keep` VC policy, or the VC with the most credits under `any`. As a sink it
+// consumes every arriving flit at once and returns its credit, and hands the flit to the
+// PacketTracker.
+//
+// All accelerators of a board are handled by one clocked process: per cycle that is one pass
+// over plain C++ objects rather than one SystemC process per accelerator.
+//
+// The run, in cycles:
+//   warm-up     [0, W)             traffic on, nothing measured
+//   measurement [W, W+M)           packets created here are measured; accepted throughput is
+//                                  the flits delivered here
+//   drain       [W+M, ...)         traffic stays on until every measured packet has arrived
+//   flush       after that         no new packets; the run ends when every packet has arrived
+// A drain and flush longer than `drain` cycles ends the run as not drained. The watchdog ends
+// it when packets are outstanding and no flit has entered or left the network for `watchdog`
+// cycles; its report says whether flits are stuck in the network (deadlock) or the network is
+// empty and packets are missing (loss).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "flit_link.h"
+#include "packet_tracker.h"
+#include "rng.h"
+#include "traffic_pattern.h"
+
+namespace hx {
+
+struct AcceleratorArrayConfig {
+  unsigned num_vcs = 3;
+  unsigned buf_depth = 8;        ///< the router's input buffer per VC: the initial credits
+  bool any_vc = false;           ///< vc_policy any: a head may take any VC
+  double injection_rate = 0.1;   ///< flits per node per cycle
+  unsigned packet_length = 1;    ///< flits
+  uint64_t warmup = 1000, measure = 10000, drain = 50000, watchdog = 2000;
+  uint64_t seed = 1;
+};
+
+/// What the run measured (cycles; rates per node per cycle).
+struct TrafficResults {
+  uint64_t window_cycles = 0;
+  unsigned sending_nodes = 0, nodes = 0;
+  uint64_t window_generated_flits = 0;  ///< flits of packets created in the window
+  uint64_t window_accepted_flits = 0;   ///< flits delivered in the window
+  uint64_t measured_packets = 0;        ///< measured packets delivered
+  double avg_latency = 0, p50_latency = 0, p99_latency = 0, max_latency = 0;
+};
+
+enum class RunEnd : uint8_t { Running, Drained, DrainTimeout, Deadlock, Loss, ModelError };
+const char* to_string(RunEnd e);
+
+class AcceleratorArray : public sc_core::sc_module {
+ public:
+  sc_core::sc_in<bool> clk;
+
+  AcceleratorArray(sc_core::sc_module_name name, const AcceleratorArrayConfig& cfg,
+                   const TrafficPattern& pattern, PacketTracker& tracker);
+
+  /// Node n's links: `to_router` carries its flits into the board, `from_router` out of it.
+  void connect(unsigned node, FlitLink* to_router, FlitLink* from_router);
+
+  RunEnd end() const { return end_; }
+  uint64_t end_cycle() const { return end_cycle_; }
+  uint64_t cycle() const { return cycle_; }
+  const std::string& end_report() const { return end_report_; }
+  /// Stop the run from outside (a model error); the report says why.
+  void stop(RunEnd why, const std::string& report);
+
+  TrafficResults results() const;
+  /// Flits injected into / delivered out of the network by the accelerators.
+  uint64_t flits_sent() const { return flits_sent_; }
+  uint64_t flits_received() const { return flits_received_; }
+  /// Every accelerator got back every credit (the network holds nothing of theirs).
+  bool all_credits_home() const;
+  /// Progress line for long runs.
+  std::string phase_name() const;
+
+ private:
+  struct Node {
+    FlitLink* tx = nullptr;  // to the router
+    FlitLink* rx = nullptr;  // from the router
+    Rng rng;
+    bool sends = false;
+    std::vector<uint32_t> queue;  // ring of packet ids, power-of-two capacity
+    std::size_t q_head = 0, q_size = 0;
+    uint32_t cur = UINT32_MAX;  // packet being injected
+    unsigned index = 0, length = 0, vc = 0;
+    std::array<unsigned, 4> credits{};
+  };
+
+  void on_clock();
+  void push_queue(Node& n, uint32_t id);
+  bool inject(Node& n, uint64_t t);
+  void fire_watchdog(uint64_t t);
+  std::string describe_nodes() const;
+
+  AcceleratorArrayConfig cfg_;
+  const TrafficPattern& pattern_;
+  PacketTracker& tracker_;
+  std::vector<Node> nodes_;
+  double p_packet_;
+  uint64_t cycle_ = 0;
+  bool flushing_ = false;
+  RunEnd end_ = RunEnd::Running;
+  uint64_t end_cycle_ = 0;
+  std::string end_report_;
+  uint64_t idle_ = 0;
+  uint64_t flits_sent_ = 0, flits_received_ = 0;
+  uint64_t window_generated_ = 0, window_accepted_ = 0;
+  std::vector<uint64_t> latency_hist_;  // measured packets, by latency in cycles
+};
+
+}  // namespace hx

@@ -1,0 +1,73 @@
+#include "traffic_pattern.h"
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+namespace hx {
+
+TrafficPattern::TrafficPattern(Pattern kind, unsigned size_x, unsigned size_y,
+                               std::vector<unsigned> hotspot_nodes, double hotspot_fraction,
+                               uint64_t seed)
+    : kind_(kind),
+      size_x_(size_x),
+      size_y_(size_y),
+      nodes_(size_x * size_y),
+      hot_(std::move(hotspot_nodes)),
+      hot_fraction_(hotspot_fraction) {
+  fixed_.resize(nodes_);
+  std::iota(fixed_.begin(), fixed_.end(), 0u);
+  switch (kind_) {
+    case Pattern::Uniform:
+    case Pattern::Hotspot:
+      break;
+    case Pattern::Permutation: {
+      // Sattolo's algorithm: a uniformly random cyclic permutation, so no node maps to itself.
+      Rng rng(seed ^ 0x7065726d75746174ull);
+      for (unsigned i = nodes_; i > 1; --i) {
+        const unsigned j = rng.below(i - 1);
+        std::swap(fixed_[i - 1], fixed_[j]);
+      }
+      break;
+    }
+    case Pattern::Transpose:
+      if (size_x_ != size_y_) throw std::invalid_argument("transpose needs a square board");
+      for (unsigned n = 0; n < nodes_; ++n) fixed_[n] = (n % size_x_) * size_x_ + n / size_x_;
+      break;
+    case Pattern::BitComplement:
+      if ((nodes_ & (nodes_ - 1)) != 0) {
+        throw std::invalid_argument("bit_complement needs a power-of-two number of nodes");
+      }
+      for (unsigned n = 0; n < nodes_; ++n) fixed_[n] = (nodes_ - 1) & ~n;
+      break;
+    case Pattern::Neighbor:
+      for (unsigned n = 0; n < nodes_; ++n) {
+        fixed_[n] = (n / size_x_) * size_x_ + (n % size_x_ + 1) % size_x_;
+      }
+      break;
+  }
+}
+
+bool TrafficPattern::sends_traffic(unsigned src) const {
+  if (nodes_ < 2) return false;
+  if (kind_ == Pattern::Uniform || kind_ == Pattern::Hotspot) return true;
+  return fixed_[src] != src;
+}
+
+unsigned TrafficPattern::hotspot(unsigned src, Rng& rng) const {
+  if (rng.chance(hot_fraction_)) {
+    // A hotspot node other than the source (if the source is the only hotspot: uniform).
+    const bool src_hot = std::find(hot_.begin(), hot_.end(), src) != hot_.end();
+    const unsigned choices = static_cast<unsigned>(hot_.size()) - (src_hot ? 1u : 0u);
+    if (choices > 0) {
+      unsigned k = rng.below(choices);
+      for (unsigned h : hot_) {
+        if (h == src) continue;
+        if (k-- == 0) return h;
+      }
+    }
+  }
+  return uniform_other(src, rng);
+}
+
+}  // namespace hx

@@ -1,0 +1,243 @@
+// hxsim: the command-line front end of the simulator.
+//
+//   hxsim run [CONFIG] [--set key.path=value ...] [--seed N] [--out results.json]
+//             [--trace waves.fst] [--trace-window FROM:TO]
+//   hxsim check CONFIG
+//
+// Without CONFIG, `run` uses the built-in default config. Exit codes: 0 the run passed every
+// check; 2 bad input (config, options), nothing written; 3 the run failed a check (deadlock,
+// loss, corruption, model error), results written; 1 an internal error.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "CLI/CLI.hpp"
+#include "gtkw.h"
+#include "sim_config.h"
+#include "simulation.h"
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitInternal = 1;
+constexpr int kExitBadInput = 2;
+constexpr int kExitCheckFailed = 3;
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Write `text` to `path` through a temporary file, so a reader never sees half a file.
+void write_atomically(const std::string& path, const std::string& text) {
+  namespace fs = std::filesystem;
+  const fs::path p(path);
+  if (p.has_parent_path()) fs::create_directories(p.parent_path());
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp);
+    if (!out) throw std::runtime_error("cannot write " + tmp);
+    out << text;
+    if (!out.flush()) throw std::runtime_error("cannot write " + tmp);
+  }
+  fs::rename(tmp, p);
+}
+
+uint64_t parse_cycle(const std::string& s, const std::string& what) {
+  std::size_t used = 0;
+  unsigned long long v = 0;
+  try {
+    v = std::stoull(s, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != s.size() || s[0] == '-') {
+    throw UsageError(what + ": expected a cycle number, found '" + s + "'");
+  }
+  return v;
+}
+
+void parse_window(const std::string& w, hx::RunOptions& opt) {
+  const auto colon = w.find(':');
+  if (colon == std::string::npos) {
+    throw UsageError("--trace-window: expected FROM:TO in cycles, found '" + w + "'");
+  }
+  opt.trace_from = parse_cycle(w.substr(0, colon), "--trace-window FROM");
+  opt.trace_to = parse_cycle(w.substr(colon + 1), "--trace-window TO");
+  if (opt.trace_to < opt.trace_from) {
+    throw UsageError("--trace-window: TO (" + std::to_string(opt.trace_to) +
+                     ") is before FROM (" + std::to_string(opt.trace_from) + ")");
+  }
+}
+
+void parse_fault(const std::string& f, hx::RunOptions& opt) {
+  // KIND:NODE:N, e.g. drop:5:1 drops the first flit delivered to accelerator 5.
+  std::vector<std::string> parts;
+  std::stringstream ss(f);
+  for (std::string p; std::getline(ss, p, ':');) parts.push_back(p);
+  if (parts.size() != 3 || (parts[0] != "drop" && parts[0] != "corrupt")) {
+    throw UsageError("--inject-fault: expected drop:NODE:N or corrupt:NODE:N, found '" + f + "'");
+  }
+  opt.fault = parts[0];
+  opt.fault_node = static_cast<unsigned>(parse_cycle(parts[1], "--inject-fault NODE"));
+  opt.fault_nth = parse_cycle(parts[2], "--inject-fault N");
+  if (opt.fault_nth == 0) throw UsageError("--inject-fault: N counts from 1");
+}
+
+void print_summary(const hx::SimConfig& cfg, const nlohmann::ordered_json& j, bool passed,
+                   const std::string& out) {
+  const auto& tr = j["traffic"];
+  const auto& ck = j["checks"];
+  const auto& sim = j["sim"];
+  std::printf("hxsim run %s: %s board, %s routing, %u VCs x %u flits, %.3g GHz\n",
+              cfg.source.c_str(), j["config"]["board"].get<std::string>().c_str(),
+              hx::route_mode_name(cfg.router.routing).c_str(), cfg.router.vcs,
+              cfg.router.buffer_depth, cfg.router.clock_hz / 1e9);
+  std::printf("  traffic  %s, %u-flit packets: offered %.3f, accepted %.3f flits/node/cycle"
+              " (%.1f Gb/s per node)\n",
+              tr["pattern"].get<std::string>().c_str(), cfg.traffic.packet_length,
+              tr["offered"].get<double>(), tr["accepted"].get<double>(),
+              tr["accepted_gbps_per_node"].get<double>());
+  std::printf("  latency  avg %.2f, p99 %.0f, max %.0f cycles over %llu packets"
+              " (zero-load %.2f)\n",
+              tr["avg_latency_cycles"].get<double>(), tr["p99_latency_cycles"].get<double>(),
+              tr["max_latency_cycles"].get<double>(),
+              static_cast<unsigned long long>(tr["packets"].get<uint64_t>()),
+              tr["zero_load_latency_cycles"].get<double>());
+  std::printf("  checks   %s: %llu packets injected, %llu delivered; %llu lost, %llu duplicated,"
+              " %llu corrupted, %llu misrouted%s\n",
+              passed ? "PASSED" : "FAILED",
+              static_cast<unsigned long long>(ck["injected"].get<uint64_t>()),
+              static_cast<unsigned long long>(ck["delivered"].get<uint64_t>()),
+              static_cast<unsigned long long>(ck["lost"].get<uint64_t>()),
+              static_cast<unsigned long long>(ck["duplicated"].get<uint64_t>()),
+              static_cast<unsigned long long>(ck["corrupted"].get<uint64_t>()),
+              static_cast<unsigned long long>(ck["misrouted"].get<uint64_t>()),
+              ck["deadlock"].get<bool>() ? "; DEADLOCK" : "");
+  std::printf("  sim      %llu cycles in %.2f s: %.3g cycles/s, %.3g router-cycles/s,"
+              " peak RSS %.0f MB\n",
+              static_cast<unsigned long long>(sim["cycles"].get<uint64_t>()),
+              sim["wall_seconds"].get<double>(), sim["cycles_per_second"].get<double>(),
+              sim["router_cycles_per_second"].get<double>(), sim["peak_rss_mb"].get<double>());
+  if (!out.empty()) std::printf("  results  %s\n", out.c_str());
+  if (j.contains("trace")) {
+    std::printf("  trace    %s (open with: gtkwave -a %s)\n",
+                j["trace"]["fst"].get<std::string>().c_str(),
+                hx::gtkw_path_for(j["trace"]["fst"].get<std::string>()).c_str());
+  }
+}
+
+hx::SimConfig load(const std::string& path, const std::vector<std::string>& sets) {
+  if (path.empty()) return hx::load_config_text(hx::default_config_yaml(), "<built-in>", sets);
+  return hx::load_config(path, sets);
+}
+
+int cmd_check(const std::string& path, const std::vector<std::string>& sets) {
+  const hx::SimConfig cfg = load(path, sets);
+  std::printf("%s: valid config '%s'\n", cfg.source.c_str(), cfg.name.c_str());
+  for (const std::string& d : cfg.derivations) std::printf("  %s\n", d.c_str());
+  hx::check_buildable(cfg);
+  return kExitOk;
+}
+
+int cmd_run(const std::string& path, std::vector<std::string> sets, const std::string& seed,
+            const std::string& out, const std::string& trace, const std::string& window,
+            const std::string& fault, bool quiet) {
+  if (!seed.empty()) sets.push_back("run.seed=" + seed);
+  hx::RunOptions opt;
+  opt.trace_path = trace;
+  if (!window.empty()) {
+    if (trace.empty()) throw UsageError("--trace-window needs --trace FILE.fst");
+    parse_window(window, opt);
+  }
+  if (!fault.empty()) parse_fault(fault, opt);
+  opt.progress = !quiet && isatty(fileno(stderr));
+  const hx::SimConfig cfg = load(path, sets);
+  hx::check_buildable(cfg);
+  if (!trace.empty()) {
+    const std::filesystem::path tp(trace);
+    if (tp.has_parent_path()) std::filesystem::create_directories(tp.parent_path());
+  }
+
+  hx::Simulation sim(cfg, opt);
+  const nlohmann::ordered_json j = sim.run();
+  if (!out.empty()) write_atomically(out, j.dump(2) + "\n");
+  if (!trace.empty()) {
+    hx::write_gtkw(hx::gtkw_path_for(trace), trace, cfg);
+  }
+  if (!quiet) print_summary(cfg, j, sim.passed(), out);
+  if (!sim.passed()) {
+    std::fprintf(stderr, "hxsim: run FAILED\n%s\n", sim.failure_report().c_str());
+    return kExitCheckFailed;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+// The program's own main, ahead of libsystemc's: it silences the SystemC banner, which is
+// printed before sc_main runs, then hands over to the kernel as libsystemc's main would.
+int main(int argc, char* argv[]) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}
+
+int sc_main(int argc, char* argv[]) {
+  // No "simulation stopped by user" note: the run control stops the kernel on purpose at the
+  // end of every run.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                          sc_core::SC_DO_NOTHING);
+  CLI::App app{"hxsim: cycle-accurate simulator of deep-learning training networks"};
+  app.require_subcommand(1);
+
+  std::string path, seed, out, trace, window, fault;
+  std::vector<std::string> sets;
+  bool quiet = false;
+
+  CLI::App* run = app.add_subcommand("run", "simulate a config (the built-in default without CONFIG)");
+  run->add_option("CONFIG", path, "YAML config file");
+  run->add_option("--set", sets, "override a key: key.path=value (repeatable)");
+  run->add_option("--seed", seed, "random seed (same as --set run.seed=N)");
+  run->add_option("--out", out, "write the results JSON here");
+  run->add_option("--trace", trace, "write an FST waveform (and a .gtkw save file) here");
+  run->add_option("--trace-window", window, "cycles to trace, FROM:TO (default: all)");
+  run->add_option("--inject-fault", fault,
+                  "test hook: drop:NODE:N or corrupt:NODE:N (the N-th flit delivered to NODE)");
+  run->add_flag("--quiet", quiet, "no summary, no progress line");
+
+  CLI::App* check = app.add_subcommand("check", "validate a config and show what it derives");
+  check->add_option("CONFIG", path, "YAML config file")->required();
+  check->add_option("--set", sets, "override a key: key.path=value (repeatable)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitBadInput;
+  }
+
+  try {
+    if (*check) return cmd_check(path, sets);
+    return cmd_run(path, sets, seed, out, trace, window, fault, quiet);
+  } catch (const hx::ConfigError& e) {
+    std::fprintf(stderr, "hxsim: %s\n", e.what());
+    return kExitBadInput;
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "hxsim: %s\n", e.what());
+    return kExitBadInput;
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "hxsim: %s\n", e.what());
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "hxsim: internal error: %s\n", e.what());
+    return kExitInternal;
+  }
+}

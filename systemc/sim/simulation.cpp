@@ -1,0 +1,311 @@
+#include "simulation.h"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <stdexcept>
+
+#include <systemc.h>  // before Verilator's headers (::sc_time_stamp)
+
+#include "accelerator_array.h"
+#include "board.h"
+#include "flit_link.h"
+#include "packet_tracker.h"
+#include "plane_registry.h"
+#include "traffic_pattern.h"
+#include "verilated.h"
+#include "waveform.h"
+
+namespace hx {
+
+namespace {
+
+FlitFormat flit_format(const SimConfig& cfg) {
+  FlitFormat f;
+  f.payload_width = cfg.router.flit_width_bits;
+  return f;
+}
+
+std::vector<EndpointAddress> board_addresses(const SimConfig& cfg) {
+  std::vector<EndpointAddress> a(cfg.node_count());
+  for (unsigned n = 0; n < a.size(); ++n) {
+    a[n].node_x = n % cfg.topology.board_x;
+    a[n].node_y = n / cfg.topology.board_x;
+  }
+  return a;
+}
+
+unsigned routers_crossed(const SimConfig& cfg, unsigned s, unsigned d) {
+  const int ax = static_cast<int>(cfg.topology.board_x);
+  const int dx = std::abs(static_cast<int>(s % ax) - static_cast<int>(d % ax));
+  const int dy = std::abs(static_cast<int>(s / ax) - static_cast<int>(d / ax));
+  return static_cast<unsigned>(dx + dy + 1);
+}
+
+double peak_rss_mb() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<double>(ru.ru_maxrss) / 1024.0;  // Linux: kilobytes
+}
+
+TrafficPattern make_pattern(const SimConfig& cfg) {
+  return TrafficPattern(cfg.traffic.pattern, cfg.topology.board_x, cfg.topology.board_y,
+                        cfg.traffic.hotspot_nodes, cfg.traffic.hotspot_fraction, cfg.run.seed);
+}
+
+}  // namespace
+
+double zero_load_latency(const SimConfig& cfg) {
+  const TrafficPattern pattern = make_pattern(cfg);
+  double sum = 0;
+  unsigned senders = 0;
+  for (unsigned s = 0; s < cfg.node_count(); ++s) {
+    if (!pattern.sends_traffic(s)) continue;
+    sum += pattern.expected(s, [&](unsigned a, unsigned b) {
+      return 2.0 * routers_crossed(cfg, a, b);
+    });
+    ++senders;
+  }
+  if (senders == 0) return 0;
+  return sum / senders + 2.0 * cfg.local_link.latency_cycles + cfg.traffic.packet_length;
+}
+
+// Everything that exists during the run, in construction order.
+struct Simulation::Netlist {
+  std::unique_ptr<VerilatedContext> vctx;
+  std::unique_ptr<sc_core::sc_clock> clock;
+  TrafficPattern pattern;
+  PacketTracker tracker;
+  std::vector<std::unique_ptr<FlitLink>> inject, eject;  // per node
+  std::unique_ptr<Board> board;
+  std::unique_ptr<AcceleratorArray> accelerators;
+  std::unique_ptr<Waveform> waveform;
+  const PlaneVariant* variant = nullptr;
+
+  Netlist(const SimConfig& cfg)
+      : pattern(make_pattern(cfg)), tracker(flit_format(cfg), board_addresses(cfg)) {}
+};
+
+void check_buildable(const SimConfig& cfg) {
+  const PlaneVariant* v =
+      find_plane_variant(cfg.topology.board_x, cfg.topology.board_y, cfg.router.vcs,
+                         cfg.router.buffer_depth, cfg.router.flit_width_bits);
+  if (v == nullptr) {
+    std::ostringstream os;
+    os << cfg.source << ": no RTL model of a " << cfg.topology.board_x << "x"
+       << cfg.topology.board_y << " board plane with " << cfg.router.vcs << " VCs x "
+       << cfg.router.buffer_depth << " flits and " << cfg.router.flit_width_bits
+       << "-bit flits is built. Built: " << describe_built_plane_variants()
+       << ". Add the variant to HX_BOARD_SIZES in rtl/CMakeLists.txt.";
+    throw std::invalid_argument(os.str());
+  }
+}
+
+Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg), opt_(opt) {
+  check_buildable(cfg);
+  const PlaneVariant* v =
+      find_plane_variant(cfg.topology.board_x, cfg.topology.board_y, cfg.router.vcs,
+                         cfg.router.buffer_depth, cfg.router.flit_width_bits);
+  net_ = std::make_unique<Netlist>(cfg);
+  Netlist& n = *net_;
+  n.variant = v;
+  n.vctx = std::make_unique<VerilatedContext>();
+  if (!opt.trace_path.empty()) n.vctx->traceEverOn(true);
+
+  const double period_ps = std::round(1e12 / cfg.router.clock_hz);
+  n.clock = std::make_unique<sc_core::sc_clock>("clk", sc_core::sc_time(period_ps, sc_core::SC_PS));
+
+  const unsigned nodes = cfg.node_count();
+  for (unsigned i = 0; i < nodes; ++i) {
+    const std::string id = "node" + std::to_string(i);
+    n.inject.push_back(std::make_unique<FlitLink>((id + "_inject").c_str(),
+                                                  cfg.local_link.latency_cycles));
+    n.eject.push_back(std::make_unique<FlitLink>((id + "_eject").c_str(),
+                                                 cfg.local_link.latency_cycles));
+  }
+
+  std::vector<std::unique_ptr<PlaneModel>> planes;
+  planes.push_back(make_plane(*v, n.vctx.get(), "board0_plane0"));
+  PlaneModel& plane = *planes.front();
+  for (unsigned i = 0; i < nodes; ++i) plane.connect(i, n.inject[i].get(), n.eject[i].get());
+  PlaneStraps straps;
+  straps.route_mode = cfg.router.routing;
+  straps.vc_policy = cfg.router.vc_policy;
+  plane.reset(straps, 4);
+
+  AcceleratorArrayConfig ac;
+  ac.num_vcs = cfg.router.vcs;
+  ac.buf_depth = cfg.router.buffer_depth;
+  ac.any_vc = cfg.router.vc_policy == VcPolicy::Any;
+  ac.injection_rate = cfg.traffic.injection_rate;
+  ac.packet_length = cfg.traffic.packet_length;
+  ac.warmup = cfg.run.warmup_cycles;
+  ac.measure = cfg.run.measure_cycles;
+  ac.drain = cfg.run.drain_cycles;
+  ac.watchdog = cfg.run.watchdog_cycles;
+  ac.seed = cfg.run.seed;
+  n.accelerators = std::make_unique<AcceleratorArray>("accelerators", ac, n.pattern, n.tracker);
+  n.accelerators->clk(*n.clock);
+  for (unsigned i = 0; i < nodes; ++i) {
+    n.accelerators->connect(i, n.inject[i].get(), n.eject[i].get());
+  }
+
+  AcceleratorArray* acc = n.accelerators.get();
+  n.board = std::make_unique<Board>("board0", std::move(planes), [acc](const std::string& msg) {
+    acc->stop(RunEnd::ModelError, "MODEL ERROR " + msg);
+  });
+  n.board->clk(*n.clock);
+
+  if (!opt.fault.empty()) {
+    if (opt.fault_node >= nodes) throw std::invalid_argument("fault node out of range");
+    n.eject[opt.fault_node]->arm_fault(
+        opt.fault == "drop" ? FlitLink::Fault::Drop : FlitLink::Fault::Corrupt, opt.fault_nth);
+  }
+
+  if (!opt.trace_path.empty()) {
+    n.waveform = std::make_unique<Waveform>(opt.trace_path, opt.trace_from, opt.trace_to,
+                                            static_cast<uint64_t>(period_ps), flit_format(cfg));
+    n.waveform->add_plane(n.board->plane(0));
+    for (unsigned i = 0; i < nodes; ++i) {
+      n.waveform->add_link(n.inject[i].get());
+      n.waveform->add_link(n.eject[i].get());
+    }
+    n.waveform->open();
+    Waveform* w = n.waveform.get();
+    n.board->set_observer([w](uint64_t t) { w->dump(t); });
+  }
+}
+
+Simulation::~Simulation() = default;
+
+nlohmann::ordered_json Simulation::run() {
+  Netlist& n = *net_;
+  AcceleratorArray& acc = *n.accelerators;
+  const uint64_t chunk = 4096;
+  const auto t0 = std::chrono::steady_clock::now();
+  auto last_progress = t0;
+  const sc_core::sc_time period = n.clock->period();
+  const uint64_t planned = cfg_.run.warmup_cycles + cfg_.run.measure_cycles;
+  bool progress_shown = false;
+  while (acc.end() == RunEnd::Running) {
+    sc_core::sc_start(period * static_cast<double>(chunk));
+    if (sc_core::sc_get_status() == sc_core::SC_STOPPED) break;
+    const auto now = std::chrono::steady_clock::now();
+    if (opt_.progress && std::chrono::duration<double>(now - t0).count() > 2.0 &&
+        std::chrono::duration<double>(now - last_progress).count() > 0.5) {
+      last_progress = now;
+      const double done = std::min(1.0, static_cast<double>(acc.cycle()) / planned);
+      std::fprintf(stderr, "\r  cycle %llu  %-8s %5.1f%% of warm-up+measure  %.2f M cycles/s   ",
+                   static_cast<unsigned long long>(acc.cycle()), acc.phase_name().c_str(),
+                   100.0 * done,
+                   acc.cycle() / std::chrono::duration<double>(now - t0).count() / 1e6);
+      progress_shown = true;
+    }
+  }
+  if (progress_shown) std::fprintf(stderr, "\r%100s\r", "");
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (n.waveform) n.waveform->close();
+
+  const uint64_t cycles = acc.end_cycle();
+  const TrackerCounts& c = n.tracker.counts();
+  const TrafficResults tr = acc.results();
+  const RunEnd end = acc.end();
+  const uint64_t lost = c.created - c.delivered;
+  const unsigned routers = cfg_.node_count();
+
+  passed_ = end == RunEnd::Drained && lost == 0 && c.duplicated == 0 && c.corrupted == 0 &&
+            c.misrouted == 0 && acc.all_credits_home();
+  failure_ = acc.end_report();
+  if (!passed_ && failure_.empty()) {
+    std::ostringstream os;
+    os << "checks failed: " << lost << " lost, " << c.duplicated << " duplicated, "
+       << c.corrupted << " corrupted, " << c.misrouted << " misrouted";
+    for (const std::string& m : n.tracker.messages()) os << "\n  " << m;
+    failure_ = os.str();
+  }
+
+  using nlohmann::ordered_json;
+  ordered_json j;
+  j["hxsim"] = {{"command", "run"}, {"config", cfg_.source}, {"name", cfg_.name}};
+  ordered_json derived;
+  derived["board"] = std::to_string(cfg_.topology.board_x) + "x" +
+                     std::to_string(cfg_.topology.board_y);
+  derived["rtl_model"] = "hx_board_plane " + n.variant->name;
+  derived["clock_hz"] = cfg_.router.clock_hz;
+  derived["cycle_ns"] = 1e9 / cfg_.router.clock_hz;
+  derived["flit_payload_bits"] = cfg_.router.flit_width_bits;
+  derived["link_word_bits"] = cfg_.link_word_bits();
+  derived["local_link_latency_cycles"] = cfg_.local_link.latency_cycles;
+  derived["vcs"] = cfg_.router.vcs;
+  derived["buffer_depth_flits"] = cfg_.router.buffer_depth;
+  derived["routing"] = route_mode_name(cfg_.router.routing);
+  derived["vc_policy"] = vc_policy_name(cfg_.router.vc_policy);
+  derived["derivations"] = cfg_.derivations;
+  j["config"] = derived;
+
+  const double window = static_cast<double>(tr.window_cycles);
+  const double senders = tr.sending_nodes > 0 ? tr.sending_nodes : 1;
+  ordered_json traffic;
+  traffic["pattern"] = pattern_name(cfg_.traffic.pattern);
+  traffic["packet_length_flits"] = cfg_.traffic.packet_length;
+  traffic["offered"] = cfg_.traffic.injection_rate;
+  traffic["generated"] = tr.window_generated_flits / (window * senders);
+  traffic["accepted"] = tr.window_accepted_flits / (window * senders);
+  traffic["accepted_gbps_per_node"] =
+      tr.window_accepted_flits / (window * senders) * cfg_.router.flit_width_bits *
+      cfg_.router.clock_hz / 1e9;
+  traffic["avg_latency_cycles"] = tr.avg_latency;
+  traffic["p50_latency_cycles"] = tr.p50_latency;
+  traffic["p99_latency_cycles"] = tr.p99_latency;
+  traffic["max_latency_cycles"] = tr.max_latency;
+  traffic["avg_latency_ns"] = tr.avg_latency * 1e9 / cfg_.router.clock_hz;
+  traffic["zero_load_latency_cycles"] = zero_load_latency(cfg_);
+  traffic["packets"] = tr.measured_packets;
+  traffic["sending_nodes"] = tr.sending_nodes;
+  traffic["window_cycles"] = tr.window_cycles;
+  j["traffic"] = traffic;
+
+  ordered_json checks;
+  checks["passed"] = passed_;
+  checks["end"] = to_string(end);
+  checks["injected"] = c.injected;
+  checks["delivered"] = c.delivered;
+  checks["lost"] = lost;
+  checks["duplicated"] = c.duplicated;
+  checks["corrupted"] = c.corrupted;
+  checks["misrouted"] = c.misrouted;
+  checks["deadlock"] = end == RunEnd::Deadlock;
+  checks["model_error"] = end == RunEnd::ModelError;
+  checks["flits_injected"] = c.flits_injected;
+  checks["flits_delivered"] = c.flits_delivered;
+  checks["credits_returned"] = acc.all_credits_home();
+  checks["messages"] = n.tracker.messages();
+  checks["report"] = failure_;
+  j["checks"] = checks;
+
+  const double flit_hops = static_cast<double>(c.flit_hops);
+  ordered_json sim;
+  sim["cycles"] = cycles;
+  sim["simulated_seconds"] = cycles / cfg_.router.clock_hz;
+  sim["routers"] = routers;
+  sim["flit_hops"] = c.flit_hops;
+  sim["wall_seconds"] = wall;
+  sim["cycles_per_second"] = wall > 0 ? cycles / wall : 0.0;
+  sim["router_cycles_per_second"] = wall > 0 ? cycles * static_cast<double>(routers) / wall : 0.0;
+  sim["flit_hops_per_second"] = wall > 0 ? flit_hops / wall : 0.0;
+  sim["peak_rss_mb"] = peak_rss_mb();
+  sim["seed"] = cfg_.run.seed;
+  j["sim"] = sim;
+  if (!opt_.trace_path.empty()) {
+    j["trace"] = {{"fst", opt_.trace_path},
+                  {"from_cycle", opt_.trace_from},
+                  {"to_cycle", std::min<uint64_t>(opt_.trace_to, cycles)}};
+  }
+  return j;
+}
+
+}  // namespace hx

@@ -1,0 +1,64 @@
+// simulation.h: one `hxsim run`: the SystemC netlist built from a config, run, and checked.
+//
+// The netlist of a board config: a clock, one Board (its planes are Verilated models), one
+// AcceleratorArray with an accelerator per local port, and two FlitLinks per accelerator
+// (inject and eject) with the configured latency. Edge ports are tied off: a single board is
+// a plain a x b mesh.
+//
+// SystemC allows one elaboration per process, so a process builds one Simulation.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nlohmann/json.hpp"
+#include "sim_config.h"
+
+namespace hx {
+
+struct RunOptions {
+  std::string trace_path;            ///< FST file; empty: no waveform
+  uint64_t trace_from = 0, trace_to = UINT64_MAX;
+  bool progress = false;             ///< a progress line on stderr (for terminals)
+  /// Test hook: drop or corrupt the n-th flit delivered to accelerator `fault_node`.
+  std::string fault;                 ///< "", "drop" or "corrupt"
+  unsigned fault_node = 0;
+  uint64_t fault_nth = 1;
+};
+
+class Simulation {
+ public:
+  Simulation(const SimConfig& cfg, const RunOptions& opt);
+  ~Simulation();
+
+  /// Run to the end; returns the results document (see docs/results.md).
+  nlohmann::ordered_json run();
+
+  /// True when every check passed (nothing lost, duplicated, corrupted or misrouted, no
+  /// deadlock, no model error, drained). Valid after run().
+  bool passed() const { return passed_; }
+  /// The watchdog's or the error's report, empty when the run passed.
+  const std::string& failure_report() const { return failure_; }
+
+ private:
+  struct Netlist;
+  SimConfig cfg_;
+  RunOptions opt_;
+  std::unique_ptr<Netlist> net_;
+  bool passed_ = false;
+  std::string failure_;
+};
+
+/// Throws std::invalid_argument, naming the built variants, if no RTL model of the config's
+/// board plane is built.
+void check_buildable(const SimConfig& cfg);
+
+/// Zero-load latency of the config's traffic, in cycles, averaged over its source-destination
+/// pairs: 2 cycles per router crossed (minimal paths cross |dx| + |dy| + 1 routers), the local
+/// link latency into and out of the board, and the packet's serialization (its length, which
+/// includes the source's output register cycle). See docs/simulator.md.
+double zero_load_latency(const SimConfig& cfg);
+
+}  // namespace hx

@@ -1,0 +1,358 @@
+// hxsim_cli_test.cpp: the simulator end to end, through the hxsim command line.
+//
+// Each test runs the real hxsim executable (one SystemC elaboration per process) on a config
+// from configs/ or a small YAML written here, and reads its results JSON. They cover: the
+// determinism of a run, the scoreboard catching an injected fault, the watchdog catching a
+// deadlock, the config error paths through the CLI (exit code 2, no output file), the
+// zero-load latency against the analytical value, every traffic pattern, and the waveform
+// (FST + GTKWave save file naming only signals the FST has).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "nlohmann/json.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct Result {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr
+};
+
+fs::path scratch() {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  fs::path d = fs::temp_directory_path() / "hxsim_cli_test" /
+               (std::string(info->test_suite_name()) + "." + info->name());
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+Result hxsim(const std::string& args) {
+  const std::string cmd = std::string(HXSIM_EXE) + " " + args + " 2>&1";
+  Result r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return r;
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
+  const int status = pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+json read_json(const fs::path& p) {
+  std::ifstream in(p);
+  return json::parse(in);
+}
+
+std::string config(const std::string& name) { return std::string(HX_CONFIG_DIR) + "/" + name; }
+
+fs::path write_file(const fs::path& p, const std::string& text) {
+  std::ofstream(p) << text;
+  return p;
+}
+
+// A short run of the shipped 4x4 adaptive config.
+const char* kShort = " --set run.warmup=200cycles --set run.measure=2000cycles --quiet";
+
+TEST(HxsimRun, ShippedConfigsPassTheirChecks) {
+  const fs::path d = scratch();
+  for (const char* c : {"board4x4_adaptive.yaml", "mesh8x8_uniform.yaml"}) {
+    const Result r = hxsim("run " + config(c) + kShort + " --out " + (d / "r.json").string());
+    ASSERT_EQ(r.exit_code, 0) << c << "\n" << r.output;
+    const json j = read_json(d / "r.json");
+    EXPECT_TRUE(j["checks"]["passed"].get<bool>()) << c;
+    EXPECT_EQ(j["checks"]["lost"], 0);
+    EXPECT_GT(j["checks"]["delivered"].get<uint64_t>(), 1000u) << c;
+    EXPECT_EQ(j["checks"]["injected"], j["checks"]["delivered"]);
+    for (const char* k : {"cycles", "wall_seconds", "cycles_per_second", "router_cycles_per_second"}) {
+      EXPECT_TRUE(j["sim"].contains(k)) << k;
+    }
+    for (const char* k : {"offered", "accepted", "avg_latency_cycles", "p99_latency_cycles", "packets"}) {
+      EXPECT_TRUE(j["traffic"].contains(k)) << k;
+    }
+  }
+}
+
+json without_wall_clock(json j) {
+  for (const char* k : {"wall_seconds", "cycles_per_second", "router_cycles_per_second",
+                        "flit_hops_per_second", "peak_rss_mb"}) {
+    j["sim"].erase(k);
+  }
+  return j;
+}
+
+TEST(HxsimRun, SameSeedGivesByteIdenticalResults) {
+  const fs::path d = scratch();
+  const std::string base = "run " + config("board4x4_adaptive.yaml") + kShort;
+  ASSERT_EQ(hxsim(base + " --seed 7 --out " + (d / "a.json").string()).exit_code, 0);
+  ASSERT_EQ(hxsim(base + " --seed 7 --out " + (d / "b.json").string()).exit_code, 0);
+  ASSERT_EQ(hxsim(base + " --seed 8 --out " + (d / "c.json").string()).exit_code, 0);
+  const std::string a = without_wall_clock(read_json(d / "a.json")).dump(2);
+  const std::string b = without_wall_clock(read_json(d / "b.json")).dump(2);
+  const std::string c = without_wall_clock(read_json(d / "c.json")).dump(2);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, c) << "the seed must change the traffic";
+}
+
+TEST(HxsimChecks, ScoreboardCatchesADroppedPacket) {
+  // A dropped single-flit packet never arrives: the network drains, the watchdog sees no
+  // flit left inside while a packet is outstanding, and reports a loss.
+  const fs::path d = scratch();
+  const Result r = hxsim("run " + config("board4x4_adaptive.yaml") + kShort +
+                         " --set traffic.packet_length=1 --set run.watchdog=500cycles"
+                         " --inject-fault drop:5:3 --out " + (d / "r.json").string());
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  const json j = read_json(d / "r.json");
+  EXPECT_FALSE(j["checks"]["passed"].get<bool>());
+  EXPECT_EQ(j["checks"]["lost"], 1);
+  EXPECT_EQ(j["checks"]["deadlock"], false);
+  EXPECT_EQ(j["checks"]["end"], "loss");
+  EXPECT_NE(r.output.find("LOSS"), std::string::npos) << r.output;
+}
+
+TEST(HxsimChecks, ScoreboardCatchesADroppedBodyFlit) {
+  // The third flit of the first 4-flit packet for node 5 vanishes: the packet arrives short,
+  // its tail in the place of the missing body flit.
+  const fs::path d = scratch();
+  const Result r = hxsim("run " + config("board4x4_adaptive.yaml") + kShort +
+                         " --set traffic.packet_length=4 --inject-fault drop:5:3 --out " +
+                         (d / "r.json").string());
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  const json j = read_json(d / "r.json");
+  EXPECT_FALSE(j["checks"]["passed"].get<bool>());
+  EXPECT_EQ(j["checks"]["corrupted"], 1);
+  EXPECT_EQ(j["checks"]["lost"], 0);
+  EXPECT_NE(r.output.find("differs from what was sent"), std::string::npos) << r.output;
+}
+
+TEST(HxsimChecks, ScoreboardCatchesACorruptedFlit) {
+  const fs::path d = scratch();
+  const Result r = hxsim("run " + config("board4x4_adaptive.yaml") + kShort +
+                         " --inject-fault corrupt:6:10 --out " + (d / "r.json").string());
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  const json j = read_json(d / "r.json");
+  EXPECT_EQ(j["checks"]["corrupted"], 1);
+  EXPECT_EQ(j["checks"]["lost"], 0);
+  EXPECT_NE(r.output.find("differs from what was sent"), std::string::npos) << r.output;
+}
+
+TEST(HxsimChecks, WatchdogReportsADeadlockAndWhereTheFlitsAre) {
+  // Minimal adaptive routing without a turn rule, one VC in use (keep: everything on VC 0),
+  // long packets at saturation: a cyclic channel dependency forms.
+  const fs::path d = scratch();
+  const Result r = hxsim("run " + config("board4x4_adaptive.yaml") +
+                         " --set router.routing=min_adaptive --set router.vc_policy=keep"
+                         " --set traffic.packet_length=16 --set traffic.injection_rate=0.9"
+                         " --set run.watchdog=1000cycles --seed 1 --quiet --out " +
+                         (d / "r.json").string());
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  const json j = read_json(d / "r.json");
+  EXPECT_TRUE(j["checks"]["deadlock"].get<bool>());
+  const std::string report = j["checks"]["report"];
+  EXPECT_NE(report.find("DEADLOCK"), std::string::npos) << report;
+  EXPECT_NE(report.find("flits injected"), std::string::npos) << report;
+  EXPECT_NE(report.find("input buffer"), std::string::npos) << report;
+}
+
+TEST(HxsimChecks, NorthLastDoesNotDeadlockOnTheSameTraffic) {
+  const fs::path d = scratch();
+  const Result r = hxsim("run " + config("board4x4_adaptive.yaml") +
+                         " --set router.routing=north_last --set router.vc_policy=keep"
+                         " --set traffic.packet_length=16 --set traffic.injection_rate=0.9"
+                         " --set run.warmup=200cycles --set run.measure=3000cycles"
+                         " --set run.watchdog=1000cycles --seed 1 --quiet --out " +
+                         (d / "r.json").string());
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(read_json(d / "r.json")["checks"]["passed"].get<bool>());
+}
+
+// ---- config errors through the CLI: exit code 2, message, no output file ---------------------
+
+void expect_bad_input(const std::string& args, const std::string& message) {
+  const fs::path out = fs::temp_directory_path() / "hxsim_cli_test" / "never.json";
+  fs::remove(out);
+  const Result r = hxsim(args + " --out " + out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find(message), std::string::npos) << "expected '" << message << "' in\n"
+                                                        << r.output;
+  EXPECT_FALSE(fs::exists(out)) << "no output file on bad input";
+}
+
+TEST(HxsimBadInput, MissingFile) { expect_bad_input("run /nonexistent/x.yaml", "/nonexistent/x.yaml"); }
+
+TEST(HxsimBadInput, UnknownKeyNamesFileLineAndKey) {
+  const fs::path d = scratch();
+  const fs::path f = write_file(d / "bad.yaml", "topology:\n  board: 4x4\ntraffic:\n  injection_rat: 0.1\n");
+  expect_bad_input("run " + f.string(), "bad.yaml:4:3: traffic.injection_rat");
+}
+
+TEST(HxsimBadInput, WrongTypeAndRangeThroughSet) {
+  expect_bad_input("run " + config("board4x4_adaptive.yaml") + " --set router.vcs=five",
+                   "router.vcs");
+  expect_bad_input("run " + config("board4x4_adaptive.yaml") + " --set router.vcs=9",
+                   "router.vcs");
+}
+
+TEST(HxsimBadInput, BoardWithoutABuiltRtlModel) {
+  expect_bad_input("run " + config("board4x4_adaptive.yaml") + " --set topology.board=3x3",
+                   "no RTL model of a 3x3 board plane");
+}
+
+TEST(HxsimBadInput, BadTraceWindow) {
+  expect_bad_input("run " + config("board4x4_adaptive.yaml") + " --trace /tmp/x.fst --trace-window 9:3",
+                   "--trace-window");
+  expect_bad_input("run " + config("board4x4_adaptive.yaml") + " --trace-window 1:3",
+                   "--trace-window needs --trace");
+}
+
+TEST(HxsimBadInput, UnknownOption) { expect_bad_input("run --frobnicate", "frobnicate"); }
+
+TEST(HxsimCheck, ValidatesWithoutRunning) {
+  const Result r = hxsim("check " + config("mesh8x8_uniform.yaml"));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("valid config"), std::string::npos) << r.output;
+}
+
+// ---- zero-load latency ------------------------------------------------------------------------
+
+// The analytical zero-load latency, computed here from the routing rules independently of the
+// simulator: 2 cycles per router on a minimal path (|dx| + |dy| + 1 routers), the local link
+// latency into and out of the board, and the packet's serialization (P flits; the head leaves
+// the source one cycle after its creation).
+double analytical_zero_load(unsigned a, unsigned b, unsigned link_cycles, unsigned length) {
+  double sum = 0;
+  unsigned pairs = 0;
+  for (unsigned s = 0; s < a * b; ++s) {
+    for (unsigned t = 0; t < a * b; ++t) {
+      if (s == t) continue;
+      const int dx = std::abs(int(s % a) - int(t % a)), dy = std::abs(int(s / a) - int(t / a));
+      sum += 2.0 * (dx + dy + 1);
+      ++pairs;
+    }
+  }
+  return sum / pairs + 2.0 * link_cycles + length;
+}
+
+void expect_zero_load(const std::string& cfg, const std::string& sets, unsigned a, unsigned b,
+                      unsigned link_cycles, unsigned length) {
+  const fs::path d = scratch();
+  const Result r = hxsim("run " + config(cfg) + sets +
+                         " --set traffic.injection_rate=0.01 --set run.measure=20000cycles"
+                         " --quiet --out " + (d / "r.json").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const json j = read_json(d / "r.json");
+  const double expect = analytical_zero_load(a, b, link_cycles, length);
+  const double got = j["traffic"]["avg_latency_cycles"];
+  std::printf("[ zeroload ] %s%s: measured %.3f, analytical %.3f cycles\n", cfg.c_str(),
+              sets.c_str(), got, expect);
+  // Within 5%: the measured mean also carries the sampling noise of the destinations drawn
+  // (a few hundred packets), so it may land slightly below the exact expectation.
+  EXPECT_NEAR(got, expect, 0.05 * expect);
+  EXPECT_NEAR(j["traffic"]["zero_load_latency_cycles"].get<double>(), expect, 1e-9);
+}
+
+TEST(HxsimLatency, ZeroLoadLatencyMatchesTheAnalyticalValue8x8) {
+  expect_zero_load("mesh8x8_uniform.yaml", " --set links.local.latency=1cycles", 8, 8, 1, 1);
+}
+
+TEST(HxsimLatency, ZeroLoadLatencyWithLongerLinksAndPackets4x4) {
+  expect_zero_load("board4x4_adaptive.yaml",
+                   " --set links.local.latency=5ns --set traffic.packet_length=4", 4, 4, 5, 4);
+}
+
+// ---- traffic patterns -------------------------------------------------------------------------
+
+TEST(HxsimTraffic, EveryPatternRunsClean) {
+  const fs::path d = scratch();
+  for (const std::string p : {"uniform", "permutation", "transpose", "bit_complement",
+                              "neighbor", "hotspot"}) {
+    std::string sets = " --set traffic.pattern=" + p;
+    if (p == "hotspot") sets += " --set traffic.hotspot.nodes=[5] --set traffic.hotspot.fraction=0.3";
+    const Result r = hxsim("run " + config("board4x4_adaptive.yaml") + kShort + sets +
+                           " --out " + (d / "r.json").string());
+    ASSERT_EQ(r.exit_code, 0) << p << "\n" << r.output;
+    const json j = read_json(d / "r.json");
+    EXPECT_TRUE(j["checks"]["passed"].get<bool>()) << p;
+    EXPECT_EQ(j["traffic"]["pattern"], p);
+    EXPECT_GT(j["checks"]["delivered"].get<uint64_t>(), 100u) << p;
+  }
+}
+
+// ---- waveforms --------------------------------------------------------------------------------
+
+// Full names of every signal in an FST, by converting it to VCD and following $scope.
+std::set<std::string> fst_signals(const fs::path& fst) {
+  std::set<std::string> names;
+  const std::string cmd = "fst2vcd " + fst.string() + " 2>/dev/null";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return names;
+  std::vector<std::string> scope;
+  char line[8192];
+  while (fgets(line, sizeof line, p)) {
+    std::istringstream is(line);
+    std::string tok;
+    is >> tok;
+    if (tok == "$scope") {
+      std::string kind, name;
+      is >> kind >> name;
+      scope.push_back(name);
+    } else if (tok == "$upscope") {
+      if (!scope.empty()) scope.pop_back();
+    } else if (tok == "$var") {
+      std::string type, width, id, name;
+      is >> type >> width >> id >> name;
+      std::string full;
+      for (const auto& s : scope) full += s + ".";
+      names.insert(full + name);
+    } else if (tok == "$enddefinitions") {
+      break;
+    }
+  }
+  pclose(p);
+  return names;
+}
+
+TEST(HxsimTrace, FstAndSaveFileWithOneRouterGroupedByPort) {
+  const fs::path d = scratch();
+  const fs::path fst = d / "waves.fst";
+  const Result r = hxsim("run " + config("board4x4_adaptive.yaml") + kShort + " --trace " +
+                         fst.string() + " --trace-window 100:300 --out " + (d / "r.json").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_TRUE(fs::exists(fst));
+  const fs::path gtkw = d / "waves.gtkw";
+  ASSERT_TRUE(fs::exists(gtkw));
+  const std::set<std::string> have = fst_signals(fst);
+  ASSERT_GT(have.size(), 1000u) << "the FST should hold every router's signals";
+  std::ifstream in(gtkw);
+  std::string line;
+  unsigned signals = 0, groups = 0;
+  while (std::getline(in, line)) {
+    if (line.rfind("@800200", 0) == 0) ++groups;
+    if (line.empty() || line[0] == '[' || line[0] == '@' || line[0] == '-' || line[0] == '*') continue;
+    std::string name = line;  // drop a trailing [msb:lsb]
+    const auto br = name.rfind('[');
+    if (br != std::string::npos && name.find(':', br) != std::string::npos) name.resize(br);
+    EXPECT_TRUE(have.count(name)) << "the save file names " << name << ", which the FST lacks";
+    ++signals;
+  }
+  EXPECT_GE(groups, 5u) << "one group per router port";
+  EXPECT_GT(signals, 40u);
+  // The window: the dump starts at cycle 100 (1 GHz: 100,000 ps).
+  const json j = read_json(d / "r.json");
+  EXPECT_EQ(j["trace"]["from_cycle"], 100);
+}
+
+}  // namespace
