@@ -1,0 +1,212 @@
+// sim_unit_test.cpp: the simulator's building blocks without a kernel run: FlitLink timing,
+// credits and faults; the traffic patterns; the PacketTracker's checks.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <systemc>
+
+#include "flit_link.h"
+#include "packet_tracker.h"
+#include "rng.h"
+#include "traffic_pattern.h"
+
+int sc_main(int, char*[]) { return 0; }  // libsystemc needs one; gtest_main runs the tests
+
+namespace hx {
+namespace {
+
+Flit flit_with(uint64_t tag) {
+  Flit f;
+  f.type = FlitType::Single;
+  f.payload = {tag, ~tag};
+  return f;
+}
+
+TEST(FlitLink, FlitArrivesLatencyPlusOneCyclesAfterTheSenderHandlesIt) {
+  for (unsigned lat : {0u, 1u, 3u, 20u}) {
+    FlitLink link(("l" + std::to_string(lat)).c_str(), lat);
+    // Sender and receiver advance in lockstep, as the clocked processes do.
+    for (uint64_t t = 0; t < 40; ++t) {
+      if (t == 10) link.send(t, flit_with(7));
+      const Flit* f = link.receive(t);
+      if (t == 11 + lat) {
+        ASSERT_NE(f, nullptr) << "latency " << lat;
+        EXPECT_EQ(f->payload[0], 7u);
+      } else {
+        EXPECT_EQ(f, nullptr) << "latency " << lat << " cycle " << t;
+      }
+    }
+    EXPECT_EQ(link.flits_sent(), 1u);
+    EXPECT_EQ(link.flits_delivered(), 1u);
+  }
+}
+
+TEST(FlitLink, OneFlitPerCycleInOrderBackToBack) {
+  FlitLink link("l", 2);
+  for (uint64_t t = 0; t < 100; ++t) {
+    link.send(t, flit_with(t));
+    if (const Flit* f = link.receive(t)) {
+      EXPECT_EQ(f->payload[0], t - 3);
+    } else {
+      EXPECT_LT(t, 3u);
+    }
+  }
+  EXPECT_THROW(link.send(99, flit_with(0)), std::logic_error) << "two flits in one cycle";
+}
+
+TEST(FlitLink, CreditsTakeTheSameLatencyBack) {
+  FlitLink link("l", 4);
+  for (uint64_t t = 0; t < 20; ++t) {
+    if (t == 5) link.return_credit(t, 2);
+    EXPECT_EQ(link.credit(t), t == 10 ? 2 : -1) << t;
+  }
+}
+
+TEST(FlitLink, WireViewDoesNotDependOnWhetherTheReceiverRanFirst) {
+  FlitLink link("l", 1);
+  link.send(3, flit_with(9));
+  ASSERT_NE(link.wire_flit(5), nullptr);  // before the receiver consumed it
+  ASSERT_NE(link.receive(5), nullptr);
+  ASSERT_NE(link.wire_flit(5), nullptr);  // after
+  EXPECT_EQ(link.wire_flit(5)->payload[0], 9u);
+  EXPECT_EQ(link.wire_flit(6), nullptr);
+}
+
+TEST(FlitLink, ArmedFaultsDropOrCorruptExactlyOneFlit) {
+  FlitLink drop("d", 0), corrupt("c", 0);
+  drop.arm_fault(FlitLink::Fault::Drop, 2);
+  corrupt.arm_fault(FlitLink::Fault::Corrupt, 2);
+  unsigned got = 0, changed = 0;
+  for (uint64_t t = 0; t < 4; ++t) {
+    drop.send(t, flit_with(t));
+    corrupt.send(t, flit_with(t));
+    if (drop.receive(t + 1)) ++got;
+    const Flit* f = corrupt.receive(t + 1);
+    ASSERT_NE(f, nullptr);
+    if (!(*f == flit_with(t))) ++changed;
+  }
+  EXPECT_EQ(got, 3u);
+  EXPECT_EQ(drop.flits_dropped(), 1u);
+  EXPECT_EQ(changed, 1u);
+}
+
+// ---- traffic patterns -------------------------------------------------------------------------
+
+TEST(TrafficPattern, DeterministicPatternsMapAsDocumented) {
+  TrafficPattern tr(Pattern::Transpose, 4, 4, {}, 0, 1);
+  TrafficPattern bc(Pattern::BitComplement, 4, 4, {}, 0, 1);
+  TrafficPattern nb(Pattern::Neighbor, 4, 2, {}, 0, 1);
+  Rng rng(1);
+  EXPECT_EQ(tr.destination(1, rng), 4u);   // (1,0) -> (0,1)
+  EXPECT_EQ(tr.destination(7, rng), 13u);  // (3,1) -> (1,3)
+  EXPECT_FALSE(tr.sends_traffic(5));       // (1,1) is on the diagonal
+  EXPECT_EQ(bc.destination(0, rng), 15u);
+  EXPECT_EQ(bc.destination(5, rng), 10u);
+  EXPECT_EQ(nb.destination(3, rng), 0u);   // wraps within the row
+  EXPECT_EQ(nb.destination(6, rng), 7u);
+  EXPECT_THROW(TrafficPattern(Pattern::Transpose, 4, 2, {}, 0, 1), std::invalid_argument);
+  EXPECT_THROW(TrafficPattern(Pattern::BitComplement, 3, 3, {}, 0, 1), std::invalid_argument);
+}
+
+TEST(TrafficPattern, PermutationIsABijectionWithoutFixedPointsAndFollowsTheSeed) {
+  for (uint64_t seed : {1u, 2u, 3u}) {
+    TrafficPattern p(Pattern::Permutation, 8, 8, {}, 0, seed);
+    Rng rng(1);
+    std::set<unsigned> seen;
+    for (unsigned s = 0; s < 64; ++s) {
+      const unsigned d = p.destination(s, rng);
+      EXPECT_NE(d, s);
+      seen.insert(d);
+    }
+    EXPECT_EQ(seen.size(), 64u);
+  }
+  Rng r1(1), r2(1);
+  TrafficPattern a(Pattern::Permutation, 8, 8, {}, 0, 1), b(Pattern::Permutation, 8, 8, {}, 0, 2);
+  unsigned same = 0;
+  for (unsigned s = 0; s < 64; ++s) same += a.destination(s, r1) == b.destination(s, r2);
+  EXPECT_LT(same, 64u);
+}
+
+TEST(TrafficPattern, UniformAndHotspotFrequencies) {
+  TrafficPattern u(Pattern::Uniform, 4, 4, {}, 0, 1);
+  TrafficPattern h(Pattern::Hotspot, 4, 4, {3}, 0.5, 1);
+  Rng rng(42);
+  std::vector<unsigned> cu(16), ch(16);
+  const unsigned n = 160000;
+  for (unsigned i = 0; i < n; ++i) {
+    ++cu[u.destination(0, rng)];
+    ++ch[h.destination(0, rng)];
+  }
+  EXPECT_EQ(cu[0], 0u);
+  for (unsigned d = 1; d < 16; ++d) EXPECT_NEAR(cu[d], n / 15.0, 0.05 * n / 15.0) << d;
+  // Node 3 gets half the packets plus its uniform share of the other half.
+  EXPECT_NEAR(ch[3], n * (0.5 + 0.5 / 15), 0.02 * n);
+  EXPECT_EQ(ch[0], 0u);
+  // The expectation helper agrees with the sampled frequencies.
+  EXPECT_NEAR(h.expected(0, [](unsigned, unsigned d) { return d == 3 ? 1.0 : 0.0; }),
+              0.5 + 0.5 / 15, 1e-12);
+}
+
+// ---- the tracker ------------------------------------------------------------------------------
+
+std::vector<EndpointAddress> grid(unsigned a, unsigned b) {
+  std::vector<EndpointAddress> v(a * b);
+  for (unsigned n = 0; n < v.size(); ++n) {
+    v[n].node_x = n % a;
+    v[n].node_y = n / a;
+  }
+  return v;
+}
+
+TEST(PacketTracker, CleanDeliveryCountsLatencyAndHops) {
+  PacketTracker t(FlitFormat{}, grid(4, 4));
+  const uint32_t id = t.create(0, 15, 3, 100, true);
+  for (unsigned i = 0; i < 3; ++i) t.on_injected(id, i, 101 + i);
+  PacketTracker::Arrival a;
+  for (unsigned i = 0; i < 3; ++i) a = t.on_delivered(15, t.flit(id, i, 2), 120 + i);
+  EXPECT_TRUE(a.packet_done);
+  EXPECT_TRUE(a.measured);
+  EXPECT_EQ(a.latency, 22u);
+  EXPECT_EQ(t.counts().delivered, 1u);
+  EXPECT_EQ(t.counts().flit_hops, 3u * 7u);  // 3 flits x (3 + 3 + 1) routers
+  EXPECT_EQ(t.outstanding(), 0u);
+  EXPECT_EQ(t.counts().corrupted + t.counts().duplicated + t.counts().misrouted, 0u);
+}
+
+TEST(PacketTracker, FlagsDuplicatesMisroutesCorruptionAndReorder) {
+  PacketTracker t(FlitFormat{}, grid(4, 4));
+  const uint32_t a = t.create(0, 5, 1, 0, false);
+  const uint32_t b = t.create(1, 6, 1, 0, false);
+  const uint32_t c = t.create(2, 7, 3, 0, false);
+  const uint32_t d = t.create(3, 8, 1, 0, false);
+  for (uint32_t id : {a, b, d}) t.on_injected(id, 0, 1);
+  for (unsigned i = 0; i < 3; ++i) t.on_injected(c, i, 1 + i);
+  const Flit fa = t.flit(a, 0, 0);
+  t.on_delivered(5, fa, 10);
+  t.on_delivered(5, fa, 11);  // again
+  EXPECT_EQ(t.counts().duplicated, 1u);
+  t.on_delivered(9, t.flit(b, 0, 0), 12);  // wrong endpoint
+  EXPECT_EQ(t.counts().misrouted, 1u);
+  Flit bad = t.flit(d, 0, 0);
+  bad.payload[1] ^= 1ull << 63;            // above the tag: attributable, but not intact
+  t.on_delivered(8, bad, 13);
+  EXPECT_EQ(t.counts().corrupted, 1u);
+  t.on_delivered(7, t.flit(c, 0, 1), 14);  // head, then the tail before the body
+  t.on_delivered(7, t.flit(c, 2, 1), 15);
+  EXPECT_EQ(t.counts().corrupted, 2u);
+  EXPECT_FALSE(t.messages().empty());
+}
+
+TEST(PacketTracker, MemoryFollowsPacketsInFlightNotRunLength) {
+  PacketTracker t(FlitFormat{}, grid(2, 1));
+  for (unsigned i = 0; i < 200000; ++i) {  // far beyond the initial window
+    const uint32_t id = t.create(0, 1, 1, i, false);
+    t.on_injected(id, 0, i);
+    t.on_delivered(1, t.flit(id, 0, 0), i + 5);
+  }
+  EXPECT_EQ(t.counts().delivered, 200000u);
+  EXPECT_EQ(t.outstanding(), 0u);
+}
+
+}  // namespace
+}  // namespace hx
