@@ -132,13 +132,26 @@ module hx_router #(
   logic [NumPorts*VcWidth-1:0]   in_credit_vc_q;
   logic [3:0]                    error_q;
 
-  assign out_valid_o    = out_valid_q;
+  assign error_o = error_q;
+
+  // Per-port views of the output side, named for waveforms (g_out[p].out_*; the input side is
+  // g_in[p].in_*): the GTKWave save file of a traced run shows one router grouped by port.
+  logic [NumOvcs-1:0] ov_credit;  // a credit came back for output VC ov
   for (genvar op = 0; op < NumPorts; op++) begin : g_out
-    assign out_flit_o[op*FlitWidth +: FlitWidth] = out_flit_q[op];
+    logic                 out_valid;
+    logic [FlitWidth-1:0] out_flit;
+    logic                 out_credit;
+    logic [VcWidth-1:0]   out_credit_vc;
+    assign out_valid     = out_valid_q[op];
+    assign out_flit      = out_flit_q[op];
+    assign out_credit    = out_credit_i[op];
+    assign out_credit_vc = out_credit_vc_i[op*VcWidth +: VcWidth];
+    assign out_valid_o[op]                       = out_valid;
+    assign out_flit_o[op*FlitWidth +: FlitWidth] = out_flit;
+    for (genvar w = 0; w < NumVcs; w++) begin : g_vc
+      assign ov_credit[op*NumVcs + w] = out_credit && (out_credit_vc == VcWidth'(w));
+    end
   end
-  assign in_credit_o    = in_credit_q;
-  assign in_credit_vc_o = in_credit_vc_q;
-  assign error_o        = error_q;
 
   logic [NumOvcs-1:0] cred_nz;  // output VC has at least one credit
   for (genvar ov = 0; ov < NumOvcs; ov++) begin : g_cred_nz
@@ -161,8 +174,17 @@ module hx_router #(
   logic [NumIvcs*VcWidth-1:0]   req_vc;      // output VC it will use
 
   for (genvar ip = 0; ip < NumPorts; ip++) begin : g_in
+    // The input side of port ip, named for waveforms (see g_out).
+    logic                 in_valid;
     logic [FlitWidth-1:0] in_flit;
-    assign in_flit = in_flit_i[ip*FlitWidth +: FlitWidth];
+    logic                 in_credit;
+    logic [VcWidth-1:0]   in_credit_vc;
+    assign in_valid     = in_valid_i[ip];
+    assign in_flit      = in_flit_i[ip*FlitWidth +: FlitWidth];
+    assign in_credit    = in_credit_q[ip];
+    assign in_credit_vc = in_credit_vc_q[ip*VcWidth +: VcWidth];
+    assign in_credit_o[ip]                      = in_credit;
+    assign in_credit_vc_o[ip*VcWidth +: VcWidth] = in_credit_vc;
 
     for (genvar v = 0; v < NumVcs; v++) begin : g_vc
       localparam int unsigned Iv = ip * NumVcs + v;
@@ -184,7 +206,7 @@ module hx_router #(
       ) u_fifo (
         .clk_i,
         .rst_ni,
-        .push_i     (in_valid_i[ip] && (in_flit[PayloadWidth +: VcWidth] == VcWidth'(v))),
+        .push_i     (in_valid && (in_flit[PayloadWidth +: VcWidth] == VcWidth'(v))),
         .data_i     (in_flit),
         .pop_i      (ivc_pop[Iv]),
         .head_o     (flit),
@@ -378,7 +400,7 @@ module hx_router #(
     end else begin
       for (int unsigned op = 0; op < NumPorts; op++) begin
         for (int unsigned w = 0; w < NumVcs; w++) begin
-          if (out_credit_i[op] && out_credit_vc_i[op*VcWidth +: VcWidth] == VcWidth'(w)) begin
+          if (ov_credit[op*NumVcs + w]) begin
             if (!ov_sent[op*NumVcs + w]) begin
               if (cred_q[(op*NumVcs + w)*CredWidth +: CredWidth] == CredWidth'(BufDepth)) begin
                 error_q[1] <= 1'b1;  // keep the counter in [0, BufDepth] and report
