@@ -21,16 +21,31 @@ struct Waveform::LinkTrace {
   bool clk = false;
   uint64_t cycle = 0;
 
+  // One writer for both callbacks: a full dump writes every value, a change dump only those
+  // that differ from the last dump.
+  template <bool Full>
+  struct Put {
+    VerilatedFst::Buffer* b;
+    void bit(uint32_t* o, bool v) const {
+      if constexpr (Full) b->fullBit(o, v); else b->chgBit(o, v);
+    }
+    void bus(uint32_t* o, uint32_t v, int bits) const {
+      if constexpr (Full) b->fullIData(o, v, bits); else b->chgIData(o, v, bits);
+    }
+    void quad(uint32_t* o, uint64_t v) const {
+      if constexpr (Full) b->fullQData(o, v, 64); else b->chgQData(o, v, 64);
+    }
+    void wide(uint32_t* o, const WData* v, int bits) const {
+      if constexpr (Full) b->fullWData(o, v, bits); else b->chgWData(o, v, bits);
+    }
+  };
+
   template <bool Full>
   void dump(VerilatedFst::Buffer* b) {
+    const Put<Full> put{b};
     uint32_t* o = b->oldp(base);
-    if (Full) {
-      b->fullBit(o + 0, clk);
-      b->fullQData(o + 1, cycle, 64);
-    } else {
-      b->chgBit(o + 0, clk);
-      b->chgQData(o + 1, cycle, 64);
-    }
+    put.bit(o + 0, clk);
+    put.quad(o + 1, cycle);
     o += 3;
     const int fw = static_cast<int>(fmt.flit_width());
     for (FlitLink* l : links) {
@@ -45,23 +60,13 @@ struct Waveform::LinkTrace {
       }
       const uint32_t packet = (v && is_head(f.type)) ? read_tag(fmt, f.payload).packet_id : 0;
       const int cvc = l->wire_credit_vc(cycle);
-      if (Full) {
-        b->fullBit(o + 0, v);
-        b->fullCData(o + 1, static_cast<CData>(f.type), 2);
-        b->fullCData(o + 2, static_cast<CData>(f.vc), 2);
-        b->fullWData(o + 3, words, fw);
-        b->fullIData(o + 8, packet, 32);
-        b->fullBit(o + 9, cvc >= 0);
-        b->fullCData(o + 10, static_cast<CData>(cvc >= 0 ? cvc : 0), 2);
-      } else {
-        b->chgBit(o + 0, v);
-        b->chgCData(o + 1, static_cast<CData>(f.type), 2);
-        b->chgCData(o + 2, static_cast<CData>(f.vc), 2);
-        b->chgWData(o + 3, words, fw);
-        b->chgIData(o + 8, packet, 32);
-        b->chgBit(o + 9, cvc >= 0);
-        b->chgCData(o + 10, static_cast<CData>(cvc >= 0 ? cvc : 0), 2);
-      }
+      put.bit(o + 0, v);
+      put.bus(o + 1, static_cast<uint32_t>(f.type), 2);
+      put.bus(o + 2, f.vc, 2);
+      put.wide(o + 3, words, fw);
+      put.bus(o + 8, packet, 32);
+      put.bit(o + 9, cvc >= 0);
+      put.bus(o + 10, static_cast<uint32_t>(cvc >= 0 ? cvc : 0), 2);
       o += kCodesPerLink;
     }
   }
