@@ -55,16 +55,91 @@ module hx_board_plane #(
 );
 
   localparam int unsigned NumPorts = hx_pkg::NumPorts;
+  localparam int unsigned PortN    = hx_pkg::PortN;
+  localparam int unsigned PortE    = hx_pkg::PortE;
+  localparam int unsigned PortS    = hx_pkg::PortS;
+  localparam int unsigned PortW    = hx_pkg::PortW;
+  localparam int unsigned PortL    = hx_pkg::PortL;
 
-  // Every router's port signals, indexed [router * NumPorts + port].
-  logic [NumNodes*NumPorts-1:0]           in_valid, in_credit, out_valid, out_credit;
-  logic [NumNodes*NumPorts*FlitWidth-1:0] in_flit, out_flit;
-  logic [NumNodes*NumPorts*VcWidth-1:0]   in_credit_vc, out_credit_vc;
-  logic [NumNodes*4-1:0]                  router_error;
+  // The router and port behind edge e (see the numbering above).
+  function automatic int unsigned edge_router(int unsigned e);
+    edge_router = (e < SizeX)             ? (SizeY - 1) * SizeX + e
+                : (e < SizeX + SizeY)     ? (e - SizeX) * SizeX + SizeX - 1
+                : (e < 2 * SizeX + SizeY) ? e - SizeX - SizeY
+                :                           (e - 2 * SizeX - SizeY) * SizeX;
+  endfunction
+  function automatic int unsigned edge_port(int unsigned e);
+    edge_port = (e < SizeX)             ? PortN
+              : (e < SizeX + SizeY)     ? PortE
+              : (e < 2 * SizeX + SizeY) ? PortS
+              :                           PortW;
+  endfunction
+
+  // Every router's outputs, one element per router: the inputs of its neighbours and of the
+  // plane's outputs are slices of these.
+  logic [NumPorts-1:0]           r_in_credit [NumNodes];
+  logic [NumPorts*VcWidth-1:0]   r_in_credit_vc [NumNodes];
+  logic [NumPorts-1:0]           r_out_valid [NumNodes];
+  logic [NumPorts*FlitWidth-1:0] r_out_flit [NumNodes];
+  logic [3:0]                    r_error [NumNodes];
 
   for (genvar y = 0; y < SizeY; y++) begin : g_row
     for (genvar x = 0; x < SizeX; x++) begin : g_col
       localparam int unsigned R = y * SizeX + x;
+
+      // Per network port p (N, E, S, W): the neighbour router and its opposite port, or the
+      // edge index. Index arithmetic only; the unused branch of each is never read.
+      localparam bit OnEdgeN = (y == SizeY - 1);
+      localparam bit OnEdgeE = (x == SizeX - 1);
+      localparam bit OnEdgeS = (y == 0);
+      localparam bit OnEdgeW = (x == 0);
+      localparam int unsigned NbN = OnEdgeN ? 0 : R + SizeX;
+      localparam int unsigned NbE = OnEdgeE ? 0 : R + 1;
+      localparam int unsigned NbS = OnEdgeS ? 0 : R - SizeX;
+      localparam int unsigned NbW = OnEdgeW ? 0 : R - 1;
+      localparam int unsigned EdN = x;
+      localparam int unsigned EdE = SizeX + y;
+      localparam int unsigned EdS = SizeX + SizeY + x;
+      localparam int unsigned EdW = 2 * SizeX + SizeY + y;
+
+      logic [NumPorts-1:0]           in_valid, out_credit;
+      logic [NumPorts*FlitWidth-1:0] in_flit;
+      logic [NumPorts*VcWidth-1:0]   out_credit_vc;
+
+      // Port order in the vectors: {L, W, S, E, N}. A link carries the neighbour's opposite
+      // port: N <- S of the router above, E <- W of the router to the right, and so on.
+      assign in_valid = {
+          loc_in_valid_i[R],
+          OnEdgeW ? edge_in_valid_i[EdW] : r_out_valid[NbW][PortE],
+          OnEdgeS ? edge_in_valid_i[EdS] : r_out_valid[NbS][PortN],
+          OnEdgeE ? edge_in_valid_i[EdE] : r_out_valid[NbE][PortW],
+          OnEdgeN ? edge_in_valid_i[EdN] : r_out_valid[NbN][PortS]};
+      assign in_flit = {
+          loc_in_flit_i[R*FlitWidth +: FlitWidth],
+          OnEdgeW ? edge_in_flit_i[EdW*FlitWidth +: FlitWidth]
+                  : r_out_flit[NbW][PortE*FlitWidth +: FlitWidth],
+          OnEdgeS ? edge_in_flit_i[EdS*FlitWidth +: FlitWidth]
+                  : r_out_flit[NbS][PortN*FlitWidth +: FlitWidth],
+          OnEdgeE ? edge_in_flit_i[EdE*FlitWidth +: FlitWidth]
+                  : r_out_flit[NbE][PortW*FlitWidth +: FlitWidth],
+          OnEdgeN ? edge_in_flit_i[EdN*FlitWidth +: FlitWidth]
+                  : r_out_flit[NbN][PortS*FlitWidth +: FlitWidth]};
+      assign out_credit = {
+          loc_out_credit_i[R],
+          OnEdgeW ? edge_out_credit_i[EdW] : r_in_credit[NbW][PortE],
+          OnEdgeS ? edge_out_credit_i[EdS] : r_in_credit[NbS][PortN],
+          OnEdgeE ? edge_out_credit_i[EdE] : r_in_credit[NbE][PortW],
+          OnEdgeN ? edge_out_credit_i[EdN] : r_in_credit[NbN][PortS]};
+      assign out_credit_vc = {
+          loc_out_credit_vc_i[R*VcWidth +: VcWidth],
+          OnEdgeW ? edge_out_credit_vc_i[EdW*VcWidth +: VcWidth]
+                  : r_in_credit_vc[NbW][PortE*VcWidth +: VcWidth],
+          OnEdgeS ? edge_out_credit_vc_i[EdS*VcWidth +: VcWidth]
+                  : r_in_credit_vc[NbS][PortN*VcWidth +: VcWidth],
+          OnEdgeE ? edge_out_credit_vc_i[EdE*VcWidth +: VcWidth]
+                  : r_in_credit_vc[NbE][PortW*VcWidth +: VcWidth],
+          OnEdgeN ? edge_out_credit_vc_i[EdN*VcWidth +: VcWidth]
+                  : r_in_credit_vc[NbN][PortS*VcWidth +: VcWidth]};
 
       hx_router #(
         .NumVcs          (NumVcs),
@@ -83,65 +158,42 @@ module hx_board_plane #(
         .board_y_i,
         .route_mode_i,
         .vc_policy_i,
-        .in_valid_i      (in_valid[R*NumPorts +: NumPorts]),
-        .in_flit_i       (in_flit[R*NumPorts*FlitWidth +: NumPorts*FlitWidth]),
-        .in_credit_o     (in_credit[R*NumPorts +: NumPorts]),
-        .in_credit_vc_o  (in_credit_vc[R*NumPorts*VcWidth +: NumPorts*VcWidth]),
-        .out_valid_o     (out_valid[R*NumPorts +: NumPorts]),
-        .out_flit_o      (out_flit[R*NumPorts*FlitWidth +: NumPorts*FlitWidth]),
-        .out_credit_i    (out_credit[R*NumPorts +: NumPorts]),
-        .out_credit_vc_i (out_credit_vc[R*NumPorts*VcWidth +: NumPorts*VcWidth]),
-        .error_o         (router_error[R*4 +: 4])
+        .in_valid_i      (in_valid),
+        .in_flit_i       (in_flit),
+        .in_credit_o     (r_in_credit[R]),
+        .in_credit_vc_o  (r_in_credit_vc[R]),
+        .out_valid_o     (r_out_valid[R]),
+        .out_flit_o      (r_out_flit[R]),
+        .out_credit_i    (out_credit),
+        .out_credit_vc_i (out_credit_vc),
+        .error_o         (r_error[R])
       );
+    end
+  end
 
-      // Each network port either meets the opposite port of a neighbour or is an edge port.
-      for (genvar p = 0; p < 4; p++) begin : g_port
-        localparam int unsigned Me = R * NumPorts + p;
-        localparam bit OnEdge = (p == hx_pkg::PortN) ? (y == SizeY - 1)
-                              : (p == hx_pkg::PortE) ? (x == SizeX - 1)
-                              : (p == hx_pkg::PortS) ? (y == 0)
-                              :                        (x == 0);
-        if (OnEdge) begin : g_edge
-          localparam int unsigned E = (p == hx_pkg::PortN) ? x
-                                    : (p == hx_pkg::PortE) ? SizeX + y
-                                    : (p == hx_pkg::PortS) ? SizeX + SizeY + x
-                                    :                        2 * SizeX + SizeY + y;
-          assign in_valid[Me]                               = edge_in_valid_i[E];
-          assign in_flit[Me*FlitWidth +: FlitWidth]         = edge_in_flit_i[E*FlitWidth +: FlitWidth];
-          assign out_credit[Me]                             = edge_out_credit_i[E];
-          assign out_credit_vc[Me*VcWidth +: VcWidth]       = edge_out_credit_vc_i[E*VcWidth +: VcWidth];
-          assign edge_out_valid_o[E]                        = out_valid[Me];
-          assign edge_out_flit_o[E*FlitWidth +: FlitWidth]  = out_flit[Me*FlitWidth +: FlitWidth];
-          assign edge_in_credit_o[E]                        = in_credit[Me];
-          assign edge_in_credit_vc_o[E*VcWidth +: VcWidth]  = in_credit_vc[Me*VcWidth +: VcWidth];
-        end else begin : g_link
-          localparam int unsigned Nb = (p == hx_pkg::PortN) ? R + SizeX
-                                     : (p == hx_pkg::PortE) ? R + 1
-                                     : (p == hx_pkg::PortS) ? R - SizeX
-                                     :                        R - 1;
-          localparam int unsigned Them = Nb * NumPorts + ((p + 2) % 4);  // opposite port
-          assign in_valid[Me]                         = out_valid[Them];
-          assign in_flit[Me*FlitWidth +: FlitWidth]   = out_flit[Them*FlitWidth +: FlitWidth];
-          assign out_credit[Me]                       = in_credit[Them];
-          assign out_credit_vc[Me*VcWidth +: VcWidth] = in_credit_vc[Them*VcWidth +: VcWidth];
-        end
-      end
-
-      localparam int unsigned Lp = R * NumPorts + hx_pkg::PortL;
-      assign in_valid[Lp]                               = loc_in_valid_i[R];
-      assign in_flit[Lp*FlitWidth +: FlitWidth]         = loc_in_flit_i[R*FlitWidth +: FlitWidth];
-      assign out_credit[Lp]                             = loc_out_credit_i[R];
-      assign out_credit_vc[Lp*VcWidth +: VcWidth]       = loc_out_credit_vc_i[R*VcWidth +: VcWidth];
-      assign loc_out_valid_o[R]                         = out_valid[Lp];
-      assign loc_out_flit_o[R*FlitWidth +: FlitWidth]   = out_flit[Lp*FlitWidth +: FlitWidth];
-      assign loc_in_credit_o[R]                         = in_credit[Lp];
-      assign loc_in_credit_vc_o[R*VcWidth +: VcWidth]   = in_credit_vc[Lp*VcWidth +: VcWidth];
+  // The plane's outputs, written as loops over slices in a process rather than as one
+  // continuous assignment per slice: Verilator would merge those into nested concatenations of
+  // the whole vector, whose cost is quadratic in the plane size (docs/router.md).
+  always_comb begin
+    for (int unsigned e = 0; e < NumEdges; e++) begin
+      edge_out_valid_o[e] = r_out_valid[edge_router(e)][edge_port(e)];
+      edge_out_flit_o[e*FlitWidth +: FlitWidth] =
+          r_out_flit[edge_router(e)][edge_port(e)*FlitWidth +: FlitWidth];
+      edge_in_credit_o[e] = r_in_credit[edge_router(e)][edge_port(e)];
+      edge_in_credit_vc_o[e*VcWidth +: VcWidth] =
+          r_in_credit_vc[edge_router(e)][edge_port(e)*VcWidth +: VcWidth];
+    end
+    for (int unsigned r = 0; r < NumNodes; r++) begin
+      loc_out_valid_o[r]                       = r_out_valid[r][PortL];
+      loc_out_flit_o[r*FlitWidth +: FlitWidth] = r_out_flit[r][PortL*FlitWidth +: FlitWidth];
+      loc_in_credit_o[r]                       = r_in_credit[r][PortL];
+      loc_in_credit_vc_o[r*VcWidth +: VcWidth] = r_in_credit_vc[r][PortL*VcWidth +: VcWidth];
     end
   end
 
   always_comb begin
     error_o = '0;
-    for (int unsigned r = 0; r < NumNodes; r++) error_o = error_o | router_error[r*4 +: 4];
+    for (int unsigned r = 0; r < NumNodes; r++) error_o = error_o | r_error[r];
   end
 
 endmodule

@@ -1,8 +1,9 @@
 // hx_route: the routing function of one input port of the HammingMesh accelerator router.
 //
-// Given the destination in a head flit and the router's straps, it returns the set of output
-// ports the packet may take next (one-hot for XY, several for the adaptive modes). The router
-// then picks, among these, the port whose allowed output VC has the most free credits.
+// For each VC of the port whose front flit is a head waiting for a route (valid_i), given the
+// destination in its header and the router's straps, it returns the set of output ports the
+// packet may take next (one-hot for XY, several for the adaptive modes); 0 for the other VCs.
+// The router then picks, among these, the port whose allowed output VC has the most free credits.
 //
 // Coordinates: x grows to the east, y grows to the north; node (0,0) is the south-west corner of
 // a board. Every output is minimal. Where the destination lies on another board the packet
@@ -22,43 +23,51 @@
 // packet goes up one VC into a tree), so turning from north into an edge port adds no cycle.
 module hx_route #(
   parameter int unsigned InPort          = hx_pkg::PortL,
+  parameter int unsigned NumVcs          = 3,
   parameter int unsigned BoardCoordWidth = 8,
-  parameter int unsigned NodeCoordWidth  = 4
+  parameter int unsigned NodeCoordWidth  = 4,
+  localparam int unsigned NumPorts = hx_pkg::NumPorts,
+  localparam int unsigned HdrWidth = 2 * BoardCoordWidth + 2 * NodeCoordWidth
 ) (
-  input  logic                        valid_i,  // a head waits for a route; else ports_o = 0
+  input  logic [NumVcs-1:0]          valid_i,  // per VC: a head waits for a route
   // straps
-  input  logic [NodeCoordWidth-1:0]   node_x_i,
-  input  logic [NodeCoordWidth-1:0]   node_y_i,
-  input  logic [NodeCoordWidth-1:0]   last_x_i,   // board width minus one
-  input  logic [NodeCoordWidth-1:0]   last_y_i,   // board height minus one
-  input  logic [BoardCoordWidth-1:0]  board_x_i,
-  input  logic [BoardCoordWidth-1:0]  board_y_i,
-  input  hx_pkg::route_mode_e         route_mode_i,
-  input  logic [hx_pkg::NumPorts-1:0] edge_port_i,  // outputs that leave the board
-  // destination from the head flit
-  input  logic [BoardCoordWidth-1:0]  dst_board_x_i,
-  input  logic [BoardCoordWidth-1:0]  dst_board_y_i,
-  input  logic [NodeCoordWidth-1:0]   dst_node_x_i,
-  input  logic [NodeCoordWidth-1:0]   dst_node_y_i,
-  // allowed outputs, indexed by hx_pkg::Port*
-  output logic [hx_pkg::NumPorts-1:0] ports_o
+  input  logic [NodeCoordWidth-1:0]  node_x_i,
+  input  logic [NodeCoordWidth-1:0]  node_y_i,
+  input  logic [NodeCoordWidth-1:0]  last_x_i,   // board width minus one
+  input  logic [NodeCoordWidth-1:0]  last_y_i,   // board height minus one
+  input  logic [BoardCoordWidth-1:0] board_x_i,
+  input  logic [BoardCoordWidth-1:0] board_y_i,
+  input  hx_pkg::route_mode_e        route_mode_i,
+  input  logic [NumPorts-1:0]        edge_port_i,  // outputs that leave the board
+  // per VC, the destination fields of the header (hx_pkg layout: dst_board_x at bit 0 ...)
+  input  logic [NumVcs*HdrWidth-1:0] hdr_i,
+  // per VC, the allowed outputs, indexed by hx_pkg::Port*
+  output logic [NumVcs*NumPorts-1:0] ports_o
 );
+  localparam int unsigned BW    = BoardCoordWidth;
+  localparam int unsigned NW    = NodeCoordWidth;
   localparam int unsigned PortN = hx_pkg::PortN;
   localparam int unsigned PortE = hx_pkg::PortE;
   localparam int unsigned PortS = hx_pkg::PortS;
   localparam int unsigned PortW = hx_pkg::PortW;
   localparam int unsigned PortL = hx_pkg::PortL;
 
-  // One process, evaluated only when a head waits (valid_i): a Verilated model then skips the
-  // routing of empty and busy input VCs, which is most of them at low load.
-  logic on_board, same_row, same_col;          // where the destination board lies
+  // One process for all VCs of the port; the routing of a VC is evaluated only for a waiting
+  // head, so a Verilated model skips the empty and busy VCs, most of them at low load.
+  logic [BW-1:0] dst_board_x, dst_board_y;
+  logic [NW-1:0] dst_node_x, dst_node_y;
+  logic on_board, same_row, same_col;                     // where the destination board lies
   logic to_dst_e, to_dst_w, to_dst_n, to_dst_s, at_dst;   // toward the destination node
   logic to_edge_e, to_edge_w, to_edge_n, to_edge_s;       // toward the nearer edge (both on a tie)
   logic x_required;    // an E/W move inside this board must come before the packet may go north
   logic moving_north;  // arrived from the south neighbour on this board
-  logic [hx_pkg::NumPorts-1:0] minimal, xy, north_last;
+  logic [NumPorts-1:0] minimal, xy, north_last;
 
   always_comb begin
+    dst_board_x  = '0;
+    dst_board_y  = '0;
+    dst_node_x   = '0;
+    dst_node_y   = '0;
     on_board     = 1'b0;
     same_row     = 1'b0;
     same_col     = 1'b0;
@@ -77,76 +86,85 @@ module hx_route #(
     xy           = '0;
     north_last   = '0;
     ports_o      = '0;
-    if (valid_i) begin
-      on_board = (dst_board_x_i == board_x_i) && (dst_board_y_i == board_y_i);
-      same_row = (dst_board_y_i == board_y_i) && !on_board;
-      same_col = (dst_board_x_i == board_x_i) && !on_board;
+    for (int unsigned v = 0; v < NumVcs; v++) begin
+      if (valid_i[v]) begin
+        dst_board_x = hdr_i[v*HdrWidth + hx_pkg::HdrDstBoardXLsb +: BW];
+        dst_board_y = hdr_i[v*HdrWidth + hx_pkg::hdr_dst_board_y_lsb(BW) +: BW];
+        dst_node_x  = hdr_i[v*HdrWidth + hx_pkg::hdr_dst_node_x_lsb(BW) +: NW];
+        dst_node_y  = hdr_i[v*HdrWidth + hx_pkg::hdr_dst_node_y_lsb(BW, NW) +: NW];
 
-      to_dst_e = dst_node_x_i > node_x_i;
-      to_dst_w = dst_node_x_i < node_x_i;
-      to_dst_n = dst_node_y_i > node_y_i;
-      to_dst_s = dst_node_y_i < node_y_i;
-      at_dst   = on_board && (dst_node_x_i == node_x_i) && (dst_node_y_i == node_y_i);
+        on_board = (dst_board_x == board_x_i) && (dst_board_y == board_y_i);
+        same_row = (dst_board_y == board_y_i) && !on_board;
+        same_col = (dst_board_x == board_x_i) && !on_board;
 
-      to_edge_e = (last_x_i - node_x_i) <= node_x_i;
-      to_edge_w = node_x_i <= (last_x_i - node_x_i);
-      to_edge_n = (last_y_i - node_y_i) <= node_y_i;
-      to_edge_s = node_y_i <= (last_y_i - node_y_i);
+        to_dst_e = dst_node_x > node_x_i;
+        to_dst_w = dst_node_x < node_x_i;
+        to_dst_n = dst_node_y > node_y_i;
+        to_dst_s = dst_node_y < node_y_i;
+        at_dst   = on_board && (dst_node_x == node_x_i) && (dst_node_y == node_y_i);
 
-      // All minimal next hops, before any turn rule.
-      if (on_board) begin
-        minimal[PortE] = to_dst_e;
-        minimal[PortW] = to_dst_w;
-        minimal[PortN] = to_dst_n;
-        minimal[PortS] = to_dst_s;
-        minimal[PortL] = at_dst;
-      end else if (same_row) begin
-        minimal[PortE] = to_edge_e;
-        minimal[PortW] = to_edge_w;
-        minimal[PortN] = to_dst_n;
-        minimal[PortS] = to_dst_s;
-      end else if (same_col) begin
-        minimal[PortE] = to_dst_e;
-        minimal[PortW] = to_dst_w;
-        minimal[PortN] = to_edge_n;
-        minimal[PortS] = to_edge_s;
-      end else begin
-        minimal[PortE] = to_edge_e;
-        minimal[PortW] = to_edge_w;
-        minimal[PortN] = to_edge_n;
-        minimal[PortS] = to_edge_s;
+        to_edge_e = (last_x_i - node_x_i) <= node_x_i;
+        to_edge_w = node_x_i <= (last_x_i - node_x_i);
+        to_edge_n = (last_y_i - node_y_i) <= node_y_i;
+        to_edge_s = node_y_i <= (last_y_i - node_y_i);
+
+        // All minimal next hops, before any turn rule.
+        minimal = '0;
+        if (on_board) begin
+          minimal[PortE] = to_dst_e;
+          minimal[PortW] = to_dst_w;
+          minimal[PortN] = to_dst_n;
+          minimal[PortS] = to_dst_s;
+          minimal[PortL] = at_dst;
+        end else if (same_row) begin
+          minimal[PortE] = to_edge_e;
+          minimal[PortW] = to_edge_w;
+          minimal[PortN] = to_dst_n;
+          minimal[PortS] = to_dst_s;
+        end else if (same_col) begin
+          minimal[PortE] = to_dst_e;
+          minimal[PortW] = to_dst_w;
+          minimal[PortN] = to_edge_n;
+          minimal[PortS] = to_edge_s;
+        end else begin
+          minimal[PortE] = to_edge_e;
+          minimal[PortW] = to_edge_w;
+          minimal[PortN] = to_edge_n;
+          minimal[PortS] = to_edge_s;
+        end
+
+        // Dimension order: x first (to the destination column, or to the nearer E/W edge when
+        // the destination board is in another column), then y; ties go east and north.
+        xy = '0;
+        if (minimal[PortE])      xy[PortE] = 1'b1;
+        else if (minimal[PortW]) xy[PortW] = 1'b1;
+        else if (minimal[PortN]) xy[PortN] = 1'b1;
+        else if (minimal[PortS]) xy[PortS] = 1'b1;
+        else                     xy[PortL] = at_dst;
+
+        // North-last filter.
+        if (on_board) begin
+          x_required = to_dst_e || to_dst_w;
+        end else if (same_row) begin
+          x_required = !((to_edge_e && edge_port_i[PortE]) || (to_edge_w && edge_port_i[PortW]));
+        end else begin
+          x_required = 1'b0;  // E/W moves are optional, or an alternative to leaving N/S
+        end
+        moving_north = (InPort == PortS) && !edge_port_i[PortS];
+        north_last = minimal;
+        if (x_required) north_last[PortN] = 1'b0;
+        if (moving_north) begin
+          north_last = north_last & (edge_port_i | (NumPorts'(1) << PortN)
+                                                 | (NumPorts'(1) << PortL));
+        end
+
+        unique case (route_mode_i)
+          hx_pkg::RouteXy:          ports_o[v*NumPorts +: NumPorts] = xy;
+          hx_pkg::RouteNorthLast:   ports_o[v*NumPorts +: NumPorts] = north_last;
+          hx_pkg::RouteMinAdaptive: ports_o[v*NumPorts +: NumPorts] = minimal;
+          default:                  ports_o[v*NumPorts +: NumPorts] = xy;
+        endcase
       end
-
-      // Dimension order: x first (to the destination column, or to the nearer E/W edge when
-      // the destination board is in another column), then y; ties go east and north.
-      if (minimal[PortE])      xy[PortE] = 1'b1;
-      else if (minimal[PortW]) xy[PortW] = 1'b1;
-      else if (minimal[PortN]) xy[PortN] = 1'b1;
-      else if (minimal[PortS]) xy[PortS] = 1'b1;
-      else                     xy[PortL] = at_dst;
-
-      // North-last filter.
-      if (on_board) begin
-        x_required = to_dst_e || to_dst_w;
-      end else if (same_row) begin
-        x_required = !((to_edge_e && edge_port_i[PortE]) || (to_edge_w && edge_port_i[PortW]));
-      end else begin
-        x_required = 1'b0;  // E/W moves are optional, or an alternative to leaving N/S
-      end
-      moving_north = (InPort == PortS) && !edge_port_i[PortS];
-      north_last = minimal;
-      if (x_required) north_last[PortN] = 1'b0;
-      if (moving_north) begin
-        north_last = north_last & (edge_port_i | (hx_pkg::NumPorts'(1) << PortN)
-                                             | (hx_pkg::NumPorts'(1) << PortL));
-      end
-
-      unique case (route_mode_i)
-        hx_pkg::RouteXy:          ports_o = xy;
-        hx_pkg::RouteNorthLast:   ports_o = north_last;
-        hx_pkg::RouteMinAdaptive: ports_o = minimal;
-        default:                  ports_o = xy;
-      endcase
     end
   end
 

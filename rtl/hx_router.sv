@@ -4,7 +4,7 @@
 // port), numbered as in hx_pkg. Packets never change plane: a router only ever sees one plane.
 //
 // Microarchitecture
-//   * Input-buffered virtual channels: one hx_vc_fifo of BufDepth flits per input port and VC.
+//   * Input-buffered virtual channels: per input port an hx_in_buffer, BufDepth flits per VC.
 //   * Credit-based flow control per VC. An output keeps one credit counter per downstream VC,
 //     starting at BufDepth (every downstream buffer, router or endpoint, has BufDepth slots).
 //     A flit is sent only on a VC with a credit; the downstream returns the credit when the flit
@@ -33,9 +33,15 @@
 // VcAny a head may take any free VC (plain mesh, for validation).
 //
 // Straps are static; they are registered (hold reset for at least one clock edge so that the
-// registers hold them when traffic starts). Behind flops the routing logic does not depend on the
-// model's inputs, which keeps it out of the part of a Verilated model that runs on every input
-// change.
+// registers hold them when traffic starts), and so is the set of edge ports derived from them.
+// Behind flops the routing logic does not depend on the model's inputs, which keeps it out of the
+// part of a Verilated model that runs on every input change.
+//
+// Simulation speed (docs/router.md, "Simulation speed"): the RTL is written so that a Verilated
+// board plane does little work per router and cycle. No combinational logic reads the input
+// ports (links and credits are looked at only in clocked processes); the combinational logic
+// looks at a VC only when it holds a flit and at an arbiter only when it has a request; small
+// per-VC state is packed into vectors; flits are copied only when one is written or granted.
 //
 // error_o is sticky and reports broken contracts; it never rises in a correct system:
 //   [0] a flit arrived that no input buffer can take: its buffer was full (upstream ignored
@@ -65,19 +71,24 @@ module hx_router #(
   input  hx_pkg::route_mode_e           route_mode_i,
   input  hx_pkg::vc_policy_e            vc_policy_i,
   // input side of each port: flits in, credits back upstream
-  input  logic [NumPorts-1:0]           in_valid_i,
-  input  logic [NumPorts*FlitWidth-1:0] in_flit_i,
+  input  logic [NumPorts-1:0]           in_valid_i /* verilator public_flat_rd */,
+  input  logic [NumPorts*FlitWidth-1:0] in_flit_i /* verilator public_flat_rd */,
   output logic [NumPorts-1:0]           in_credit_o,
   output logic [NumPorts*VcWidth-1:0]   in_credit_vc_o,
   // output side of each port: flits out, credits from downstream
   output logic [NumPorts-1:0]           out_valid_o,
   output logic [NumPorts*FlitWidth-1:0] out_flit_o,
-  input  logic [NumPorts-1:0]           out_credit_i,
-  input  logic [NumPorts*VcWidth-1:0]   out_credit_vc_i,
+  input  logic [NumPorts-1:0]           out_credit_i /* verilator public_flat_rd */,
+  input  logic [NumPorts*VcWidth-1:0]   out_credit_vc_i /* verilator public_flat_rd */,
   output logic [3:0]                    error_o
 );
   // One C++ class for all routers of a board plane instead of one inlined copy per position:
-  // the generated model is several times smaller and compiles and runs faster.
+  // the generated model is several times smaller and compiles and runs faster. The input ports
+  // are marked public_flat_rd for the same reason: the plane then copies each router's inputs
+  // into the router's own members, and the clocked code that reads them stays one function for
+  // all routers. Without it Verilator substitutes the plane's wires into that code, which then
+  // exists once per router position (64 copies for 8x8, several hundred kB of machine code that
+  // does not fit the instruction caches: 3x slower, measured).
   /* verilator no_inline_module */
 
   localparam int unsigned NumIvcs   = NumPorts * NumVcs;  // input VC iv = port * NumVcs + vc
@@ -96,6 +107,7 @@ module hx_router #(
   logic [BW-1:0]       board_x_q, board_y_q;
   hx_pkg::route_mode_e route_mode_q;
   hx_pkg::vc_policy_e  vc_policy_q;
+  logic [NumPorts-1:0] edge_port_q;  // output ports that leave the board (boundary, facing out)
 
   always_ff @(posedge clk_i) begin
     node_x_q     <= node_x_i;
@@ -106,28 +118,25 @@ module hx_router #(
     board_y_q    <= board_y_i;
     route_mode_q <= route_mode_i;
     vc_policy_q  <= vc_policy_i;
-  end
-
-  // Output ports that leave the board (a router on the boundary, facing outwards).
-  logic [NumPorts-1:0] edge_port;
-  always_comb begin
-    edge_port                = '0;
-    edge_port[hx_pkg::PortN] = (node_y_q == last_y_q);
-    edge_port[hx_pkg::PortE] = (node_x_q == last_x_q);
-    edge_port[hx_pkg::PortS] = (node_y_q == '0);
-    edge_port[hx_pkg::PortW] = (node_x_q == '0);
+    edge_port_q                <= '0;
+    edge_port_q[hx_pkg::PortN] <= (node_y_i == last_y_i);
+    edge_port_q[hx_pkg::PortE] <= (node_x_i == last_x_i);
+    edge_port_q[hx_pkg::PortS] <= (node_y_i == '0);
+    edge_port_q[hx_pkg::PortW] <= (node_x_i == '0);
   end
 
   // ---------------------------------------------------------------------------------------------
   // State
   // ---------------------------------------------------------------------------------------------
+  // Small per-VC state is packed into one vector per kind (index ov = port * NumVcs + vc, or iv
+  // likewise): a Verilated model keeps each in one or two machine words.
   logic [NumOvcs*CredWidth-1:0]  cred_q;        // free downstream slots per output VC
   logic [NumOvcs-1:0]            busy_q;        // output VC held by a packet
   logic [NumIvcs-1:0]            alloc_q;       // input VC holds an output VC ...
   logic [NumIvcs*PortWidth-1:0]  alloc_port_q;  // ... on this port
   logic [NumIvcs*VcWidth-1:0]    alloc_vc_q;    // ... and this VC
   logic [NumPorts-1:0]           out_valid_q;
-  logic [FlitWidth-1:0]          out_flit_q [NumPorts];
+  logic [NumPorts*FlitWidth-1:0] out_flit_q;    // in the port layout of out_flit_o
   logic [NumPorts-1:0]           in_credit_q;
   logic [NumPorts*VcWidth-1:0]   in_credit_vc_q;
   logic [3:0]                    error_q;
@@ -135,43 +144,43 @@ module hx_router #(
   assign error_o = error_q;
 
   // Per-port views of the output side, named for waveforms (g_out[p].out_*; the input side is
-  // g_in[p].in_*): the GTKWave save file of a traced run shows one router grouped by port.
-  logic [NumOvcs-1:0] ov_credit;  // a credit came back for output VC ov
+  // g_in[p].in_*): the GTKWave save file of a traced run shows one router grouped by port
+  // (docs/waveforms.md).
+  logic [NumPorts-1:0]         credit_in;     // out_credit_i and out_credit_vc_i, through the
+  logic [NumPorts*VcWidth-1:0] credit_in_vc;  // views (read by the clocked process only)
   for (genvar op = 0; op < NumPorts; op++) begin : g_out
     logic                 out_valid;
     logic [FlitWidth-1:0] out_flit;
     logic                 out_credit;
     logic [VcWidth-1:0]   out_credit_vc;
     assign out_valid     = out_valid_q[op];
-    assign out_flit      = out_flit_q[op];
+    assign out_flit      = out_flit_q[op*FlitWidth +: FlitWidth];
     assign out_credit    = out_credit_i[op];
     assign out_credit_vc = out_credit_vc_i[op*VcWidth +: VcWidth];
     assign out_valid_o[op]                       = out_valid;
     assign out_flit_o[op*FlitWidth +: FlitWidth] = out_flit;
-    for (genvar w = 0; w < NumVcs; w++) begin : g_vc
-      assign ov_credit[op*NumVcs + w] = out_credit && (out_credit_vc == VcWidth'(w));
-    end
-  end
-
-  logic [NumOvcs-1:0] cred_nz;  // output VC has at least one credit
-  for (genvar ov = 0; ov < NumOvcs; ov++) begin : g_cred_nz
-    assign cred_nz[ov] = (cred_q[ov*CredWidth +: CredWidth] != '0);
+    assign credit_in[op]                         = out_credit;
+    assign credit_in_vc[op*VcWidth +: VcWidth]   = out_credit_vc;
   end
 
   // ---------------------------------------------------------------------------------------------
-  // Input VCs: buffer, routing, output selection, request
+  // Input ports: buffers, routing, output selection, request
   // ---------------------------------------------------------------------------------------------
-  // Flits inside the router travel in unpacked arrays, one word-aligned element per VC or port:
-  // a Verilated model copies those whole instead of shifting slices out of a long vector.
-  logic [FlitWidth-1:0]         head_flit [NumIvcs];   // flit at the front of each input VC
-  logic [NumIvcs-1:0]           ivc_empty;
-  logic [NumIvcs-1:0]           ivc_pop;
-  logic [NumIvcs-1:0]           ivc_overflow;
-  logic [NumIvcs-1:0]           ivc_exhausted;
-  logic [NumIvcs-1:0]           ivc_orphan;
-  logic [NumIvcs-1:0]           req_valid;   // wants the switch this cycle
-  logic [NumIvcs*PortWidth-1:0] req_port;    // output port it wants
-  logic [NumIvcs*VcWidth-1:0]   req_vc;      // output VC it will use
+  localparam int unsigned HdrWidth = 2 * BW + 2 * NW;  // the destination fields of a header
+
+  logic [NumIvcs-1:0]            req_valid;     // wants the switch this cycle ...
+  logic [NumIvcs*PortWidth-1:0]  req_port;      // ... on this output port (valid with req_valid)
+  logic [NumIvcs*VcWidth-1:0]    req_vc;        // ... and this output VC
+  logic [NumIvcs-1:0]            ivc_exhausted;
+  logic [NumIvcs-1:0]            ivc_orphan;
+  logic [NumPorts*NumVcs-1:0]    in_full;       // per input VC: its buffer is full
+  logic [FlitWidth-1:0]          in_rd_flit [NumPorts];  // front flit of each input's winning VC
+
+  logic [NumPorts-1:0]           in_win_valid;  // input stage picked a VC ...
+  logic [NumPorts*VcIdxW-1:0]    in_win_vc;     // ... this one
+  logic [NumPorts*PortWidth-1:0] in_win_port;   // the output it requests ...
+  logic [NumPorts*VcWidth-1:0]   in_win_ovc;    // ... and the output VC it will use
+  logic [NumPorts-1:0]           in_granted;    // its request won the output stage
 
   for (genvar ip = 0; ip < NumPorts; ip++) begin : g_in
     // The input side of port ip, named for waveforms (see g_out).
@@ -183,122 +192,122 @@ module hx_router #(
     assign in_flit      = in_flit_i[ip*FlitWidth +: FlitWidth];
     assign in_credit    = in_credit_q[ip];
     assign in_credit_vc = in_credit_vc_q[ip*VcWidth +: VcWidth];
-    assign in_credit_o[ip]                      = in_credit;
+    assign in_credit_o[ip]                       = in_credit;
     assign in_credit_vc_o[ip*VcWidth +: VcWidth] = in_credit_vc;
 
-    for (genvar v = 0; v < NumVcs; v++) begin : g_vc
-      localparam int unsigned Iv = ip * NumVcs + v;
+    logic [VcWidth-1:0]         in_vc;
+    logic [NumVcs-1:0]          empty;
+    logic [NumVcs-1:0]          head;        // the front flit is a head
+    logic [NumVcs-1:0]          waiting;     // ... that holds no output VC yet
+    logic [NumVcs*HdrWidth-1:0] hdr;
+    logic [NumVcs*NumPorts-1:0] ports;       // allowed outputs of each waiting head
+    logic [NumVcs-1:0]          alloc;
 
-      logic [FlitWidth-1:0] flit;
-      logic                 is_head;
-      logic                 waiting;    // a head at the front that holds no output VC yet
-      logic [NumPorts-1:0]  ports;
-      logic                 sel_valid;
-      logic [PortWidth-1:0] sel_port;
-      logic [VcWidth-1:0]   sel_vc;
-      logic [CredWidth-1:0] sel_cred;
-      logic [NumVcs-1:0]    allowed;
-      logic                 exhausted;
+    assign in_vc = in_flit[PayloadWidth +: VcWidth];
+    assign alloc = alloc_q[ip*NumVcs +: NumVcs];
 
-      hx_vc_fifo #(
-        .Width (FlitWidth),
-        .Depth (BufDepth)
-      ) u_fifo (
-        .clk_i,
-        .rst_ni,
-        .push_i     (in_valid && (in_flit[PayloadWidth +: VcWidth] == VcWidth'(v))),
-        .data_i     (in_flit),
-        .pop_i      (ivc_pop[Iv]),
-        .head_o     (flit),
-        .empty_o    (ivc_empty[Iv]),
-        .overflow_o (ivc_overflow[Iv])
-      );
-      assign head_flit[Iv] = flit;
-      assign is_head = flit[TypeLsb + 1];
-      assign waiting = !ivc_empty[Iv] && !alloc_q[Iv] && is_head;
+    hx_in_buffer #(
+      .NumVcs   (NumVcs),
+      .Depth    (BufDepth),
+      .Width    (FlitWidth),
+      .HeadBit  (TypeLsb + 1),
+      .HdrWidth (HdrWidth)
+    ) u_buf (
+      .clk_i,
+      .rst_ni,
+      .push_i       (in_valid && 32'(in_vc) < NumVcs),
+      .push_vc_i    (VcIdxW'(in_vc)),
+      .data_i       (in_flit),
+      .empty_o      (empty),
+      .full_o       (in_full[ip*NumVcs +: NumVcs]),
+      .front_head_o (head),
+      .front_hdr_o  (hdr),
+      .rd_vc_i      (in_win_vc[ip*VcIdxW +: VcIdxW]),
+      .rd_data_o    (in_rd_flit[ip]),
+      .pop_i        (in_granted[ip])
+    );
 
-      hx_route #(
-        .InPort          (ip),
-        .BoardCoordWidth (BW),
-        .NodeCoordWidth  (NW)
-      ) u_route (
-        .valid_i       (waiting),
-        .node_x_i      (node_x_q),
-        .node_y_i      (node_y_q),
-        .last_x_i      (last_x_q),
-        .last_y_i      (last_y_q),
-        .board_x_i     (board_x_q),
-        .board_y_i     (board_y_q),
-        .route_mode_i  (route_mode_q),
-        .edge_port_i   (edge_port),
-        .dst_board_x_i (flit[hx_pkg::HdrDstBoardXLsb +: BW]),
-        .dst_board_y_i (flit[hx_pkg::hdr_dst_board_y_lsb(BW) +: BW]),
-        .dst_node_x_i  (flit[hx_pkg::hdr_dst_node_x_lsb(BW) +: NW]),
-        .dst_node_y_i  (flit[hx_pkg::hdr_dst_node_y_lsb(BW, NW) +: NW]),
-        .ports_o       (ports)
-      );
+    assign waiting = ~empty & ~alloc & head;
 
-      // Among the allowed (port, VC) pairs that are free and have a credit, take the one with
-      // the most credits; ties go to the lower port, then the lower VC. Evaluated only for a
-      // waiting head.
-      always_comb begin
-        sel_valid = 1'b0;
-        sel_port  = '0;
-        sel_vc    = '0;
-        sel_cred  = '0;
-        allowed   = '0;
-        exhausted = 1'b0;
-        if (waiting) begin
-          for (int unsigned p = 0; p < NumPorts; p++) begin
-            if (vc_policy_q == hx_pkg::VcAny) begin
-              allowed = '1;
-            end else if (edge_port[p]) begin
-              allowed = (v + 1 < NumVcs) ? NumVcs'(1) << (v + 1) : '0;
-            end else begin
-              allowed = NumVcs'(1) << v;
+    hx_route #(
+      .InPort          (ip),
+      .NumVcs          (NumVcs),
+      .BoardCoordWidth (BW),
+      .NodeCoordWidth  (NW)
+    ) u_route (
+      .valid_i      (waiting),
+      .node_x_i     (node_x_q),
+      .node_y_i     (node_y_q),
+      .last_x_i     (last_x_q),
+      .last_y_i     (last_y_q),
+      .board_x_i    (board_x_q),
+      .board_y_i    (board_y_q),
+      .route_mode_i (route_mode_q),
+      .edge_port_i  (edge_port_q),
+      .hdr_i        (hdr),
+      .ports_o      (ports)
+    );
+
+    // Requests: a packet that holds an output VC asks for it while it has a credit; a waiting
+    // head asks for its current choice of output: among the allowed (port, VC) pairs that are
+    // free and have a credit, the one with the most credits; ties go to the lower port, then the
+    // lower VC. Only the VCs with a flit are looked at.
+    logic [CredWidth-1:0] best;
+    logic [NumVcs-1:0]    allowed;
+    always_comb begin
+      req_valid[ip*NumVcs +: NumVcs]                    = '0;
+      req_port[ip*NumVcs*PortWidth +: NumVcs*PortWidth] = '0;
+      req_vc[ip*NumVcs*VcWidth +: NumVcs*VcWidth]       = '0;
+      ivc_exhausted[ip*NumVcs +: NumVcs]                = '0;
+      best                                              = '0;
+      allowed                                           = '0;
+      if (empty != '1) begin
+        for (int unsigned v = 0; v < NumVcs; v++) begin
+          if (!empty[v] && alloc[v]) begin
+            for (int unsigned p = 0; p < NumPorts; p++) begin
+              for (int unsigned w = 0; w < NumVcs; w++) begin
+                if (alloc_port_q[(ip*NumVcs + v)*PortWidth +: PortWidth] == PortWidth'(p)
+                    && alloc_vc_q[(ip*NumVcs + v)*VcWidth +: VcWidth] == VcWidth'(w)) begin
+                  req_valid[ip*NumVcs + v] = cred_q[(p*NumVcs + w)*CredWidth +: CredWidth] != '0;
+                end
+              end
             end
-            if (ports[p] && allowed == '0) exhausted = 1'b1;
-            for (int unsigned w = 0; w < NumVcs; w++) begin
-              if (ports[p] && allowed[w] && !busy_q[p*NumVcs + w] && cred_nz[p*NumVcs + w]
-                  && (!sel_valid || cred_q[(p*NumVcs + w)*CredWidth +: CredWidth] > sel_cred))
-              begin
-                sel_valid = 1'b1;
-                sel_port  = PortWidth'(p);
-                sel_vc    = VcWidth'(w);
-                sel_cred  = cred_q[(p*NumVcs + w)*CredWidth +: CredWidth];
+            req_port[(ip*NumVcs + v)*PortWidth +: PortWidth] =
+                alloc_port_q[(ip*NumVcs + v)*PortWidth +: PortWidth];
+            req_vc[(ip*NumVcs + v)*VcWidth +: VcWidth] =
+                alloc_vc_q[(ip*NumVcs + v)*VcWidth +: VcWidth];
+          end else if (waiting[v]) begin
+            best = '0;
+            for (int unsigned p = 0; p < NumPorts; p++) begin
+              if (ports[v*NumPorts + p]) begin
+                if (vc_policy_q == hx_pkg::VcAny) begin
+                  allowed = '1;
+                end else if (edge_port_q[p]) begin
+                  allowed = (v + 1 < NumVcs) ? NumVcs'(1) << (v + 1) : '0;  // VC+1 off the board
+                end else begin
+                  allowed = NumVcs'(1) << v;
+                end
+                if (allowed == '0) ivc_exhausted[ip*NumVcs + v] = 1'b1;
+                for (int unsigned w = 0; w < NumVcs; w++) begin
+                  if (allowed[w] && !busy_q[p*NumVcs + w]
+                      && cred_q[(p*NumVcs + w)*CredWidth +: CredWidth] != '0
+                      && (!req_valid[ip*NumVcs + v]
+                          || cred_q[(p*NumVcs + w)*CredWidth +: CredWidth] > best)) begin
+                    req_valid[ip*NumVcs + v]                         = 1'b1;
+                    req_port[(ip*NumVcs + v)*PortWidth +: PortWidth] = PortWidth'(p);
+                    req_vc[(ip*NumVcs + v)*VcWidth +: VcWidth]       = VcWidth'(w);
+                    best = cred_q[(p*NumVcs + w)*CredWidth +: CredWidth];
+                  end
+                end
               end
             end
           end
         end
       end
-
-      logic [PortWidth-1:0] held_port;
-      logic [VcWidth-1:0]   held_vc;
-      assign held_port = alloc_port_q[Iv*PortWidth +: PortWidth];
-      assign held_vc   = alloc_vc_q[Iv*VcWidth +: VcWidth];
-
-      // A packet that holds an output VC keeps it; a waiting head asks for its current choice.
-      assign req_valid[Iv] = alloc_q[Iv] ? !ivc_empty[Iv]
-                                           && cred_nz[32'(held_port)*NumVcs + 32'(held_vc)]
-                                         : sel_valid;
-      assign req_port[Iv*PortWidth +: PortWidth] = alloc_q[Iv] ? held_port : sel_port;
-      assign req_vc[Iv*VcWidth +: VcWidth]       = alloc_q[Iv] ? held_vc : sel_vc;
-      assign ivc_exhausted[Iv] = exhausted;
-      assign ivc_orphan[Iv]    = !ivc_empty[Iv] && !alloc_q[Iv] && !is_head;
     end
-  end
+    assign ivc_orphan[ip*NumVcs +: NumVcs] = ~empty & ~alloc & ~head;
 
-  // ---------------------------------------------------------------------------------------------
-  // Switch allocation (input stage, then output stage) and crossbar
-  // ---------------------------------------------------------------------------------------------
-  logic [NumPorts-1:0]           in_win_valid;   // input stage picked a VC
-  logic [NumPorts*VcIdxW-1:0]    in_win_vc;
-  logic [NumPorts*PortWidth-1:0] in_win_port;    // the output it requests
-  logic [FlitWidth-1:0]          in_win_flit [NumPorts];  // relabelled with its output VC
-  logic [NumPorts-1:0]           in_granted;     // its request won the output stage
-
-  for (genvar ip = 0; ip < NumPorts; ip++) begin : g_sa_in
-    logic [VcIdxW-1:0] win;
+    // Switch allocation, input stage: a round-robin pick among this input's requesting VCs.
     hx_rr_arbiter #(
       .N (NumVcs)
     ) u_arb (
@@ -307,81 +316,79 @@ module hx_router #(
       .req_i     (req_valid[ip*NumVcs +: NumVcs]),
       .advance_i (in_granted[ip]),
       .valid_o   (in_win_valid[ip]),
-      .idx_o     (win)
+      .idx_o     (in_win_vc[ip*VcIdxW +: VcIdxW])
     );
-    // The winning VC's request and flit, the flit relabelled with the VC it will hold
-    // downstream. Written as a mux over the VCs rather than a variable part-select, which
-    // synthesis would build as a shifter across all of the port's buffers.
+    // The winning VC's request, as a multiplexer over the VCs.
     always_comb begin
       in_win_port[ip*PortWidth +: PortWidth] = '0;
-      in_win_flit[ip]                        = '0;
+      in_win_ovc[ip*VcWidth +: VcWidth]      = '0;
       for (int unsigned v = 0; v < NumVcs; v++) begin
-        if (in_win_valid[ip] && win == VcIdxW'(v)) begin
+        if (in_win_vc[ip*VcIdxW +: VcIdxW] == VcIdxW'(v)) begin
           in_win_port[ip*PortWidth +: PortWidth] = req_port[(ip*NumVcs + v)*PortWidth +: PortWidth];
-          in_win_flit[ip]                        = head_flit[ip*NumVcs + v];
-          in_win_flit[ip][PayloadWidth +: VcWidth] = req_vc[(ip*NumVcs + v)*VcWidth +: VcWidth];
+          in_win_ovc[ip*VcWidth +: VcWidth]      = req_vc[(ip*NumVcs + v)*VcWidth +: VcWidth];
         end
       end
     end
-    assign in_win_vc[ip*VcIdxW +: VcIdxW] = win;
-    for (genvar v = 0; v < NumVcs; v++) begin : g_pop
-      assign ivc_pop[ip*NumVcs + v] = in_granted[ip] && (win == VcIdxW'(v));
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Switch allocation, output stage
+  // ---------------------------------------------------------------------------------------------
+  logic [NumPorts*NumPorts-1:0]  wants;          // [op * NumPorts + ip]: input ip asks for op
+  logic [NumPorts-1:0]           out_gnt_valid;
+  logic [NumPorts*PortWidth-1:0] out_gnt_in;     // winning input port per output
+  logic [NumPorts*VcWidth-1:0]   out_gnt_ovc;    // ... the output VC its flit leaves on
+  logic [NumPorts-1:0]           out_gnt_head;   // ... and the flit's type bits
+  logic [NumPorts-1:0]           out_gnt_tail;
+
+  always_comb begin
+    wants = '0;
+    for (int unsigned ip = 0; ip < NumPorts; ip++) begin
+      if (in_win_valid[ip]) begin
+        for (int unsigned op = 0; op < NumPorts; op++) begin
+          if (in_win_port[ip*PortWidth +: PortWidth] == PortWidth'(op)) wants[op*NumPorts + ip] = 1'b1;
+        end
+      end
     end
   end
 
-  logic [NumPorts-1:0]           out_gnt_valid;
-  logic [NumPorts*PortWidth-1:0] out_gnt_in;      // winning input port per output
-  logic [FlitWidth-1:0]          out_flit_d [NumPorts];
-
   for (genvar op = 0; op < NumPorts; op++) begin : g_sa_out
-    logic [NumPorts-1:0]  wants;
-    logic [PortWidth-1:0] win;
-    for (genvar ip = 0; ip < NumPorts; ip++) begin : g_req
-      assign wants[ip] = in_win_valid[ip]
-                         && (in_win_port[ip*PortWidth +: PortWidth] == PortWidth'(op));
-    end
     hx_rr_arbiter #(
       .N (NumPorts)
     ) u_arb (
       .clk_i,
       .rst_ni,
-      .req_i     (wants),
+      .req_i     (wants[op*NumPorts +: NumPorts]),
       .advance_i (1'b1),
       .valid_o   (out_gnt_valid[op]),
-      .idx_o     (win)
+      .idx_o     (out_gnt_in[op*PortWidth +: PortWidth])
     );
-    assign out_gnt_in[op*PortWidth +: PortWidth] = win;
+  end
 
-    // Crossbar.
-    always_comb begin
-      out_flit_d[op] = '0;
-      for (int unsigned ip = 0; ip < NumPorts; ip++) begin
-        if (out_gnt_valid[op] && win == PortWidth'(ip)) out_flit_d[op] = in_win_flit[ip];
+  always_comb begin
+    in_granted   = '0;
+    out_gnt_ovc  = '0;
+    out_gnt_head = '0;
+    out_gnt_tail = '0;
+    for (int unsigned op = 0; op < NumPorts; op++) begin
+      if (out_gnt_valid[op]) begin
+        for (int unsigned ip = 0; ip < NumPorts; ip++) begin
+          if (out_gnt_in[op*PortWidth +: PortWidth] == PortWidth'(ip)) begin
+            in_granted[ip]                    = 1'b1;
+            out_gnt_ovc[op*VcWidth +: VcWidth] = in_win_ovc[ip*VcWidth +: VcWidth];
+            out_gnt_head[op]                  = in_rd_flit[ip][TypeLsb + 1];
+            out_gnt_tail[op]                  = in_rd_flit[ip][TypeLsb];
+          end
+        end
       end
     end
   end
 
-  always_comb begin
-    in_granted = '0;
-    for (int unsigned op = 0; op < NumPorts; op++) begin
-      if (out_gnt_valid[op]) in_granted[out_gnt_in[op*PortWidth +: PortWidth]] = 1'b1;
-    end
-  end
-
-  // Per output VC: a flit leaves on it this cycle, and whether it is a head or a tail.
-  logic [NumOvcs-1:0] ov_sent, ov_sent_head, ov_sent_tail;
-  for (genvar op = 0; op < NumPorts; op++) begin : g_ov
-    for (genvar w = 0; w < NumVcs; w++) begin : g_vc
-      assign ov_sent[op*NumVcs + w] =
-          out_gnt_valid[op] && (out_flit_d[op][PayloadWidth +: VcWidth] == VcWidth'(w));
-      assign ov_sent_head[op*NumVcs + w] = out_flit_d[op][TypeLsb + 1];
-      assign ov_sent_tail[op*NumVcs + w] = out_flit_d[op][TypeLsb];
-    end
-  end
-
   // ---------------------------------------------------------------------------------------------
-  // State update. Credits coming back are counted here, in the clocked process, so that no
-  // combinational logic depends on the credit inputs.
+  // State update, crossbar included: a granted flit goes from its input buffer's read port
+  // straight into the output register, relabelled with the output VC it holds downstream.
+  // Credits coming back are counted here, in the clocked process, so that no combinational logic
+  // depends on the credit inputs.
   // ---------------------------------------------------------------------------------------------
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -393,62 +400,81 @@ module hx_router #(
       alloc_port_q   <= '0;
       alloc_vc_q     <= '0;
       out_valid_q    <= '0;
-      for (int unsigned op = 0; op < NumPorts; op++) out_flit_q[op] <= '0;
+      out_flit_q     <= '0;
       in_credit_q    <= '0;
       in_credit_vc_q <= '0;
       error_q        <= '0;
     end else begin
       for (int unsigned op = 0; op < NumPorts; op++) begin
-        for (int unsigned w = 0; w < NumVcs; w++) begin
-          if (ov_credit[op*NumVcs + w]) begin
-            if (!ov_sent[op*NumVcs + w]) begin
-              if (cred_q[(op*NumVcs + w)*CredWidth +: CredWidth] == CredWidth'(BufDepth)) begin
-                error_q[1] <= 1'b1;  // keep the counter in [0, BufDepth] and report
-              end else begin
-                cred_q[(op*NumVcs + w)*CredWidth +: CredWidth] <=
-                    cred_q[(op*NumVcs + w)*CredWidth +: CredWidth] + 1'b1;
+        if (credit_in[op] || out_gnt_valid[op]) begin
+          for (int unsigned w = 0; w < NumVcs; w++) begin
+            // A credit and a flit on the same VC cancel out. A credit for a full counter is a
+            // broken contract: keep the counter in [0, BufDepth] and report.
+            if (credit_in[op] && credit_in_vc[op*VcWidth +: VcWidth] == VcWidth'(w)) begin
+              if (!(out_gnt_valid[op] && out_gnt_ovc[op*VcWidth +: VcWidth] == VcWidth'(w))) begin
+                if (cred_q[(op*NumVcs + w)*CredWidth +: CredWidth] == CredWidth'(BufDepth)) begin
+                  error_q[1] <= 1'b1;
+                end else begin
+                  cred_q[(op*NumVcs + w)*CredWidth +: CredWidth] <=
+                      cred_q[(op*NumVcs + w)*CredWidth +: CredWidth] + 1'b1;
+                end
               end
+            end else if (out_gnt_valid[op] && out_gnt_ovc[op*VcWidth +: VcWidth] == VcWidth'(w)) begin
+              cred_q[(op*NumVcs + w)*CredWidth +: CredWidth] <=
+                  cred_q[(op*NumVcs + w)*CredWidth +: CredWidth] - 1'b1;
             end
-          end else if (ov_sent[op*NumVcs + w]) begin
-            cred_q[(op*NumVcs + w)*CredWidth +: CredWidth] <=
-                cred_q[(op*NumVcs + w)*CredWidth +: CredWidth] - 1'b1;
+            // the flit's type bits say whether it opens or closes its packet on the output VC
+            if (out_gnt_valid[op] && out_gnt_ovc[op*VcWidth +: VcWidth] == VcWidth'(w)) begin
+              if (out_gnt_tail[op])      busy_q[op*NumVcs + w] <= 1'b0;
+              else if (out_gnt_head[op]) busy_q[op*NumVcs + w] <= 1'b1;
+            end
+          end
+          // Crossbar: the granted input's front flit, relabelled with its output VC.
+          for (int unsigned ip = 0; ip < NumPorts; ip++) begin
+            if (out_gnt_valid[op] && out_gnt_in[op*PortWidth +: PortWidth] == PortWidth'(ip)) begin
+              out_flit_q[op*FlitWidth +: FlitWidth] <= {in_rd_flit[ip][TypeLsb +: 2],
+                                                        out_gnt_ovc[op*VcWidth +: VcWidth],
+                                                        in_rd_flit[ip][PayloadWidth-1:0]};
+            end
           end
         end
       end
 
-      for (int unsigned ov = 0; ov < NumOvcs; ov++) begin
-        if (ov_sent[ov] && ov_sent_tail[ov])      busy_q[ov] <= 1'b0;
-        else if (ov_sent[ov] && ov_sent_head[ov]) busy_q[ov] <= 1'b1;
-      end
-
-      for (int unsigned iv = 0; iv < NumIvcs; iv++) begin
-        if (ivc_pop[iv]) begin
-          if (head_flit[iv][TypeLsb]) begin               // tail: release
-            alloc_q[iv] <= 1'b0;
-          end else if (head_flit[iv][TypeLsb + 1]) begin  // head of a longer packet
-            alloc_q[iv] <= 1'b1;
-            alloc_port_q[iv*PortWidth +: PortWidth] <= req_port[iv*PortWidth +: PortWidth];
-            alloc_vc_q[iv*VcWidth +: VcWidth]       <= req_vc[iv*VcWidth +: VcWidth];
+      for (int unsigned ip = 0; ip < NumPorts; ip++) begin
+        if (in_granted[ip]) begin
+          for (int unsigned v = 0; v < NumVcs; v++) begin
+            if (in_win_vc[ip*VcIdxW +: VcIdxW] == VcIdxW'(v)) begin
+              if (in_rd_flit[ip][TypeLsb]) begin                // tail: release
+                alloc_q[ip*NumVcs + v] <= 1'b0;
+              end else if (in_rd_flit[ip][TypeLsb + 1]) begin   // head of a longer packet
+                alloc_q[ip*NumVcs + v]                         <= 1'b1;
+                alloc_port_q[(ip*NumVcs + v)*PortWidth +: PortWidth] <= in_win_port[ip*PortWidth +: PortWidth];
+                alloc_vc_q[(ip*NumVcs + v)*VcWidth +: VcWidth]       <= in_win_ovc[ip*VcWidth +: VcWidth];
+              end
+            end
           end
         end
       end
 
       out_valid_q <= out_gnt_valid;
-      for (int unsigned op = 0; op < NumPorts; op++) begin
-        if (out_gnt_valid[op]) out_flit_q[op] <= out_flit_d[op];
-      end
       in_credit_q <= in_granted;
       for (int unsigned ip = 0; ip < NumPorts; ip++) begin
         in_credit_vc_q[ip*VcWidth +: VcWidth] <= VcWidth'(in_win_vc[ip*VcIdxW +: VcIdxW]);
       end
 
+      // A flit on a VC this router does not have would match no buffer and vanish; one into a
+      // full buffer (not popped in this cycle) would overwrite the front flit.
       for (int unsigned ip = 0; ip < NumPorts; ip++) begin
-        // a flit on a VC this router does not have would match no buffer and vanish
-        if (in_valid_i[ip] && 32'(in_flit_i[ip*FlitWidth + PayloadWidth +: VcWidth]) >= NumVcs) begin
-          error_q[0] <= 1'b1;
+        if (in_valid_i[ip]) begin
+          if (32'(in_flit_i[ip*FlitWidth + PayloadWidth +: VcWidth]) >= NumVcs) error_q[0] <= 1'b1;
+          for (int unsigned v = 0; v < NumVcs; v++) begin
+            if (in_flit_i[ip*FlitWidth + PayloadWidth +: VcWidth] == VcWidth'(v) && in_full[ip*NumVcs + v]
+                && !(in_granted[ip] && in_win_vc[ip*VcIdxW +: VcIdxW] == VcIdxW'(v))) begin
+              error_q[0] <= 1'b1;
+            end
+          end
         end
       end
-      if (|ivc_overflow)  error_q[0] <= 1'b1;
       if (|ivc_exhausted) error_q[2] <= 1'b1;
       if (|ivc_orphan)    error_q[3] <= 1'b1;
     end

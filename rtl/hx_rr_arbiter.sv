@@ -14,40 +14,36 @@ module hx_rr_arbiter #(
   input  logic [N-1:0]        req_i,
   input  logic                advance_i,  // the current grant was used: rotate priority past it
   output logic                valid_o,    // some request is granted
-  output logic [IdxWidth-1:0] idx_o       // index of the granted requester
+  output logic [IdxWidth-1:0] idx_o       // index of the granted requester (0 when none)
 );
 
-  logic [IdxWidth-1:0] prio_q, prio_d;
+  logic [IdxWidth-1:0] prio_q;
 
   // First requester at or after prio_q, circularly. The wrap is a compare and subtract, not a
-  // modulo, so that synthesis builds no divider when N is not a power of two.
+  // modulo, so that synthesis builds no divider when N is not a power of two. The search runs
+  // only when some request is present (in a simulator, most arbiters are idle most cycles).
   logic [IdxWidth:0] cand;
   always_comb begin
     valid_o = 1'b0;
     idx_o   = '0;
     cand    = '0;
-    for (int unsigned k = 0; k < N; k++) begin
-      cand = {1'b0, prio_q} + (IdxWidth+1)'(k);
-      if (cand >= (IdxWidth+1)'(N)) cand = cand - (IdxWidth+1)'(N);
-      if (!valid_o && req_i[cand[IdxWidth-1:0]]) begin
-        valid_o = 1'b1;
-        idx_o   = cand[IdxWidth-1:0];
+    if (req_i != '0) begin
+      for (int unsigned k = 0; k < N; k++) begin
+        cand = {1'b0, prio_q} + (IdxWidth+1)'(k);
+        if (cand >= (IdxWidth+1)'(N)) cand = cand - (IdxWidth+1)'(N);
+        if (!valid_o && req_i[cand[IdxWidth-1:0]]) begin
+          valid_o = 1'b1;
+          idx_o   = cand[IdxWidth-1:0];
+        end
       end
-    end
-  end
-
-  always_comb begin
-    prio_d = prio_q;
-    if (valid_o && advance_i) begin
-      prio_d = (32'(idx_o) == N - 1) ? '0 : idx_o + 1'b1;
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       prio_q <= '0;
-    end else begin
-      prio_q <= prio_d;
+    end else if (valid_o && advance_i) begin
+      prio_q <= (32'(idx_o) == N - 1) ? '0 : idx_o + 1'b1;
     end
   end
 
