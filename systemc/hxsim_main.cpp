@@ -3,10 +3,12 @@
 //   hxsim run [CONFIG] [--set key.path=value ...] [--seed N] [--out results.json]
 //             [--trace waves.fst] [--trace-window FROM:TO]
 //   hxsim check CONFIG
+//   hxsim cost CONFIG [--set key.path=value ...] [--out results.json]
 //
-// Without CONFIG, `run` uses the built-in default config. Exit codes: 0 the run passed every
-// check; 2 bad input (config, options), nothing written; 3 the run failed a check (deadlock,
-// loss, corruption, model error), results written; 1 an internal error.
+// Without CONFIG, `run` uses the built-in default config. `cost` evaluates the cost model
+// (systemc/analytic, docs/cost.md) on a cost config. Exit codes: 0 the run passed every check
+// (for cost: evaluated); 2 bad input (config, options), nothing written; 3 the run failed a
+// check (deadlock, loss, corruption, model error), results written; 1 an internal error.
 #include <unistd.h>
 
 #include <cstdio>
@@ -21,6 +23,7 @@
 #include <systemc>
 
 #include "CLI/CLI.hpp"
+#include "cost_report.h"
 #include "gtkw.h"
 #include "sim_config.h"
 #include "simulation.h"
@@ -97,8 +100,13 @@ void print_summary(const hx::SimConfig& cfg, const nlohmann::ordered_json& j, bo
   const auto& tr = j["traffic"];
   const auto& ck = j["checks"];
   const auto& sim = j["sim"];
-  std::printf("hxsim run %s: %s board, %s routing, %u VCs x %u flits, %.3g GHz\n",
-              cfg.source.c_str(), j["config"]["board"].get<std::string>().c_str(),
+  const std::string system = cfg.hammingmesh()
+                                 ? j["config"]["system"].get<std::string>() + " (" +
+                                       std::to_string(cfg.node_count()) + " accelerators, " +
+                                       std::to_string(j["config"]["switches"].get<unsigned>()) + " switches)"
+                                 : j["config"]["board"].get<std::string>() + " board";
+  std::printf("hxsim run %s: %s, %s routing, %u VCs x %u flits, %.3g GHz\n",
+              cfg.source.c_str(), system.c_str(),
               hx::route_mode_name(cfg.router.routing).c_str(), cfg.router.vcs,
               cfg.router.buffer_depth, cfg.router.clock_hz / 1e9);
   std::printf("  traffic  %s, %u-flit packets: offered %.3f, accepted %.3f flits/node/cycle"
@@ -106,12 +114,22 @@ void print_summary(const hx::SimConfig& cfg, const nlohmann::ordered_json& j, bo
               tr["pattern"].get<std::string>().c_str(), cfg.traffic.packet_length,
               tr["offered"].get<double>(), tr["accepted"].get<double>(),
               tr["accepted_gbps_per_node"].get<double>());
-  std::printf("  latency  avg %.2f, p99 %.0f, max %.0f cycles over %llu packets"
-              " (zero-load %.2f)\n",
+  std::printf("  latency  avg %.2f, p99 %.0f, max %.0f cycles over %llu packets",
               tr["avg_latency_cycles"].get<double>(), tr["p99_latency_cycles"].get<double>(),
               tr["max_latency_cycles"].get<double>(),
-              static_cast<unsigned long long>(tr["packets"].get<uint64_t>()),
-              tr["zero_load_latency_cycles"].get<double>());
+              static_cast<unsigned long long>(tr["packets"].get<uint64_t>()));
+  if (tr["zero_load_latency_cycles"].is_number()) {
+    std::printf(" (zero-load %.2f)", tr["zero_load_latency_cycles"].get<double>());
+  }
+  std::printf("\n");
+  if (cfg.hammingmesh()) {
+    std::printf("  global   %.3f of the local port = %.3f of the plane's 4 links; longest path %u cables"
+                " (diameter formula %u), at most %u trees, VCs up to %u\n",
+                tr["global_bandwidth"]["share_of_local_port"].get<double>(),
+                tr["global_bandwidth"]["share_of_plane_links"].get<double>(),
+                ck["max_path_cables"].get<unsigned>(), ck["diameter_formula"].get<unsigned>(),
+                ck["max_trees"].get<unsigned>(), ck["max_vc"].get<unsigned>());
+  }
   std::printf("  checks   %s: %llu packets injected, %llu delivered; %llu lost, %llu duplicated,"
               " %llu corrupted, %llu misrouted%s\n",
               passed ? "PASSED" : "FAILED",
@@ -150,9 +168,10 @@ int cmd_check(const std::string& path, const std::vector<std::string>& sets) {
 
 int cmd_run(const std::string& path, std::vector<std::string> sets, const std::string& seed,
             const std::string& out, const std::string& trace, const std::string& window,
-            const std::string& fault, bool quiet) {
+            const std::string& fault, int only_source, bool quiet) {
   if (!seed.empty()) sets.push_back("run.seed=" + seed);
   hx::RunOptions opt;
+  opt.only_source = only_source;
   opt.trace_path = trace;
   if (!window.empty()) {
     if (trace.empty()) throw UsageError("--trace-window needs --trace FILE.fst");
@@ -162,6 +181,8 @@ int cmd_run(const std::string& path, std::vector<std::string> sets, const std::s
   opt.progress = !quiet && isatty(fileno(stderr));
   const hx::SimConfig cfg = load(path, sets);
   hx::check_buildable(cfg);
+  if (only_source >= static_cast<int>(cfg.node_count()))
+    throw UsageError("--only-source: expected a node index below " + std::to_string(cfg.node_count()));
   if (!trace.empty()) {
     const std::filesystem::path tp(trace);
     if (tp.has_parent_path()) std::filesystem::create_directories(tp.parent_path());
@@ -177,6 +198,18 @@ int cmd_run(const std::string& path, std::vector<std::string> sets, const std::s
   if (!sim.passed()) {
     std::fprintf(stderr, "hxsim: run FAILED\n%s\n", sim.failure_report().c_str());
     return kExitCheckFailed;
+  }
+  return kExitOk;
+}
+
+int cmd_cost(const std::string& path, const std::vector<std::string>& sets, const std::string& out,
+             bool quiet) {
+  const hx::cost::CostConfig cfg = hx::cost::load_cost_config(path, sets);
+  const std::vector<hx::cost::TopologyCost> results = hx::cost::evaluate_all(cfg);
+  if (!out.empty()) write_atomically(out, hx::cost::cost_json(cfg, results).dump(2) + "\n");
+  if (!quiet) {
+    std::fputs(hx::cost::cost_table(cfg, results).c_str(), stdout);
+    if (!out.empty()) std::printf("  results  %s\n", out.c_str());
   }
   return kExitOk;
 }
@@ -199,6 +232,7 @@ int sc_main(int argc, char* argv[]) {
   app.require_subcommand(1);
 
   std::string path, seed, out, trace, window, fault;
+  int only_source = -1;
   std::vector<std::string> sets;
   bool quiet = false;
 
@@ -211,11 +245,19 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--trace-window", window, "cycles to trace, FROM:TO (default: all)");
   run->add_option("--inject-fault", fault,
                   "test hook: drop:NODE:N or corrupt:NODE:N (the N-th flit delivered to NODE)");
+  run->add_option("--only-source", only_source,
+                  "test hook: only this node sends (with a hotspot pattern: one directed route)");
   run->add_flag("--quiet", quiet, "no summary, no progress line");
 
   CLI::App* check = app.add_subcommand("check", "validate a config and show what it derives");
   check->add_option("CONFIG", path, "YAML config file")->required();
   check->add_option("--set", sets, "override a key: key.path=value (repeatable)");
+
+  CLI::App* cost = app.add_subcommand("cost", "switches, cables, dollars, diameter, bisection of topologies");
+  cost->add_option("CONFIG", path, "YAML cost config file (docs/cost.md)")->required();
+  cost->add_option("--set", sets, "override a key: key.path=value (repeatable)");
+  cost->add_option("--out", out, "write the results JSON here");
+  cost->add_flag("--quiet", quiet, "no table");
 
   try {
     app.parse(argc, argv);
@@ -226,7 +268,8 @@ int sc_main(int argc, char* argv[]) {
 
   try {
     if (*check) return cmd_check(path, sets);
-    return cmd_run(path, sets, seed, out, trace, window, fault, quiet);
+    if (*cost) return cmd_cost(path, sets, out, quiet);
+    return cmd_run(path, sets, seed, out, trace, window, fault, only_source, quiet);
   } catch (const hx::ConfigError& e) {
     std::fprintf(stderr, "hxsim: %s\n", e.what());
     return kExitBadInput;

@@ -1,5 +1,6 @@
 #include "packet_tracker.h"
 
+#include <algorithm>
 #include <sstream>
 #include <stdexcept>
 
@@ -41,10 +42,40 @@ uint32_t PacketTracker::create(unsigned src, unsigned dst, unsigned length, uint
   r.state = State::Created;
   r.measured = measured;
   r.created = cycle;
+  r.at_x = static_cast<uint8_t>(addr_[src].node_x);
+  r.at_y = static_cast<uint8_t>(addr_[src].node_y);
   ++live_;
   ++counts_.created;
   if (measured) ++measured_created_;
   return static_cast<uint32_t>(id);
+}
+
+namespace {
+unsigned distance(unsigned a, unsigned b) { return a > b ? a - b : b - a; }
+}  // namespace
+
+PacketTracker::Record* PacketTracker::find_head(const Flit& head) {
+  // A head the tracker does not know is left alone here: the destination's check reports it.
+  return find(read_tag(fmt_, head.payload).packet_id);
+}
+
+void PacketTracker::on_board_exit(const Flit& head, unsigned x, unsigned y) {
+  Record* r = find_head(head);
+  if (r == nullptr) return;
+  r->routers = static_cast<uint16_t>(r->routers + distance(x, r->at_x) + distance(y, r->at_y) + 1);
+  if (r->trees < UINT8_MAX) ++r->trees;
+}
+
+void PacketTracker::on_switch(const Flit& head) {
+  Record* r = find_head(head);
+  if (r != nullptr && r->switches < UINT8_MAX) ++r->switches;
+}
+
+void PacketTracker::on_board_entry(const Flit& head, unsigned x, unsigned y) {
+  Record* r = find_head(head);
+  if (r == nullptr) return;
+  r->at_x = static_cast<uint8_t>(x);
+  r->at_y = static_cast<uint8_t>(y);
 }
 
 Header PacketTracker::header_of(const Record& r) const {
@@ -164,11 +195,19 @@ PacketTracker::Arrival PacketTracker::on_delivered(unsigned dst, const Flit& f, 
     r->state = State::Delivered;
     ++counts_.delivered;
     {
-      const EndpointAddress& sa = addr_[r->src];
       const EndpointAddress& da = addr_[r->dst];
-      const unsigned dx = sa.node_x > da.node_x ? sa.node_x - da.node_x : da.node_x - sa.node_x;
-      const unsigned dy = sa.node_y > da.node_y ? sa.node_y - da.node_y : da.node_y - sa.node_y;
-      counts_.flit_hops += uint64_t{r->length} * (dx + dy + 1);
+      const unsigned routers = r->routers + distance(da.node_x, r->at_x) + distance(da.node_y, r->at_y) + 1;
+      const unsigned cables = routers + r->switches - 1;
+      counts_.flit_hops += uint64_t{r->length} * (routers + r->switches);
+      counts_.max_path_cables = std::max(counts_.max_path_cables, cables);
+      counts_.max_trees = std::max<unsigned>(counts_.max_trees, r->trees);
+      counts_.max_vc = std::max(counts_.max_vc, f.vc);
+      if (path_rule_ && (r->trees > 2 || f.vc > 2)) {
+        ++counts_.path_violations;
+        note("packet " + std::to_string(id) + " crossed " + std::to_string(r->trees) +
+             " fat trees and arrived on VC " + std::to_string(f.vc) +
+             " (at most two trees and VCs 0..2 allowed)");
+      }
     }
     a.packet_done = true;
     a.measured = r->measured;

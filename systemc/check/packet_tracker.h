@@ -39,9 +39,17 @@ struct TrackerCounts {
   uint64_t delivered = 0;  ///< packets whose tail arrived
   uint64_t flits_injected = 0, flits_delivered = 0;
   uint64_t duplicated = 0, corrupted = 0, misrouted = 0;
-  /// Router traversals of the delivered flits: each packet's flits times the routers of its
-  /// minimal path on the board (|dx| + |dy| + 1; every routing mode is minimal).
+  /// Router and switch traversals of the delivered flits: each packet's flits times the routers
+  /// and switches of its path (see the path accounting below).
   uint64_t flit_hops = 0;
+  /// The longest path of a delivered packet in cables, as the HammingMesh paper counts a
+  /// diameter (section III-B): on-board links plus cables to, between and from switches.
+  unsigned max_path_cables = 0;
+  unsigned max_trees = 0;     ///< most fat trees one packet crossed
+  unsigned max_vc = 0;        ///< highest VC a packet arrived on
+  /// Packets that crossed more than two trees or arrived on a VC above 2 (the paper's rule:
+  /// at most two trees, at most three VCs).
+  uint64_t path_violations = 0;
 };
 
 class PacketTracker {
@@ -63,6 +71,21 @@ class PacketTracker {
     bool measured = false;     ///< ... one created in the measurement window
     uint64_t latency = 0;      ///< ... cycles from creation to its tail's arrival
   };
+  // Path accounting. The boards' routing is minimal on every board (the router tests check
+  // it), so a packet crosses |dx| + |dy| + 1 routers between where it enters a board and where
+  // it leaves; the fabric reports those points with the heads it forwards, and the tracker
+  // adds up routers, switches and trees per packet. A path's cables are then
+  // routers + switches - 1 (every cable joins two of them).
+  /// Check the HammingMesh rule on every delivered packet (off for a single board, where a
+  /// packet may use any VC under vc_policy any).
+  void check_path_rule(bool on) { path_rule_ = on; }
+  /// The head `head` left its board into a fat tree through the edge port of router (x, y).
+  void on_board_exit(const Flit& head, unsigned x, unsigned y);
+  /// The head crossed one fat-tree switch.
+  void on_switch(const Flit& head);
+  /// The head entered a board from a fat tree through the edge port of router (x, y).
+  void on_board_entry(const Flit& head, unsigned x, unsigned y);
+
   /// A flit arrived at endpoint `dst` in `cycle`: check it.
   Arrival on_delivered(unsigned dst, const Flit& f, uint64_t cycle);
 
@@ -89,6 +112,9 @@ class PacketTracker {
     State state = State::Free;
     bool measured = false;
     bool bad = false;  ///< already counted as corrupted
+    uint8_t trees = 0, switches = 0;
+    uint8_t at_x = 0, at_y = 0;  ///< router where the packet entered its current board
+    uint16_t routers = 0;        ///< routers crossed on the boards it has left
     uint64_t created = 0;
   };
   struct Assembly {
@@ -97,6 +123,7 @@ class PacketTracker {
   };
 
   Record* find(uint32_t id);
+  Record* find_head(const Flit& head);
   const Record* find(uint32_t id) const;
   void retire();
   void note(std::string msg);
@@ -112,6 +139,7 @@ class PacketTracker {
   TrackerCounts counts_;
   uint64_t measured_created_ = 0, measured_delivered_ = 0;
   std::vector<std::string> messages_;
+  bool path_rule_ = false;
 };
 
 }  // namespace hx

@@ -7,6 +7,7 @@
 #include <functional>
 #include <limits>
 #include <regex>
+#include <tuple>
 
 namespace hx {
 
@@ -17,13 +18,15 @@ namespace {
 template <class E>
 using Options = std::vector<std::pair<std::string, E>>;
 
-const Options<std::string> kTopologyKinds = {{"board", "board"}};
+const Options<std::string> kTopologyKinds = {{"board", "board"}, {"hammingmesh", "hammingmesh"}};
+const Options<TreeSpan> kTreeSpans = {{"line", TreeSpan::Line}, {"board", TreeSpan::Board}};
 const Options<RouteMode> kRouteModes = {
     {"xy", RouteMode::Xy}, {"north_last", RouteMode::NorthLast}, {"min_adaptive", RouteMode::MinAdaptive}};
 const Options<VcPolicy> kVcPolicies = {{"any", VcPolicy::Any}, {"keep", VcPolicy::Keep}};
 const Options<Pattern> kPatterns = {{"uniform", Pattern::Uniform},     {"permutation", Pattern::Permutation},
                                     {"transpose", Pattern::Transpose}, {"bit_complement", Pattern::BitComplement},
-                                    {"neighbor", Pattern::Neighbor},   {"hotspot", Pattern::Hotspot}};
+                                    {"neighbor", Pattern::Neighbor},   {"hotspot", Pattern::Hotspot},
+                                    {"alltoall", Pattern::AllToAll}};
 
 template <class E>
 std::string name_in(const Options<E>& options, E value) {
@@ -42,6 +45,8 @@ std::string one_of(const Options<E>& options) {
 // ---- limits -------------------------------------------------------------------------------------
 
 constexpr unsigned kMaxBoardSide = 16;
+// Board coordinates travel in 8-bit header fields (hx_pkg BoardCoordWidth).
+constexpr unsigned kMaxGlobalSide = 256;
 constexpr double kMaxClockHz = 10e9;
 constexpr unsigned kMinFlitBits = 80;
 constexpr unsigned kMaxFlitBits = 128;
@@ -62,7 +67,7 @@ bool nearly_equal(double a, double b) { return std::fabs(a - b) <= kRelTolerance
 struct Given {
   bool rate_is_bandwidth = false;
   double rate_bps = 0;
-  Duration latency, warmup, measure, drain, watchdog;
+  Duration latency, global_latency, switch_latency, warmup, measure, drain, watchdog;
 };
 
 const char* const kBoardExpected = "a board size such as '4x4' or [4, 4], each side 1..16";
@@ -74,36 +79,52 @@ std::string board_text(const SimConfig& c) {
   return std::to_string(c.topology.board_x) + "x" + std::to_string(c.topology.board_y);
 }
 
-// "a x b" as a string or [a, b] as a list.
-void read_board(const Field& f, SimConfig& c) {
+// What the traffic runs on: the board, or the whole HammingMesh.
+std::string system_text(const SimConfig& c) {
+  if (!c.hammingmesh()) return board_text(c) + " board";
+  return std::to_string(c.topology.global_x) + "x" + std::to_string(c.topology.global_y) + " Hx" + board_text(c) +
+         "Mesh (" + std::to_string(c.system_x()) + "x" + std::to_string(c.system_y()) + " accelerators)";
+}
+
+const char* const kGlobalExpected = "a size in boards such as '4x4' or [4, 4], each side 1..256";
+
+// "a x b" as a string or [a, b] as a list, each side in 1..max.
+std::pair<unsigned, unsigned> read_size(const Field& f, const char* expected, unsigned max) {
   unsigned x = 0, y = 0;
   if (f.is_list()) {
-    const std::vector<Field> sides = f.elements(kBoardExpected);
-    if (sides.size() != 2) f.fail_found(kBoardExpected, "a list of " + std::to_string(sides.size()) + " elements");
-    x = static_cast<unsigned>(sides[0].integer(1, kMaxBoardSide));
-    y = static_cast<unsigned>(sides[1].integer(1, kMaxBoardSide));
+    const std::vector<Field> sides = f.elements(expected);
+    if (sides.size() != 2) f.fail_found(expected, "a list of " + std::to_string(sides.size()) + " elements");
+    x = static_cast<unsigned>(sides[0].integer(1, max));
+    y = static_cast<unsigned>(sides[1].integer(1, max));
   } else {
     static const std::regex re(R"(^\s*([0-9]{1,6})\s*x\s*([0-9]{1,6})\s*$)");
     std::smatch m;
-    const std::string s = f.text(kBoardExpected);
-    if (!std::regex_match(s, m, re)) f.fail(kBoardExpected);
+    const std::string s = f.text(expected);
+    if (!std::regex_match(s, m, re)) f.fail(expected);
     x = static_cast<unsigned>(std::stoul(m[1]));
     y = static_cast<unsigned>(std::stoul(m[2]));
-    if (x < 1 || x > kMaxBoardSide || y < 1 || y > kMaxBoardSide) f.fail(kBoardExpected);
+    if (x < 1 || x > max || y < 1 || y > max) f.fail(expected);
   }
-  c.topology.board_x = x;
-  c.topology.board_y = y;
+  return {x, y};
+}
+
+void read_board(const Field& f, SimConfig& c) {
+  std::tie(c.topology.board_x, c.topology.board_y) = read_size(f, kBoardExpected, kMaxBoardSide);
+}
+
+void read_global(const Field& f, SimConfig& c) {
+  std::tie(c.topology.global_x, c.topology.global_y) = read_size(f, kGlobalExpected, kMaxGlobalSide);
 }
 
 bool is_power_of_two(unsigned n) { return n > 0 && (n & (n - 1)) == 0; }
 
 // Patterns that only exist on some board shapes. Topology is read before traffic (schema order).
 void check_pattern_fits(const Field& f, const SimConfig& c) {
-  const std::string expected = "a pattern valid on the " + board_text(c) + " board";
-  if (c.traffic.pattern == Pattern::Transpose && c.topology.board_x != c.topology.board_y)
-    f.fail(expected, "transpose maps (x, y) to (y, x), so it needs a square board");
+  const std::string expected = "a pattern valid on the " + system_text(c);
+  if (c.traffic.pattern == Pattern::Transpose && c.system_x() != c.system_y())
+    f.fail(expected, "transpose maps (x, y) to (y, x), so it needs as many accelerators along x as along y");
   if (c.traffic.pattern == Pattern::BitComplement && !is_power_of_two(c.node_count()))
-    f.fail(expected, "bit_complement needs a power-of-two node count; " + board_text(c) + " has " +
+    f.fail(expected, "bit_complement needs a power-of-two node count; the " + system_text(c) + " has " +
                          std::to_string(c.node_count()) + " nodes");
 }
 
@@ -161,8 +182,8 @@ void read_hotspot_nodes(const Field& f, SimConfig& c) {
   const std::vector<Field> nodes = f.elements(expected);
   if (nodes.empty()) f.fail_found(expected, "an empty list");
   const unsigned n = c.node_count();
-  const std::string node_expected = "a node index in 0.." + std::to_string(n - 1) + " (the " + board_text(c) +
-                                    " board has " + std::to_string(n) + " nodes)";
+  const std::string node_expected = "a node index in 0.." + std::to_string(n - 1) + " (the " + system_text(c) +
+                                    " has " + std::to_string(n) + " nodes)";
   c.traffic.hotspot_nodes.clear();
   for (size_t i = 0; i < nodes.size(); ++i) {
     const auto v = static_cast<unsigned>(nodes[i].integer(0, n - 1, node_expected));
@@ -216,6 +237,18 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                       leaf("kind", P::Defaulted, one_of(kTopologyKinds), "board",
                            [&c](const Field& f) { c.topology.kind = f.choice(kTopologyKinds); }),
                       leaf("board", P::Required, kBoardExpected, "", [&c](const Field& f) { read_board(f, c); }),
+                      leaf("global", P::Optional, kGlobalExpected + std::string(" (hammingmesh only)"), "",
+                           [&c](const Field& f) { read_global(f, c); }),
+                      section("tree", P::Defaulted,
+                              {
+                                  leaf("span", P::Defaulted, one_of(kTreeSpans), "line",
+                                       [&c](const Field& f) { c.topology.tree_span = f.choice(kTreeSpans); }),
+                                  integer_key("radix", 4, 256, "64", [&c](uint64_t v) {
+                                    c.topology.tree_radix = static_cast<unsigned>(v);
+                                  }),
+                                  leaf("taper", P::Defaulted, "a number in (0, 1]: up ports per down port of a leaf",
+                                       "1", [&c](const Field& f) { c.topology.tree_taper = f.number({0, 1, true}); }),
+                              }),
                   }),
           section(
               "router", P::Defaulted,
@@ -251,6 +284,39 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                                          c.local_link.latency_s = g.latency.to_seconds(c.router.clock_hz);
                                        }),
                               }),
+                      section("global", P::Defaulted,
+                              {
+                                  leaf("bandwidth", P::Optional, "a bandwidth equal to flit_width x clock", "",
+                                       [&c](const Field& f) { read_local_bandwidth(f, c); }),
+                                  leaf("latency", P::Defaulted, "a duration: a time or a number of cycles", "20 ns",
+                                       [&c, &g](const Field& f) {
+                                         c.global_link.latency_cycles = static_cast<unsigned>(
+                                             read_cycles(f, c, g.global_latency, false, kMaxLatencyCycles));
+                                         c.global_link.latency_s = g.global_latency.to_seconds(c.router.clock_hz);
+                                       }),
+                              }),
+                  }),
+          section("switch", P::Defaulted,
+                  {
+                      leaf("latency", P::Defaulted, "a duration: a time or a number of cycles", "80 ns",
+                           [&c, &g](const Field& f) {
+                             c.fabric_switch.latency_cycles = static_cast<unsigned>(
+                                 read_cycles(f, c, g.switch_latency, false, kMaxLatencyCycles));
+                             c.fabric_switch.latency_s = g.switch_latency.to_seconds(c.router.clock_hz);
+                           }),
+                      leaf("buffer_depth", P::Defaulted,
+                           "auto (the cable's credit round trip) or an integer in 2..4096 (flits per VC)", "auto",
+                           [&c](const Field& f) {
+                             const char* const expected =
+                                 "auto (the cable's credit round trip) or an integer in 2..4096 (flits per VC)";
+                             if (f.is_number()) {
+                               c.fabric_switch.buffer_depth = static_cast<unsigned>(f.integer(2, 4096, expected));
+                               c.fabric_switch.buffer_auto = false;
+                             } else {
+                               if (f.text(expected) != "auto") f.fail(expected);
+                               c.fabric_switch.buffer_auto = true;
+                             }
+                           }),
                   }),
           section("traffic", P::Defaulted,
                   {
@@ -263,6 +329,10 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                            [&c, &g](const Field& f) { read_injection_rate(f, c, g); }),
                       integer_key("packet_length", 1, 255, "1",
                                   [&c](uint64_t v) { c.traffic.packet_length = static_cast<unsigned>(v); }),
+                      integer_key("message_packets", 1, 65535, "1",
+                                  [&c](uint64_t v) { c.traffic.message_packets = static_cast<unsigned>(v); }),
+                      integer_key("source_queue", 0, 1u << 20, "0",
+                                  [&c](uint64_t v) { c.traffic.source_queue = static_cast<unsigned>(v); }),
                       section("hotspot", P::Optional,
                               {
                                   leaf("nodes", P::Required, "a non-empty list of node indices", "",
@@ -304,6 +374,44 @@ void check_hotspot_section(const ConfigReader& reader, const SimConfig& c) {
               "remove it, or --set traffic.hotspot=~");
 }
 
+// The HammingMesh keys: required, forbidden or constrained by topology.kind.
+void check_topology(const ConfigReader& reader, SimConfig& c) {
+  if (!c.hammingmesh()) {
+    for (const char* key : {"topology.global", "topology.tree", "links.global", "switch"}) {
+      if (reader.present(key))
+        reader.field(key).fail("no " + std::string(key) + ", since topology.kind is 'board' (a single board)",
+                               "set topology.kind: hammingmesh, or remove it");
+    }
+    return;
+  }
+  if (!reader.present("topology.global"))
+    reader.field("topology").fail_missing("global", std::string(kGlobalExpected) + ", required for a hammingmesh");
+  if (c.router.vc_policy != VcPolicy::Keep)
+    reader.field("router.vc_policy")
+        .fail("keep in a hammingmesh",
+              "deadlock freedom across boards needs the VC increment at each board exit (the paper's rule)");
+  // A packet leaves at most two boards (source and intermediate), so it uses VCs 0..2.
+  if (c.router.vcs < 3)
+    reader.field("router.vcs")
+        .fail("at least 3 in a hammingmesh",
+              "a packet takes VC 0, 1 and 2 on its source, intermediate and destination boards");
+  for (const bool rows : {true, false}) {
+    const unsigned ports = tree_ports(c, rows);
+    const TreeShape t = tree_shape(ports, c.topology.tree_radix, c.topology.tree_taper);
+    if (!t.valid)
+      reader.field("topology.tree.radix")
+          .fail("a radix whose two-level fat tree reaches " + std::to_string(ports) + " ports",
+                t.problem);
+  }
+  if (c.fabric_switch.buffer_auto) {
+    // Full rate on one VC needs a credit for every flit of a round trip: the flit's cable
+    // (send register + latency), the switch pipeline, the credit's way back, and a margin of
+    // two cycles for the credit and flit registers.
+    c.fabric_switch.buffer_depth =
+        std::max(8u, 2 * (1 + c.global_link.latency_cycles) + c.fabric_switch.latency_cycles + 2);
+  }
+}
+
 std::string duration_line(const std::string& key, const Duration& given, uint64_t cycles, double clock_hz) {
   const std::string at = " at " + format_frequency(clock_hz);
   if (given.unit == Duration::Unit::Cycles)
@@ -326,6 +434,26 @@ void derive(SimConfig& c, const Given& g, const ConfigReader& reader) {
               format_data_size(c.router.flit_width_bits) + " x " + format_frequency(clock) + ": one flit per cycle" +
               (reader.present("links.local.bandwidth") ? "" : " (derived, not given)"));
   d.push_back(duration_line("links.local.latency", g.latency, c.local_link.latency_cycles, clock));
+  if (c.hammingmesh()) {
+    d.push_back("system: " + system_text(c) + " = " + std::to_string(c.node_count()) + " accelerators on " +
+                std::to_string(c.board_count()) + " boards, one plane");
+    d.push_back(duration_line("links.global.latency", g.global_latency, c.global_link.latency_cycles, clock));
+    d.push_back(duration_line("switch.latency", g.switch_latency, c.fabric_switch.latency_cycles, clock));
+    for (const bool rows : {true, false}) {
+      const unsigned ports = tree_ports(c, rows);
+      const TreeShape t = tree_shape(ports, c.topology.tree_radix, c.topology.tree_taper);
+      d.push_back(std::string(rows ? "row" : "column") + " trees: " + std::to_string(tree_count(c, rows)) + " of " +
+                  std::to_string(ports) + " ports, " +
+                  (t.leaves == 0 ? std::string("one switch each")
+                                 : std::to_string(t.leaves) + " leaves (" + std::to_string(t.down) + " down, " +
+                                       std::to_string(t.up) + " up) + " + std::to_string(t.spines) + " spines each"));
+    }
+    d.push_back("switch.buffer_depth " + std::to_string(c.fabric_switch.buffer_depth) + " flits per VC" +
+                (c.fabric_switch.buffer_auto
+                     ? " = 2 x (1 + " + std::to_string(c.global_link.latency_cycles) + ") cable + " +
+                           std::to_string(c.fabric_switch.latency_cycles) + " pipeline + 2 (auto: the credit round trip)"
+                     : ""));
+  }
   if (g.rate_is_bandwidth)
     d.push_back("traffic.injection_rate " + format_bandwidth(g.rate_bps) + " / " + format_bandwidth(flit_rate) +
                 " per flit per cycle = " + format_number(c.traffic.injection_rate) + " flits per node per cycle");
@@ -353,6 +481,7 @@ SimConfig load(const std::function<void(ConfigReader&)>& parse, const std::strin
   for (const std::string& o : overrides) reader.apply_override(o);
   reader.read();
   check_hotspot_section(reader, c);
+  check_topology(reader, c);
   c.source = source;
   if (!reader.present("name")) c.name = stem(source);
   if (!reader.present("links.local.bandwidth")) c.local_link.bandwidth_bps = c.router.flit_width_bits * c.router.clock_hz;
@@ -418,29 +547,48 @@ run:
 
 std::vector<std::pair<std::string, std::string>> effective_values(const SimConfig& c) {
   const auto cycles = [](uint64_t n) { return std::to_string(n) + " cycles"; };
+  const bool hm = c.hammingmesh();
   std::vector<std::pair<std::string, std::string>> v = {
       {"name", yaml_string(c.name)},
       {"description", yaml_string(c.description)},
       {"topology.kind", c.topology.kind},
       {"topology.board", board_text(c)},
-      {"router.clock", format_frequency(c.router.clock_hz)},
-      {"router.routing", route_mode_name(c.router.routing)},
-      {"router.vc_policy", vc_policy_name(c.router.vc_policy)},
-      {"router.vcs", std::to_string(c.router.vcs)},
-      {"router.buffer_depth", std::to_string(c.router.buffer_depth)},
-      {"router.flit_width", format_data_size(c.router.flit_width_bits)},
-      {"links.local.bandwidth", format_bandwidth(c.local_link.bandwidth_bps)},
-      {"links.local.latency", cycles(c.local_link.latency_cycles)},
-      {"traffic.pattern", pattern_name(c.traffic.pattern)},
-      {"traffic.injection_rate", format_number(c.traffic.injection_rate)},
-      {"traffic.packet_length", std::to_string(c.traffic.packet_length)},
   };
+  if (hm) {
+    v.emplace_back("topology.global", std::to_string(c.topology.global_x) + "x" + std::to_string(c.topology.global_y));
+    v.emplace_back("topology.tree.span", tree_span_name(c.topology.tree_span));
+    v.emplace_back("topology.tree.radix", std::to_string(c.topology.tree_radix));
+    v.emplace_back("topology.tree.taper", format_number(c.topology.tree_taper));
+  }
+  v.insert(v.end(), {
+                        {"router.clock", format_frequency(c.router.clock_hz)},
+                        {"router.routing", route_mode_name(c.router.routing)},
+                        {"router.vc_policy", vc_policy_name(c.router.vc_policy)},
+                        {"router.vcs", std::to_string(c.router.vcs)},
+                        {"router.buffer_depth", std::to_string(c.router.buffer_depth)},
+                        {"router.flit_width", format_data_size(c.router.flit_width_bits)},
+                        {"links.local.bandwidth", format_bandwidth(c.local_link.bandwidth_bps)},
+                        {"links.local.latency", cycles(c.local_link.latency_cycles)},
+                    });
+  if (hm) {
+    v.emplace_back("links.global.bandwidth", format_bandwidth(c.local_link.bandwidth_bps));
+    v.emplace_back("links.global.latency", cycles(c.global_link.latency_cycles));
+    v.emplace_back("switch.latency", cycles(c.fabric_switch.latency_cycles));
+    v.emplace_back("switch.buffer_depth", std::to_string(c.fabric_switch.buffer_depth));
+  }
+  v.insert(v.end(), {
+                        {"traffic.pattern", pattern_name(c.traffic.pattern)},
+                        {"traffic.injection_rate", format_number(c.traffic.injection_rate)},
+                        {"traffic.packet_length", std::to_string(c.traffic.packet_length)},
+                    });
   if (c.traffic.pattern == Pattern::Hotspot) {
     std::string nodes;
     for (unsigned n : c.traffic.hotspot_nodes) nodes += (nodes.empty() ? "" : ", ") + std::to_string(n);
     v.emplace_back("traffic.hotspot.nodes", "[" + nodes + "]");
     v.emplace_back("traffic.hotspot.fraction", format_number(c.traffic.hotspot_fraction));
   }
+  v.emplace_back("traffic.message_packets", std::to_string(c.traffic.message_packets));
+  v.emplace_back("traffic.source_queue", std::to_string(c.traffic.source_queue));
   v.emplace_back("run.warmup", cycles(c.run.warmup_cycles));
   v.emplace_back("run.measure", cycles(c.run.measure_cycles));
   v.emplace_back("run.drain", cycles(c.run.drain_cycles));
@@ -475,8 +623,44 @@ std::vector<KeyInfo> config_keys() {
   return out;
 }
 
+unsigned tree_lines(const SimConfig& c, bool rows) {
+  if (c.topology.tree_span == TreeSpan::Line) return 1;
+  return rows ? c.topology.board_y : c.topology.board_x;
+}
+
+unsigned tree_ports(const SimConfig& c, bool rows) {
+  return 2 * (rows ? c.topology.global_x : c.topology.global_y) * tree_lines(c, rows);
+}
+
+unsigned tree_count(const SimConfig& c, bool rows) {
+  const unsigned lines_total = rows ? c.topology.board_y * c.topology.global_y : c.topology.board_x * c.topology.global_x;
+  return lines_total / tree_lines(c, rows);
+}
+
+TreeShape tree_shape(unsigned ports, unsigned radix, double taper) {
+  TreeShape t;
+  t.ports = ports;
+  if (ports <= radix) return t;  // one switch
+  // A leaf splits its radix into down and up ports in the ratio 1 : taper.
+  t.down = static_cast<unsigned>(std::lround(radix / (1.0 + taper)));
+  t.down = std::min(std::max(t.down, 1u), radix - 1);
+  t.up = radix - t.down;
+  t.leaves = (ports + t.down - 1) / t.down;
+  // Spines: enough ports for every leaf's up links; leaf l's up port j goes to spine j mod S.
+  t.spines = (t.leaves * t.up + radix - 1) / radix;
+  t.per_pair = (t.up + t.spines - 1) / t.spines;
+  if (t.leaves * t.per_pair > radix) {
+    t.valid = false;
+    t.problem = std::to_string(ports) + " ports need " + std::to_string(t.leaves) + " leaves of " +
+                std::to_string(t.down) + " down ports, more than a spine of radix " + std::to_string(radix) +
+                " can reach (three-level trees are not modelled)";
+  }
+  return t;
+}
+
 std::string route_mode_name(RouteMode mode) { return name_in(kRouteModes, mode); }
 std::string vc_policy_name(VcPolicy policy) { return name_in(kVcPolicies, policy); }
 std::string pattern_name(Pattern pattern) { return name_in(kPatterns, pattern); }
+std::string tree_span_name(TreeSpan span) { return name_in(kTreeSpans, span); }
 
 }  // namespace hx

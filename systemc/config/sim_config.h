@@ -25,7 +25,13 @@ namespace hx {
 // tb/router_straps.h, shared with the benches.
 
 /// Synthetic traffic pattern: how a source picks each packet's destination (docs/config.md).
-enum class Pattern : uint8_t { Uniform, Permutation, Transpose, BitComplement, Neighbor, Hotspot };
+/// alltoall is the HammingMesh paper's balanced shift: in round i = 1..p-1 rank j sends to rank
+/// (j + i) mod p, traffic.message_packets packets per round, and the rounds repeat.
+enum class Pattern : uint8_t { Uniform, Permutation, Transpose, BitComplement, Neighbor, Hotspot, AllToAll };
+
+/// How many row/column lines of accelerators one fat tree of a HammingMesh serves: one tree per
+/// line (the paper's large cluster) or one per row/column of boards (its small cluster).
+enum class TreeSpan : uint8_t { Line, Board };
 
 /// Bits a link word adds to the flit payload: 2 bits of flit type and 2 bits of VC
 /// (docs/flit-format.md).
@@ -38,10 +44,24 @@ struct SimConfig {
   std::string description;
 
   struct Topology {
-    std::string kind = "board";  // only "board" so far
+    std::string kind = "board";  // "board" (one board, edges tied off) or "hammingmesh"
     unsigned board_x = 0;        // routers per row (a), 1..16
     unsigned board_y = 0;        // rows (b), 1..16
+    unsigned global_x = 1;       // boards per row (x); 1 for kind board
+    unsigned global_y = 1;       // boards per column (y); 1 for kind board
+    TreeSpan tree_span = TreeSpan::Line;
+    unsigned tree_radix = 64;    // ports per fat-tree switch
+    double tree_taper = 1;       // up/down port ratio of a two-level tree's leaves, (0, 1]
   } topology;
+
+  /// The fat-tree switches of a HammingMesh (Table III of the paper: 40 ns input plus 40 ns
+  /// output buffer latency).
+  struct Switch {
+    double latency_s = 0;
+    unsigned latency_cycles = 0;  // pipeline: a flit may leave this many cycles after arriving
+    unsigned buffer_depth = 0;    // flits per VC and input port; 0 until derived ("auto")
+    bool buffer_auto = true;
+  } fabric_switch;
 
   struct Router {
     double clock_hz = 0;
@@ -58,6 +78,9 @@ struct SimConfig {
     double latency_s = 0;         // as configured: the time, or the cycles times the clock period
     unsigned latency_cycles = 0;  // what the model uses: the time rounded up to whole cycles
   } local_link;
+  /// The cables between boards and switches and between switches (links.global); the same
+  /// bandwidth as the local link (one flit per cycle).
+  Link global_link;
 
   struct Traffic {
     Pattern pattern = Pattern::Uniform;
@@ -65,6 +88,8 @@ struct SimConfig {
     unsigned packet_length = 0;  // flits, 1..255
     std::vector<unsigned> hotspot_nodes;  // node indices y * board_x + x; empty unless Hotspot
     double hotspot_fraction = 0;          // (0, 1]; 0 unless Hotspot
+    unsigned message_packets = 1;         // alltoall: packets to one destination per round
+    unsigned source_queue = 0;            // packets a source may queue; 0 = unbounded
   } traffic;
 
   struct Run {
@@ -80,7 +105,13 @@ struct SimConfig {
   std::vector<std::string> derivations;
 
   // Derived quantities, for reports.
-  unsigned node_count() const { return topology.board_x * topology.board_y; }
+  bool hammingmesh() const { return topology.kind == "hammingmesh"; }
+  /// Accelerators along x and y of the whole system (board times global size).
+  unsigned system_x() const { return topology.board_x * topology.global_x; }
+  unsigned system_y() const { return topology.board_y * topology.global_y; }
+  unsigned board_count() const { return topology.global_x * topology.global_y; }
+  /// Accelerators (= routers) of the system; node n sits at (n mod system_x, n div system_x).
+  unsigned node_count() const { return system_x() * system_y(); }
   double cycle_s() const { return 1.0 / router.clock_hz; }
   /// Payload plus flit type and VC bits: the width of one link word (132 at the default 128).
   unsigned link_word_bits() const { return router.flit_width_bits + kFlitTypeBits + kFlitVcBits; }
@@ -122,8 +153,27 @@ struct KeyInfo {
 /// Every key of the schema, sections included, in schema order.
 std::vector<KeyInfo> config_keys();
 
+/// The shape of one fat tree of a HammingMesh: one switch (leaves == 0) when its ports fit the
+/// radix, else two levels: leaves with `down` ports to boards and `up` ports to `spines` spines,
+/// leaf l's up port j going to spine j mod spines (so per_pair links join a leaf and a spine).
+struct TreeShape {
+  unsigned ports = 0;
+  unsigned leaves = 0, down = 0, up = 0, spines = 0, per_pair = 0;
+  bool valid = true;
+  std::string problem;  // why not valid
+  unsigned switches() const { return leaves == 0 ? 1 : leaves + spines; }
+};
+TreeShape tree_shape(unsigned ports, unsigned radix, double taper);
+/// Lines of accelerators one tree serves (1, or a board's rows/columns for span board), the
+/// tree's ports (two per line and board: both edges) and the number of trees, for the row
+/// trees (rows = true) or the column trees.
+unsigned tree_lines(const SimConfig& c, bool rows);
+unsigned tree_ports(const SimConfig& c, bool rows);
+unsigned tree_count(const SimConfig& c, bool rows);
+
 std::string route_mode_name(RouteMode mode);  // "xy", "north_last", "min_adaptive"
 std::string vc_policy_name(VcPolicy policy);  // "keep", "any"
 std::string pattern_name(Pattern pattern);    // "uniform", ..., "bit_complement", ...
+std::string tree_span_name(TreeSpan span);    // "line", "board"
 
 }  // namespace hx

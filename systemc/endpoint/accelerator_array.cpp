@@ -33,7 +33,8 @@ AcceleratorArray::AcceleratorArray(sc_core::sc_module_name name,
     // One generator per accelerator, seeded from (seed, node): draws do not depend on the
     // order in which nodes are handled.
     n.rng.reseed(cfg.seed * 0x9e3779b97f4a7c15ull + i + 1);
-    n.sends = pattern.sends_traffic(i) && cfg.injection_rate > 0;
+    n.sends = pattern.sends_traffic(i) && cfg.injection_rate > 0 &&
+              (cfg.only_source < 0 || static_cast<int>(i) == cfg.only_source);
     n.queue.resize(64);
     n.credits.fill(0);
     for (unsigned v = 0; v < cfg.num_vcs; ++v) n.credits[v] = cfg.buf_depth;
@@ -111,7 +112,10 @@ void AcceleratorArray::on_clock() {
     if (const Flit* f = n.rx->receive(t)) {
       n.rx->return_credit(t, f->vc);
       ++flits_received_;
-      if (in_window) ++window_accepted_;
+      if (in_window) {
+        ++window_accepted_;
+        ++n.window_received;
+      }
       moved = true;
       const PacketTracker::Arrival a = tracker_.on_delivered(i, *f, t);
       if (a.packet_done && a.measured) {
@@ -122,8 +126,10 @@ void AcceleratorArray::on_clock() {
     // Source: credits back, new packets, one flit out.
     const int cvc = n.tx->credit(t);
     if (cvc >= 0) ++n.credits[static_cast<unsigned>(cvc)];
-    if (generate && n.sends && n.rng.chance(p_packet_)) {
-      const unsigned dst = pattern_.destination(i, n.rng);
+    const bool room = cfg_.source_queue == 0 ||
+                      n.q_size + (n.cur != UINT32_MAX ? 1 : 0) < cfg_.source_queue;
+    if (generate && n.sends && room && n.rng.chance(p_packet_)) {
+      const unsigned dst = pattern_.destination(i, n.rng, n.created++);
       push_queue(n, tracker_.create(i, dst, cfg_.packet_length, t, in_window));
       if (in_window) window_generated_ += cfg_.packet_length;
     }
@@ -179,6 +185,7 @@ void AcceleratorArray::fire_watchdog(uint64_t t) {
   os << "Packets in the network:\n" << tracker_.describe_undelivered(24);
   os << "Accelerators with flits in their router's input buffers or queued packets:\n"
      << describe_nodes();
+  if (network_report_) os << "Flits in the fabric's buffers:\n" << network_report_();
   end_report_ = os.str();
 }
 
@@ -228,6 +235,7 @@ TrafficResults AcceleratorArray::results() const {
   for (const Node& n : nodes_) r.sending_nodes += n.sends ? 1 : 0;
   r.window_generated_flits = window_generated_;
   r.window_accepted_flits = window_accepted_;
+  for (const Node& n : nodes_) r.node_accepted_flits.push_back(n.window_received);
   uint64_t count = 0;
   double sum = 0;
   for (std::size_t l = 0; l < latency_hist_.size(); ++l) {

@@ -12,6 +12,11 @@
 // All accelerators of a board are handled by one clocked process: per cycle that is one pass
 // over plain C++ objects rather than one SystemC process per accelerator.
 //
+// With source_queue > 0 a source holds at most that many packets (queued or being injected)
+// and skips its Bernoulli trials while full: offered load above what the network accepts then
+// saturates the sources instead of growing their queues without bound, which is how the
+// saturation throughput (e.g. the global bandwidth of all-to-all) is measured.
+//
 // The run, in cycles:
 //   warm-up     [0, W)             traffic on, nothing measured
 //   measurement [W, W+M)           packets created here are measured; accepted throughput is
@@ -26,6 +31,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -44,6 +50,8 @@ struct AcceleratorArrayConfig {
   bool any_vc = false;           ///< vc_policy any: a head may take any VC
   double injection_rate = 0.1;   ///< flits per node per cycle
   unsigned packet_length = 1;    ///< flits
+  unsigned source_queue = 0;     ///< packets a source may hold (queued or injecting); 0: no bound
+  int only_source = -1;          ///< test hook: only this node sends; -1: all
   uint64_t warmup = 1000, measure = 10000, drain = 50000, watchdog = 2000;
   uint64_t seed = 1;
 };
@@ -55,6 +63,7 @@ struct TrafficResults {
   uint64_t window_generated_flits = 0;  ///< flits of packets created in the window
   uint64_t window_accepted_flits = 0;   ///< flits delivered in the window
   uint64_t measured_packets = 0;        ///< measured packets delivered
+  std::vector<uint64_t> node_accepted_flits;  ///< per node: flits it received in the window
   double avg_latency = 0, p50_latency = 0, p99_latency = 0, max_latency = 0;
 };
 
@@ -84,6 +93,8 @@ class AcceleratorArray : public sc_core::sc_module {
   uint64_t flits_received() const { return flits_received_; }
   /// Every accelerator got back every credit (the network holds nothing of theirs).
   bool all_credits_home() const;
+  /// Where flits sit beyond the accelerators' own links (the fabric), for deadlock reports.
+  void set_network_report(std::function<std::string()> f) { network_report_ = std::move(f); }
   /// Progress line for long runs.
   std::string phase_name() const;
 
@@ -98,6 +109,8 @@ class AcceleratorArray : public sc_core::sc_module {
     uint32_t cur = UINT32_MAX;  // packet being injected
     unsigned index = 0, length = 0, vc = 0;
     std::array<unsigned, 4> credits{};
+    uint64_t created = 0;          // packets created (the all-to-all round counter)
+    uint64_t window_received = 0;  // flits received in the measurement window
   };
 
   void on_clock();
@@ -120,6 +133,7 @@ class AcceleratorArray : public sc_core::sc_module {
   uint64_t flits_sent_ = 0, flits_received_ = 0;
   uint64_t window_generated_ = 0, window_accepted_ = 0;
   std::vector<uint64_t> latency_hist_;  // measured packets, by latency in cycles
+  std::function<std::string()> network_report_;
 };
 
 }  // namespace hx

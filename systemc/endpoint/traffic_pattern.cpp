@@ -8,18 +8,20 @@ namespace hx {
 
 TrafficPattern::TrafficPattern(Pattern kind, unsigned size_x, unsigned size_y,
                                std::vector<unsigned> hotspot_nodes, double hotspot_fraction,
-                               uint64_t seed)
+                               uint64_t seed, unsigned message_packets)
     : kind_(kind),
       size_x_(size_x),
       size_y_(size_y),
       nodes_(size_x * size_y),
       hot_(std::move(hotspot_nodes)),
-      hot_fraction_(hotspot_fraction) {
+      hot_fraction_(hotspot_fraction),
+      message_packets_(std::max(message_packets, 1u)) {
   fixed_.resize(nodes_);
   std::iota(fixed_.begin(), fixed_.end(), 0u);
   switch (kind_) {
     case Pattern::Uniform:
     case Pattern::Hotspot:
+    case Pattern::AllToAll:
       break;
     case Pattern::Permutation: {
       // Sattolo's algorithm: a uniformly random cyclic permutation, so no node maps to itself.
@@ -50,7 +52,7 @@ TrafficPattern::TrafficPattern(Pattern kind, unsigned size_x, unsigned size_y,
 
 bool TrafficPattern::sends_traffic(unsigned src) const {
   if (nodes_ < 2) return false;
-  if (kind_ == Pattern::Uniform || kind_ == Pattern::Hotspot) return true;
+  if (kind_ == Pattern::Uniform || kind_ == Pattern::Hotspot || kind_ == Pattern::AllToAll) return true;
   return fixed_[src] != src;
 }
 

@@ -8,6 +8,10 @@
 //   bit_complement  n -> ~n over log2(a*b) bits            (a*b a power of two)
 //   neighbor        (x, y) -> ((x+1) mod a, y)             (the node to the east, wrapping)
 //   hotspot         with probability `fraction` a hotspot node (not the source), else uniform
+//   alltoall        the balanced shift of the HammingMesh paper: in round i = 1..p-1 node j
+//                   sends `message_packets` packets to (j + i) mod p; then the rounds repeat
+// Nodes are numbered over the whole system: a HammingMesh of a x b boards, x x y of them, is a
+// (a x) by (b y) grid here.
 // A node whose pattern destination is itself (transpose diagonal, 1x1 boards) sends nothing;
 // sends_traffic() says which nodes send, so offered load is reported over sending nodes.
 #pragma once
@@ -23,15 +27,21 @@ namespace hx {
 class TrafficPattern {
  public:
   TrafficPattern(Pattern kind, unsigned size_x, unsigned size_y,
-                 std::vector<unsigned> hotspot_nodes, double hotspot_fraction, uint64_t seed);
+                 std::vector<unsigned> hotspot_nodes, double hotspot_fraction, uint64_t seed,
+                 unsigned message_packets = 1);
 
-  /// Destination of the next packet from `src` (the pattern's draws use the source's rng).
-  unsigned destination(unsigned src, Rng& rng) const {
+  /// Destination of packet number `seq` (0, 1, ...) from `src`; the random patterns draw from
+  /// the source's rng.
+  unsigned destination(unsigned src, Rng& rng, uint64_t seq = 0) const {
     switch (kind_) {
       case Pattern::Uniform:
         return uniform_other(src, rng);
       case Pattern::Hotspot:
         return hotspot(src, rng);
+      case Pattern::AllToAll: {
+        const uint64_t round = (seq / message_packets_) % (nodes_ - 1) + 1;
+        return static_cast<unsigned>((src + round) % nodes_);
+      }
       default:
         return fixed_[src];
     }
@@ -52,6 +62,7 @@ class TrafficPattern {
     };
     switch (kind_) {
       case Pattern::Uniform:
+      case Pattern::AllToAll:  // every other node, equally often
         return uniform_mean();
       case Pattern::Hotspot: {
         double hot_sum = 0;
@@ -85,6 +96,7 @@ class TrafficPattern {
   std::vector<unsigned> fixed_;  // deterministic patterns: destination per source
   std::vector<unsigned> hot_;
   double hot_fraction_;
+  unsigned message_packets_;
 };
 
 }  // namespace hx

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -14,6 +15,7 @@
 #include "accelerator_array.h"
 #include "board.h"
 #include "flit_link.h"
+#include "hammingmesh_fabric.h"
 #include "packet_tracker.h"
 #include "plane_registry.h"
 #include "traffic_pattern.h"
@@ -30,13 +32,16 @@ FlitFormat flit_format(const SimConfig& cfg) {
   return f;
 }
 
-std::vector<EndpointAddress> board_addresses(const SimConfig& cfg) {
-  std::vector<EndpointAddress> a(cfg.node_count());
-  for (unsigned n = 0; n < a.size(); ++n) {
-    a[n].node_x = n % cfg.topology.board_x;
-    a[n].node_y = n / cfg.topology.board_x;
+// Node n sits at (X, Y) = (n mod system_x, n div system_x): on board (X div a, Y div b), as
+// node (X mod a, Y mod b) of that board.
+std::vector<EndpointAddress> node_addresses(const SimConfig& cfg) {
+  std::vector<EndpointAddress> addr(cfg.node_count());
+  const unsigned a = cfg.topology.board_x, b = cfg.topology.board_y;
+  for (unsigned n = 0; n < addr.size(); ++n) {
+    const unsigned x = n % cfg.system_x(), y = n / cfg.system_x();
+    addr[n] = {x / a, y / b, x % a, y % b};
   }
-  return a;
+  return addr;
 }
 
 unsigned routers_crossed(const SimConfig& cfg, unsigned s, unsigned d) {
@@ -53,13 +58,44 @@ double peak_rss_mb() {
 }
 
 TrafficPattern make_pattern(const SimConfig& cfg) {
-  return TrafficPattern(cfg.traffic.pattern, cfg.topology.board_x, cfg.topology.board_y,
-                        cfg.traffic.hotspot_nodes, cfg.traffic.hotspot_fraction, cfg.run.seed);
+  return TrafficPattern(cfg.traffic.pattern, cfg.system_x(), cfg.system_y(), cfg.traffic.hotspot_nodes,
+                        cfg.traffic.hotspot_fraction, cfg.run.seed, cfg.traffic.message_packets);
+}
+
+// Min, median, max and a 10-bin histogram over [0, 1] of the nodes' receive bandwidth in the
+// window, in flits per cycle (a share of the local port).
+nlohmann::ordered_json receive_distribution(std::vector<uint64_t> flits, double window) {
+  nlohmann::ordered_json j;
+  if (flits.empty() || window <= 0) return j;
+  std::sort(flits.begin(), flits.end());
+  const auto rate = [window](uint64_t f) { return static_cast<double>(f) / window; };
+  j["min"] = rate(flits.front());
+  j["median"] = rate(flits[flits.size() / 2]);
+  j["max"] = rate(flits.back());
+  std::vector<unsigned> bins(10, 0);
+  for (uint64_t f : flits) ++bins[std::min<std::size_t>(9, static_cast<std::size_t>(rate(f) * 10))];
+  j["histogram_bins"] = "10 bins of 0.1 from 0 to 1 flits per cycle";
+  j["histogram"] = bins;
+  return j;
 }
 
 }  // namespace
 
+unsigned hammingmesh_diameter(const SimConfig& cfg) {
+  // Section III-B: on-board hops to the edges, plus 2 (levels + 1) cables per tree, where a
+  // tree of q ports built from radix-k switches has ceil(log_{k/2}(q / k)) + 1 levels (one
+  // level when q <= k).
+  const auto tree_cables = [&cfg](bool rows) {
+    const double q = tree_ports(cfg, rows), k = cfg.topology.tree_radix;
+    const double l = q <= k ? 0 : std::ceil(std::log(q / k) / std::log(k / 2) - 1e-12);
+    return 2 * (static_cast<unsigned>(l) + 1);
+  };
+  const unsigned a = cfg.topology.board_x, b = cfg.topology.board_y;
+  return 2 * ((a - 1) / 2 + (b - 1) / 2) + tree_cables(true) + tree_cables(false);
+}
+
 double zero_load_latency(const SimConfig& cfg) {
+  if (cfg.hammingmesh()) return -1;
   const TrafficPattern pattern = make_pattern(cfg);
   double sum = 0;
   unsigned senders = 0;
@@ -81,13 +117,14 @@ struct Simulation::Netlist {
   TrafficPattern pattern;
   PacketTracker tracker;
   std::vector<std::unique_ptr<FlitLink>> inject, eject;  // per node
-  std::unique_ptr<Board> board;
+  std::vector<std::unique_ptr<Board>> boards;  // board (bx, by) at by * global_x + bx
+  std::unique_ptr<HammingMeshFabric> fabric;   // hammingmesh only
   std::unique_ptr<AcceleratorArray> accelerators;
   std::unique_ptr<Waveform> waveform;
   const PlaneVariant* variant = nullptr;
 
   Netlist(const SimConfig& cfg)
-      : pattern(make_pattern(cfg)), tracker(flit_format(cfg), board_addresses(cfg)) {}
+      : pattern(make_pattern(cfg)), tracker(flit_format(cfg), node_addresses(cfg)) {}
 };
 
 void check_buildable(const SimConfig& cfg) {
@@ -128,14 +165,21 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
                                                  cfg.local_link.latency_cycles));
   }
 
-  std::vector<std::unique_ptr<PlaneModel>> planes;
-  planes.push_back(make_plane(*v, n.vctx.get(), "board0_plane0"));
-  PlaneModel& plane = *planes.front();
-  for (unsigned i = 0; i < nodes; ++i) plane.connect(i, n.inject[i].get(), n.eject[i].get());
-  PlaneStraps straps;
-  straps.route_mode = cfg.router.routing;
-  straps.vc_policy = cfg.router.vc_policy;
-  plane.reset(straps, 4);
+  // One Board per board of the system, each with its one plane. Board i is board
+  // (i mod global_x, i div global_x).
+  const BoardGeometry geom{cfg.topology.board_x, cfg.topology.board_y};
+  const std::vector<EndpointAddress> addr = node_addresses(cfg);
+  std::vector<std::vector<std::unique_ptr<PlaneModel>>> planes(cfg.board_count());
+  std::vector<PlaneModel*> plane_of_board;
+  for (unsigned i = 0; i < cfg.board_count(); ++i) {
+    const std::string id = "board" + std::to_string(i);
+    planes[i].push_back(make_plane(*v, n.vctx.get(), (id + "_plane0").c_str()));
+    plane_of_board.push_back(planes[i].front().get());
+  }
+  for (unsigned i = 0; i < nodes; ++i) {
+    PlaneModel& plane = *plane_of_board[addr[i].board_y * cfg.topology.global_x + addr[i].board_x];
+    plane.connect(geom.local_port(addr[i].node_x, addr[i].node_y), n.inject[i].get(), n.eject[i].get());
+  }
 
   AcceleratorArrayConfig ac;
   ac.num_vcs = cfg.router.vcs;
@@ -143,6 +187,8 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
   ac.any_vc = cfg.router.vc_policy == VcPolicy::Any;
   ac.injection_rate = cfg.traffic.injection_rate;
   ac.packet_length = cfg.traffic.packet_length;
+  ac.source_queue = cfg.traffic.source_queue;
+  ac.only_source = opt.only_source;
   ac.warmup = cfg.run.warmup_cycles;
   ac.measure = cfg.run.measure_cycles;
   ac.drain = cfg.run.drain_cycles;
@@ -155,10 +201,25 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
   }
 
   AcceleratorArray* acc = n.accelerators.get();
-  n.board = std::make_unique<Board>("board0", std::move(planes), [acc](const std::string& msg) {
-    acc->stop(RunEnd::ModelError, "MODEL ERROR " + msg);
-  });
-  n.board->clk(*n.clock);
+  auto on_error = [acc](const std::string& msg) { acc->stop(RunEnd::ModelError, "MODEL ERROR " + msg); };
+  if (cfg.hammingmesh()) {
+    n.tracker.check_path_rule(true);
+    n.fabric = std::make_unique<HammingMeshFabric>("fabric", cfg, plane_of_board, &n.tracker, on_error);
+    n.fabric->clk(*n.clock);
+    HammingMeshFabric* fabric = n.fabric.get();
+    acc->set_network_report([fabric] { return fabric->describe(40); });
+  }
+  // Connections first, then reset: a plane ties off the edge ports left unconnected.
+  for (unsigned i = 0; i < cfg.board_count(); ++i) {
+    PlaneStraps straps;
+    straps.board_x = i % cfg.topology.global_x;
+    straps.board_y = i / cfg.topology.global_x;
+    straps.route_mode = cfg.router.routing;
+    straps.vc_policy = cfg.router.vc_policy;
+    plane_of_board[i]->reset(straps, 4);
+    n.boards.push_back(std::make_unique<Board>(("board" + std::to_string(i)).c_str(), std::move(planes[i]), on_error));
+    n.boards.back()->clk(*n.clock);
+  }
 
   if (!opt.fault.empty()) {
     if (opt.fault_node >= nodes) throw std::invalid_argument("fault node out of range");
@@ -169,14 +230,16 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
   if (!opt.trace_path.empty()) {
     n.waveform = std::make_unique<Waveform>(opt.trace_path, opt.trace_from, opt.trace_to,
                                             static_cast<uint64_t>(period_ps), flit_format(cfg));
-    n.waveform->add_plane(n.board->plane(0));
+    // The RTL of board 0 only: every board steps in its own process, in no fixed order, so
+    // only the board that dumps can guarantee its plane shows cycle t (docs/waveforms.md).
+    n.waveform->add_plane(n.boards.front()->plane(0));
     for (unsigned i = 0; i < nodes; ++i) {
       n.waveform->add_link(n.inject[i].get());
       n.waveform->add_link(n.eject[i].get());
     }
     n.waveform->open();
     Waveform* w = n.waveform.get();
-    n.board->set_observer([w](uint64_t t) { w->dump(t); });
+    n.boards.front()->set_observer([w](uint64_t t) { w->dump(t); });
   }
 }
 
@@ -218,12 +281,13 @@ nlohmann::ordered_json Simulation::run() {
   const unsigned routers = cfg_.node_count();
 
   passed_ = end == RunEnd::Drained && lost == 0 && c.duplicated == 0 && c.corrupted == 0 &&
-            c.misrouted == 0 && acc.all_credits_home();
+            c.misrouted == 0 && c.path_violations == 0 && acc.all_credits_home();
   failure_ = acc.end_report();
   if (!passed_ && failure_.empty()) {
     std::ostringstream os;
     os << "checks failed: " << lost << " lost, " << c.duplicated << " duplicated, "
-       << c.corrupted << " corrupted, " << c.misrouted << " misrouted";
+       << c.corrupted << " corrupted, " << c.misrouted << " misrouted, " << c.path_violations
+       << " broke the two-tree/three-VC rule";
     for (const std::string& m : n.tracker.messages()) os << "\n  " << m;
     failure_ = os.str();
   }
@@ -235,6 +299,18 @@ nlohmann::ordered_json Simulation::run() {
   derived["board"] = std::to_string(cfg_.topology.board_x) + "x" +
                      std::to_string(cfg_.topology.board_y);
   derived["rtl_model"] = "hx_board_plane " + n.variant->name;
+  if (cfg_.hammingmesh()) {
+    derived["system"] = std::to_string(cfg_.topology.global_x) + "x" + std::to_string(cfg_.topology.global_y) +
+                        " Hx" + derived["board"].get<std::string>() + "Mesh";
+    derived["accelerators"] = cfg_.node_count();
+    derived["boards"] = cfg_.board_count();
+    derived["tree_span"] = tree_span_name(cfg_.topology.tree_span);
+    derived["switches"] = n.fabric->num_switches();
+    derived["cables"] = n.fabric->num_cables();
+    derived["global_link_latency_cycles"] = cfg_.global_link.latency_cycles;
+    derived["switch_latency_cycles"] = cfg_.fabric_switch.latency_cycles;
+    derived["switch_buffer_depth_flits"] = cfg_.fabric_switch.buffer_depth;
+  }
   derived["clock_hz"] = cfg_.router.clock_hz;
   derived["cycle_ns"] = 1e9 / cfg_.router.clock_hz;
   derived["flit_payload_bits"] = cfg_.router.flit_width_bits;
@@ -263,7 +339,23 @@ nlohmann::ordered_json Simulation::run() {
   traffic["p99_latency_cycles"] = tr.p99_latency;
   traffic["max_latency_cycles"] = tr.max_latency;
   traffic["avg_latency_ns"] = tr.avg_latency * 1e9 / cfg_.router.clock_hz;
-  traffic["zero_load_latency_cycles"] = zero_load_latency(cfg_);
+  if (cfg_.hammingmesh()) {
+    traffic["zero_load_latency_cycles"] = nullptr;  // the analytical form covers one board only
+  } else {
+    traffic["zero_load_latency_cycles"] = zero_load_latency(cfg_);
+  }
+  traffic["receive_bandwidth"] = receive_distribution(tr.node_accepted_flits, window);
+  if (cfg_.hammingmesh()) {
+    // The paper reports global bandwidth as a share of an accelerator's injection bandwidth
+    // in one plane: its four network links. The RTL router's local port carries one link's
+    // bandwidth, so the model's accelerators can inject at most 25% of that.
+    ordered_json g;
+    g["share_of_local_port"] = traffic["accepted"];
+    g["share_of_plane_links"] = traffic["accepted"].get<double>() / 4.0;
+    g["note"] = "share_of_plane_links = accepted / 4: the paper's injection bandwidth is the "
+                "4 links of a plane; the router's local port limits it to 0.25";
+    traffic["global_bandwidth"] = g;
+  }
   traffic["packets"] = tr.measured_packets;
   traffic["sending_nodes"] = tr.sending_nodes;
   traffic["window_cycles"] = tr.window_cycles;
@@ -283,6 +375,11 @@ nlohmann::ordered_json Simulation::run() {
   checks["flits_injected"] = c.flits_injected;
   checks["flits_delivered"] = c.flits_delivered;
   checks["credits_returned"] = acc.all_credits_home();
+  checks["max_path_cables"] = c.max_path_cables;
+  checks["max_trees"] = c.max_trees;
+  checks["max_vc"] = c.max_vc;
+  checks["path_violations"] = c.path_violations;
+  if (cfg_.hammingmesh()) checks["diameter_formula"] = hammingmesh_diameter(cfg_);
   checks["messages"] = n.tracker.messages();
   checks["report"] = failure_;
   j["checks"] = checks;
@@ -292,6 +389,7 @@ nlohmann::ordered_json Simulation::run() {
   sim["cycles"] = cycles;
   sim["simulated_seconds"] = cycles / cfg_.router.clock_hz;
   sim["routers"] = routers;
+  sim["switches"] = n.fabric ? n.fabric->num_switches() : 0;
   sim["flit_hops"] = c.flit_hops;
   sim["wall_seconds"] = wall;
   sim["cycles_per_second"] = wall > 0 ? cycles / wall : 0.0;

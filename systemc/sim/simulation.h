@@ -26,6 +26,8 @@ struct RunOptions {
   std::string fault;                 ///< "", "drop" or "corrupt"
   unsigned fault_node = 0;
   uint64_t fault_nth = 1;
+  /// Test hook: only this node sends (-1: every node the pattern says).
+  int only_source = -1;
 };
 
 class Simulation {
@@ -59,6 +61,12 @@ void check_buildable(const SimConfig& cfg);
 /// pairs: 2 cycles per router crossed (minimal paths cross |dx| + |dy| + 1 routers), the local
 /// link latency into and out of the board, and the packet's serialization (its length, which
 /// includes the source's output register cycle). See docs/simulator.md.
+/// For a hammingmesh: -1 (the formula above covers a single board).
 double zero_load_latency(const SimConfig& cfg);
+
+/// The diameter of a HammingMesh plane in cables, by the formula of section III-B of the paper:
+/// 2 (floor((a-1)/2) + floor((b-1)/2)) + 2 (ceil(log_{k/2}(q_x/k)) + 1) + 2 (ceil(log_{k/2}(q_y/k)) + 1)
+/// with q the ports of a row and a column tree.
+unsigned hammingmesh_diameter(const SimConfig& cfg);
 
 }  // namespace hx

@@ -1,0 +1,101 @@
+// edge_port.h: one direction of a board edge port, between a router's edge port and a cable.
+//
+// The RTL router sizes its credit counters for its on-board neighbours: BufDepth flits per VC,
+// enough for a PCB trace of a cycle or two. A 20 ns cable to a fat-tree switch has a credit
+// round trip of tens of cycles, which 8 credits could not cover. So each board edge port has,
+// as a real board's cable port would, a buffer sized for its cable: towards the cable the
+// port holds the credits of the switch's deep input buffer, towards the router it offers the
+// router's own BufDepth. Per direction that is one EdgePort: flits enter from `in` into a
+// per-VC buffer (returning their credits to `in` as they leave) and go out on `out` under the
+// credits of `out`'s receiver, at most one flit per cycle, VCs served round-robin. The VC of a
+// flit is kept.
+//
+// The edge port is also where the packet's path is observed: heads leaving the board or
+// entering it are reported to the PacketTracker with the router they pass.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "flit_link.h"
+#include "packet_tracker.h"
+#include "vc_buffer.h"
+
+namespace hx {
+
+class EdgePort {
+ public:
+  enum class Direction : uint8_t { OffBoard, OnBoard };
+  using ErrorHandler = std::function<void(const std::string&)>;
+
+  /// `depth`: this port's buffer per VC (what `in`'s sender counts); `out_credits`: the
+  /// buffer per VC of `out`'s receiver. (router_x, router_y): the router on the board side.
+  EdgePort(std::string name, Direction dir, unsigned vcs, unsigned depth, unsigned out_credits,
+           unsigned router_x, unsigned router_y)
+      : name_(std::move(name)), dir_(dir), buf_(vcs, depth), credits_(vcs, out_credits),
+        full_credits_(out_credits), x_(router_x), y_(router_y) {}
+
+  void connect(FlitLink* in, FlitLink* out, PacketTracker* tracker, ErrorHandler on_error) {
+    in_ = in;
+    out_ = out;
+    tracker_ = tracker;
+    on_error_ = std::move(on_error);
+  }
+
+  void step(uint64_t t) {
+    const int c = out_->credit(t);
+    if (c >= 0) ++credits_[static_cast<unsigned>(c)];
+    if (const Flit* f = in_->receive(t)) {
+      if (!buf_.push(*f, t)) fail(t, "a flit arrived on a full VC " + std::to_string(f->vc));
+    }
+    if (buf_.total() == 0) return;
+    const unsigned vcs = buf_.vcs();
+    for (unsigned i = 0; i < vcs; ++i) {
+      const unsigned vc = (rr_ + i) % vcs;
+      if (buf_.empty(vc) || credits_[vc] == 0) continue;
+      const Flit f = buf_.front(vc).flit;
+      buf_.pop(vc);
+      in_->return_credit(t, vc);
+      --credits_[vc];
+      out_->send(t, f);
+      if (is_head(f.type) && tracker_ != nullptr) {
+        if (dir_ == Direction::OffBoard)
+          tracker_->on_board_exit(f, x_, y_);
+        else
+          tracker_->on_board_entry(f, x_, y_);
+      }
+      rr_ = vc + 1;
+      break;
+    }
+  }
+
+  const std::string& name() const { return name_; }
+  unsigned held() const { return buf_.total(); }
+  /// Credits of `out` not yet back: flits this port sent that its receiver still holds.
+  unsigned credits_out() const {
+    unsigned n = 0;
+    for (unsigned c : credits_) n += full_credits_ - c;
+    return n;
+  }
+
+ private:
+  void fail(uint64_t t, const std::string& what) {
+    if (on_error_) on_error_("cycle " + std::to_string(t) + ": " + name_ + ": " + what);
+  }
+
+  std::string name_;
+  Direction dir_;
+  VcBuffer buf_;
+  std::vector<unsigned> credits_;
+  unsigned full_credits_;
+  unsigned x_, y_;
+  unsigned rr_ = 0;
+  FlitLink* in_ = nullptr;
+  FlitLink* out_ = nullptr;
+  PacketTracker* tracker_ = nullptr;
+  ErrorHandler on_error_;
+};
+
+}  // namespace hx

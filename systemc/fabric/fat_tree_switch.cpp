@@ -1,0 +1,195 @@
+#include "fat_tree_switch.h"
+
+#include <sstream>
+
+namespace hx {
+
+FatTreeSwitch::FatTreeSwitch(std::string name, unsigned ports, unsigned vcs, unsigned depth,
+                             unsigned latency, Role role, TreeAddressing addressing,
+                             PacketTracker* tracker, ErrorHandler on_error)
+    : name_(std::move(name)),
+      vcs_(vcs),
+      latency_(latency),
+      role_(role),
+      addr_(addressing),
+      tracker_(tracker),
+      on_error_(std::move(on_error)),
+      in_(ports, nullptr),
+      out_(ports, nullptr),
+      buf_(ports, VcBuffer(vcs, depth)),
+      route_(static_cast<std::size_t>(ports) * vcs, kNone),
+      owner_(static_cast<std::size_t>(ports) * vcs, kNone),
+      credits_(static_cast<std::size_t>(ports) * vcs, 0),
+      full_credits_(ports, 0),
+      rr_in_(ports, 0),
+      rr_out_(ports, ports - 1),
+      req_out_(ports, kNone),
+      req_vc_(ports, 0),
+      grant_in_(ports, kNone) {
+  touched_.reserve(ports);
+}
+
+void FatTreeSwitch::connect(unsigned port, FlitLink* in, FlitLink* out, unsigned out_credits) {
+  in_.at(port) = in;
+  out_.at(port) = out;
+  full_credits_[port] = out_credits;
+  for (unsigned v = 0; v < vcs_; ++v) credits_[port * vcs_ + v] = out_credits;
+}
+
+int FatTreeSwitch::down_port(unsigned terminal) const {
+  switch (role_.kind) {
+    case Role::Kind::Single:
+      return static_cast<int>(terminal);
+    case Role::Kind::Leaf:
+      return static_cast<int>(terminal % role_.down);
+    case Role::Kind::Spine: {
+      // The leaf's up ports j with j mod spines == this spine arrive here, as ports
+      // leaf * per_pair + j / spines; pick one by the terminal.
+      const unsigned leaf = terminal / role_.down;
+      const unsigned links = (role_.up - role_.index + role_.spines - 1) / role_.spines;
+      return static_cast<int>(leaf * role_.per_pair + terminal % links);
+    }
+  }
+  return kNone;
+}
+
+int FatTreeSwitch::pick_up_port(unsigned vc) {
+  int best = kNone;
+  unsigned best_credits = 0;
+  for (unsigned i = 0; i < role_.up; ++i) {
+    const unsigned o = role_.down + (rr_up_ + i) % role_.up;
+    if (out_[o] == nullptr || owner_[o * vcs_ + vc] != kNone) continue;
+    const unsigned c = credits_[o * vcs_ + vc];
+    if (c > best_credits) {
+      best_credits = c;
+      best = static_cast<int>(o);
+    }
+  }
+  if (best != kNone) rr_up_ = (rr_up_ + 1) % role_.up;
+  return best;
+}
+
+int FatTreeSwitch::route(const Flit& head, unsigned vc) {
+  const unsigned terminal = addr_.terminal(head);
+  int o = kNone;
+  if (role_.kind == Role::Kind::Leaf && terminal / role_.down != role_.index) {
+    return pick_up_port(vc);
+  }
+  o = down_port(terminal);
+  if (o < 0 || o >= static_cast<int>(out_.size()) || out_[o] == nullptr) {
+    if (on_error_) {
+      on_error_(name_ + ": no port towards tree terminal " + std::to_string(terminal) + " for " +
+                Header::decode(addr_.fmt, head.payload).to_string());
+    }
+    return kNone;
+  }
+  if (owner_[o * vcs_ + vc] != kNone || credits_[o * vcs_ + vc] == 0) return kNone;
+  return o;
+}
+
+void FatTreeSwitch::step(uint64_t t) {
+  const unsigned ports = static_cast<unsigned>(in_.size());
+  for (unsigned p = 0; p < ports; ++p) {
+    if (in_[p] == nullptr) continue;
+    const int c = out_[p]->credit(t);
+    if (c >= 0) ++credits_[p * vcs_ + static_cast<unsigned>(c)];
+    if (const Flit* f = in_[p]->receive(t)) {
+      if (!buf_[p].push(*f, t + latency_) && on_error_) {
+        on_error_("cycle " + std::to_string(t) + ": " + name_ + " port " + std::to_string(p) +
+                  ": a flit arrived on a full VC " + std::to_string(f->vc));
+      }
+    }
+  }
+
+  // Input stage: each input with flits requests one output.
+  touched_.clear();
+  for (unsigned i = 0; i < ports; ++i) {
+    req_out_[i] = kNone;
+    if (buf_[i].total() == 0) continue;
+    for (unsigned k = 0; k < vcs_; ++k) {
+      const unsigned v = (rr_in_[i] + k) % vcs_;
+      if (buf_[i].empty(v)) continue;
+      const VcBuffer::Entry& e = buf_[i].front(v);
+      if (e.ready > t) continue;
+      int o = route_[i * vcs_ + v];
+      if (o == kNone) {
+        if (!is_head(e.flit.type)) {
+          if (on_error_) {
+            on_error_("cycle " + std::to_string(t) + ": " + name_ + " port " + std::to_string(i) +
+                      " vc " + std::to_string(v) + ": a body or tail flit without a head before it");
+          }
+          continue;
+        }
+        o = route(e.flit, v);
+      } else if (credits_[o * vcs_ + v] == 0) {
+        o = kNone;
+      }
+      if (o == kNone) continue;
+      req_out_[i] = o;
+      req_vc_[i] = static_cast<int>(v);
+      // Output stage, folded in: keep the request nearest after the output's last grant.
+      const unsigned uo = static_cast<unsigned>(o);
+      const int cur = grant_in_[uo];
+      if (cur == kNone) {
+        touched_.push_back(uo);
+        grant_in_[uo] = static_cast<int>(i);
+      } else {
+        const unsigned last = rr_out_[uo];
+        const unsigned d_new = (i + ports - last - 1) % ports;
+        const unsigned d_cur = (static_cast<unsigned>(cur) + ports - last - 1) % ports;
+        if (d_new < d_cur) grant_in_[uo] = static_cast<int>(i);
+      }
+      break;
+    }
+  }
+
+  // Move the granted flits.
+  for (const unsigned o : touched_) {
+    const unsigned i = static_cast<unsigned>(grant_in_[o]);
+    grant_in_[o] = kNone;
+    const unsigned v = static_cast<unsigned>(req_vc_[i]);
+    const Flit f = buf_[i].front(v).flit;
+    buf_[i].pop(v);
+    in_[i]->return_credit(t, v);
+    out_[o]->send(t, f);
+    --credits_[o * vcs_ + v];
+    if (is_head(f.type)) {
+      if (tracker_ != nullptr) tracker_->on_switch(f);
+      if (!is_tail(f.type)) {
+        owner_[o * vcs_ + v] = static_cast<int>(i);
+        route_[i * vcs_ + v] = static_cast<int>(o);
+      }
+    } else if (is_tail(f.type)) {
+      owner_[o * vcs_ + v] = kNone;
+      route_[i * vcs_ + v] = kNone;
+    }
+    rr_out_[o] = i;
+    rr_in_[i] = (v + 1) % vcs_;
+  }
+}
+
+unsigned FatTreeSwitch::held() const {
+  unsigned n = 0;
+  for (const VcBuffer& b : buf_) n += b.total();
+  return n;
+}
+
+std::string FatTreeSwitch::describe() const {
+  std::ostringstream os;
+  for (unsigned i = 0; i < buf_.size(); ++i) {
+    for (unsigned v = 0; v < vcs_; ++v) {
+      if (buf_[i].empty(v)) continue;
+      const int o = route_[i * vcs_ + v];
+      os << "  " << name_ << " in " << i << " vc " << v << ": " << buf_[i].size(v) << " flits";
+      if (o != kNone) {
+        os << ", packet in progress to out " << o << " (credits " << credits_[o * vcs_ + v] << ")";
+      } else {
+        os << ", head for terminal " << addr_.terminal(buf_[i].front(v).flit);
+      }
+      os << "\n";
+    }
+  }
+  return os.str();
+}
+
+}  // namespace hx

@@ -1,0 +1,65 @@
+// vc_buffer.h: the input buffers of one switch port: a FIFO of flits per virtual channel.
+//
+// Each VC owns `depth` slots, which is what the upstream sender's credit counter for that VC
+// starts at; credit flow control therefore guarantees that push() never finds a full VC, and
+// push() reports a violation instead of overwriting. Every flit carries the cycle from which it
+// may leave (its arrival plus the port's pipeline latency), so one buffer models both storage
+// and a fixed pipeline delay. Storage is one vector allocated up front: the per-cycle path
+// neither allocates nor searches.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "hx_flit.h"
+
+namespace hx {
+
+class VcBuffer {
+ public:
+  struct Entry {
+    Flit flit;
+    uint64_t ready = 0;  ///< first cycle in which the flit may leave
+  };
+
+  VcBuffer(unsigned vcs, unsigned depth)
+      : depth_(depth), slots_(static_cast<std::size_t>(vcs) * depth), head_(vcs, 0), count_(vcs, 0) {}
+
+  unsigned vcs() const { return static_cast<unsigned>(head_.size()); }
+  unsigned depth() const { return depth_; }
+  unsigned size(unsigned vc) const { return count_[vc]; }
+  bool empty(unsigned vc) const { return count_[vc] == 0; }
+  /// Flits held over all VCs.
+  unsigned total() const { return total_; }
+
+  /// Append a flit to its VC; false (and nothing stored) when that VC is full.
+  bool push(const Flit& f, uint64_t ready) {
+    const unsigned vc = f.vc;
+    if (vc >= head_.size() || count_[vc] == depth_) return false;
+    unsigned slot = head_[vc] + count_[vc];
+    if (slot >= depth_) slot -= depth_;
+    Entry& e = slots_[static_cast<std::size_t>(vc) * depth_ + slot];
+    e.flit = f;
+    e.ready = ready;
+    ++count_[vc];
+    ++total_;
+    return true;
+  }
+
+  /// The oldest flit of a non-empty VC.
+  const Entry& front(unsigned vc) const { return slots_[static_cast<std::size_t>(vc) * depth_ + head_[vc]]; }
+
+  void pop(unsigned vc) {
+    if (++head_[vc] == depth_) head_[vc] = 0;
+    --count_[vc];
+    --total_;
+  }
+
+ private:
+  unsigned depth_;
+  std::vector<Entry> slots_;
+  std::vector<unsigned> head_, count_;
+  unsigned total_ = 0;
+};
+
+}  // namespace hx
