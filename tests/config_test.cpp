@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "config_reader.h"
+#include "config_test_support.h"
 #include "sim_config.h"
 #include "units.h"
 
@@ -30,27 +31,8 @@ const std::string kBase =
 
 // The ConfigError that loading throws; a test failure if there is none.
 ConfigError error_of(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
-  try {
-    load_config_text(yaml, "t.yaml", overrides);
-  } catch (const ConfigError& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no ConfigError for:\n" << yaml;
-  return ConfigError({"(none)"}, "", "", "", "");
+  return test::config_error_of([&] { load_config_text(yaml, "t.yaml", overrides); }, yaml);
 }
-
-// Checks the parts of an error at a position in t.yaml.
-#define EXPECT_CONFIG_ERROR(err, line_, col_, path_, expected_, found_)                  \
-  do {                                                                                   \
-    const ConfigError& e_ = (err);                                                       \
-    SCOPED_TRACE(e_.what());                                                             \
-    EXPECT_EQ(e_.file(), "t.yaml");                                                      \
-    EXPECT_EQ(e_.line(), (line_));                                                       \
-    EXPECT_EQ(e_.column(), (col_));                                                      \
-    EXPECT_EQ(e_.key_path(), (path_));                                                   \
-    EXPECT_EQ(e_.expected(), (expected_));                                               \
-    EXPECT_EQ(e_.found(), (found_));                                                     \
-  } while (0)
 
 SimConfig load_ok(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
   try {

@@ -19,14 +19,13 @@
 #include <string>
 #include <vector>
 
+#include "config_test_support.h"
 #include "cost_config.h"
 #include "cost_report.h"
 #include "topology_cost.h"
 
 #ifdef HX_COST_CLI_TESTS
-#include <sys/wait.h>
-
-#include <cstdio>
+#include "cli_support.h"
 #endif
 
 namespace hx::cost {
@@ -407,26 +406,9 @@ CostConfig load_ok(const std::string& yaml) {
 }
 
 ConfigError error_of(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
-  try {
-    load_cost_config_text(yaml, "t.yaml", overrides);
-  } catch (const ConfigError& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no ConfigError for:\n" << yaml;
-  return ConfigError({"(none)"}, "", "", "", "");
+  return test::config_error_of([&] { load_cost_config_text(yaml, "t.yaml", overrides); }, yaml);
 }
 
-#define EXPECT_COST_ERROR(err, line_, col_, path_, expected_, found_) \
-  do {                                                                \
-    const ConfigError& e_ = (err);                                    \
-    SCOPED_TRACE(e_.what());                                          \
-    EXPECT_EQ(e_.file(), "t.yaml");                                   \
-    EXPECT_EQ(e_.line(), (line_));                                    \
-    EXPECT_EQ(e_.column(), (col_));                                   \
-    EXPECT_EQ(e_.key_path(), (path_));                                \
-    EXPECT_EQ(e_.expected(), (expected_));                            \
-    EXPECT_EQ(e_.found(), (found_));                                  \
-  } while (0)
 
 TEST(CostConfig, MinimalConfigTakesTheDefaults) {
   const CostConfig c = load_ok(kBase);
@@ -447,14 +429,14 @@ TEST(CostConfig, PlanesFollowTheEndpointPorts) {
   EXPECT_EQ(c.topologies[2].spec.planes, 4u);
   EXPECT_EQ(std::get<TorusParams>(c.topologies[2].spec.params).a, 2u);
   const ConfigError e = error_of("cluster: {endpoints: 64, endpoint_ports: 6}\ntopologies:\n  - {name: t, kind: torus}\n");
-  EXPECT_COST_ERROR(e, 3, 5, "topologies[0].planes", "key 'planes' (a plane count: cluster.endpoint_ports 6 is not a "
+  EXPECT_CONFIG_ERROR(e, 3, 5, "topologies[0].planes", "key 'planes' (a plane count: cluster.endpoint_ports 6 is not a "
                                                      "multiple of the 4 ports a torus plane takes)",
                     "a map with keys name, kind");
 }
 
 TEST(CostConfig, UnknownKeyInATopology) {
   const ConfigError e = error_of(kBase + "    leaf_dwn: 42\n");
-  EXPECT_COST_ERROR(e, 6, 5, "topologies[0].leaf_dwn", "one of name, kind, radix, planes, paper, leaf_down, leaf_up",
+  EXPECT_CONFIG_ERROR(e, 6, 5, "topologies[0].leaf_dwn", "one of name, kind, radix, planes, paper, leaf_down, leaf_up",
                     "'leaf_dwn'");
   EXPECT_EQ(e.problem(), "unknown key");
   EXPECT_EQ(e.hint(), "did you mean 'leaf_down'?");
@@ -474,17 +456,17 @@ TEST(CostConfig, UnknownTopLevelKey) {
 }
 
 TEST(CostConfig, BadTypes) {
-  EXPECT_COST_ERROR(error_of(kBase + "    leaf_down: \"42\"\n    leaf_up: 22\n"), 6, 16, "topologies[0].leaf_down",
+  EXPECT_CONFIG_ERROR(error_of(kBase + "    leaf_down: \"42\"\n    leaf_up: 22\n"), 6, 16, "topologies[0].leaf_down",
                     "an integer in 1..63", "'42'");
-  EXPECT_COST_ERROR(error_of("cluster:\n  endpoints: many\ntopologies: []\n"), 2, 14, "cluster.endpoints",
+  EXPECT_CONFIG_ERROR(error_of("cluster:\n  endpoints: many\ntopologies: []\n"), 2, 14, "cluster.endpoints",
                     "an integer in 1..2^40", "'many'");
-  EXPECT_COST_ERROR(error_of("cluster:\n  endpoints: 8\ntopologies: {ft: 1}\n"), 3, 13, "topologies",
+  EXPECT_CONFIG_ERROR(error_of("cluster:\n  endpoints: 8\ntopologies: {ft: 1}\n"), 3, 13, "topologies",
                     "a non-empty list of topologies (maps with name, kind, ...)", "a map");
-  EXPECT_COST_ERROR(error_of("cluster:\n  endpoints: 8\ntopologies: []\n"), 3, 13, "topologies",
+  EXPECT_CONFIG_ERROR(error_of("cluster:\n  endpoints: 8\ntopologies: []\n"), 3, 13, "topologies",
                     "a non-empty list of topologies (maps with name, kind, ...)", "an empty list");
-  EXPECT_COST_ERROR(error_of(kBase + "  - fat_tree\n"), 6, 5, "topologies[1]",
+  EXPECT_CONFIG_ERROR(error_of(kBase + "  - fat_tree\n"), 6, 5, "topologies[1]",
                     "a map describing one topology, with keys name, kind and its parameters", "'fat_tree'");
-  EXPECT_COST_ERROR(error_of(kBase + "prices: {aoc: cheap}\n"), 6, 15, "prices.aoc", "a number in [0, 1000000000]",
+  EXPECT_CONFIG_ERROR(error_of(kBase + "prices: {aoc: cheap}\n"), 6, 15, "prices.aoc", "a number in [0, 1000000000]",
                     "'cheap'");
   const ConfigError kind = error_of("cluster: {endpoints: 8}\ntopologies:\n  - {name: x, kind: fattree}\n");
   EXPECT_EQ(kind.key_path(), "topologies[0].kind");
@@ -493,25 +475,25 @@ TEST(CostConfig, BadTypes) {
 
 TEST(CostConfig, OutOfRange) {
   // Odd radix.
-  EXPECT_COST_ERROR(error_of("cluster:\n  endpoints: 8\n  radix: 63\n" + kBase.substr(kBase.find("topologies"))), 3, 10,
+  EXPECT_CONFIG_ERROR(error_of("cluster:\n  endpoints: 8\n  radix: 63\n" + kBase.substr(kBase.find("topologies"))), 3, 10,
                     "cluster.radix", "an even integer in 4..4096", "'63'");
   // Leaf ports that do not fit the switch.
-  EXPECT_COST_ERROR(error_of(kBase + "    leaf_down: 42\n    leaf_up: 23\n"), 7, 14, "topologies[0].leaf_up",
+  EXPECT_CONFIG_ERROR(error_of(kBase + "    leaf_down: 42\n    leaf_up: 23\n"), 7, 14, "topologies[0].leaf_up",
                     "an integer in 1..22 (leaf_down + leaf_up <= radix 64)", "'23'");
   // A board side of 0.
-  EXPECT_COST_ERROR(error_of(kBase + "  - {name: hx, kind: hammingmesh, board: 0x2}\n"), 6, 42, "topologies[1].board",
+  EXPECT_CONFIG_ERROR(error_of(kBase + "  - {name: hx, kind: hammingmesh, board: 0x2}\n"), 6, 42, "topologies[1].board",
                     "a board a by b such as '16x16' or [16, 16], each side 1..1024", "'0x2'");
   // One board is no HammingMesh.
-  EXPECT_COST_ERROR(error_of(kBase + "  - {name: hx, kind: hammingmesh, board: 2x2, global: 1x1}\n"), 6, 55,
+  EXPECT_CONFIG_ERROR(error_of(kBase + "  - {name: hx, kind: hammingmesh, board: 2x2, global: 1x1}\n"), 6, 55,
                     "topologies[1].global", "at least two boards (x y >= 2)", "'1x1'");
   // Paper cost must be positive.
-  EXPECT_COST_ERROR(error_of(kBase + "    paper: {cost_musd: 0}\n"), 6, 24, "topologies[0].paper.cost_musd",
+  EXPECT_CONFIG_ERROR(error_of(kBase + "    paper: {cost_musd: 0}\n"), 6, 24, "topologies[0].paper.cost_musd",
                     "a number in (0, 1000000000]", "'0'");
 }
 
 TEST(CostConfig, DragonflyRouterMustFitTheRadix) {
   const std::string df = "  - name: df\n    kind: dragonfly\n    a: 16\n    p: 8\n";  // lines 6-9
-  EXPECT_COST_ERROR(error_of(kBase + df + "    h: 42\n"), 10, 8, "topologies[1].h",
+  EXPECT_CONFIG_ERROR(error_of(kBase + df + "    h: 42\n"), 10, 8, "topologies[1].h",
                     "an integer in 1..41 (a virtual router of p + a - 1 + h = 8 + 15 + h ports must fit the 64-port "
                     "switch)",
                     "'42'");
@@ -531,7 +513,7 @@ TEST(CostConfig, DragonflyRouterMustFitTheRadix) {
 }
 
 TEST(CostConfig, MissingAndPairedKeys) {
-  EXPECT_COST_ERROR(error_of("cluster: {endpoints: 8}\ntopologies:\n  - {name: x}\n"), 3, 5, "topologies[0].kind",
+  EXPECT_CONFIG_ERROR(error_of("cluster: {endpoints: 8}\ntopologies:\n  - {name: x}\n"), 3, 5, "topologies[0].kind",
                     "key 'kind' (one of fat_tree, dragonfly, hammingmesh, hyperx, torus)", "a map with keys name");
   const ConfigError half = error_of(kBase + "    leaf_down: 42\n");
   EXPECT_EQ(half.key_path(), "topologies[0].leaf_up");
@@ -542,7 +524,7 @@ TEST(CostConfig, MissingAndPairedKeys) {
 
 TEST(CostConfig, DuplicateNamesAndKeys) {
   const ConfigError name = error_of(kBase + "  - name: ft\n    kind: torus\n");
-  EXPECT_COST_ERROR(name, 6, 11, "topologies[1].name", "a name used by one topology only", "'ft' again");
+  EXPECT_CONFIG_ERROR(name, 6, 11, "topologies[1].name", "a name used by one topology only", "'ft' again");
   EXPECT_EQ(name.hint(), "first at topologies[0]");
   const ConfigError key = error_of(kBase + "    kind: torus\n");
   EXPECT_EQ(key.problem(), "duplicate key");
@@ -641,31 +623,10 @@ TEST(ShippedCostConfigs, DocsDescribeEveryKey) {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int exit_code = -1;
-  std::string output;
-};
+using hx::test::hxsim;
+using Result = hx::test::CliResult;
 
-Result hxsim(const std::string& args) {
-  const std::string cmd = std::string(HXSIM_EXE) + " " + args + " 2>&1";
-  Result r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
-  const int status = pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
-
-fs::path scratch() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  fs::path d = fs::temp_directory_path() / "cost_cli_test" / (std::string(info->test_suite_name()) + "." + info->name());
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+fs::path scratch() { return hx::test::scratch_dir("cost_cli_test"); }
 
 TEST(HxsimCost, TableAndJson) {
   const fs::path d = scratch();

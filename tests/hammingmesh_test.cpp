@@ -13,13 +13,11 @@
 //     board): trees crossed, the VC the packet arrives on, and the path length in cables.
 // Each test runs the real hxsim executable, so each has its own SystemC elaboration.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
+#include "cli_support.h"
 #include "nlohmann/json.hpp"
 
 namespace {
@@ -27,38 +25,15 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-struct Result {
-  int exit_code = -1;
-  std::string output;
-};
+using hx::test::hxsim;
 
-Result hxsim(const std::string& args) {
-  const std::string cmd = std::string(HXSIM_EXE) + " " + args + " 2>&1";
-  Result r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
-  const int status = pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
-
-fs::path scratch() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  fs::path d = fs::temp_directory_path() / "hammingmesh_test" /
-               (std::string(info->test_suite_name()) + "." + info->name());
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+fs::path scratch() { return hx::test::scratch_dir("hammingmesh_test"); }
 
 std::string config(const std::string& name) { return std::string(HX_CONFIG_DIR) + "/" + name; }
 
 json run(const std::string& args) {
   const fs::path out = scratch() / "r.json";
-  const Result r = hxsim("run " + args + " --quiet --out " + out.string());
+  const hx::test::CliResult r = hxsim("run " + args + " --quiet --out " + out.string());
   EXPECT_EQ(r.exit_code, 0) << r.output;
   std::ifstream in(out);
   if (!in) return json::object();

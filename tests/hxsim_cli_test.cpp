@@ -7,7 +7,6 @@
 // zero-load latency against the analytical value, every traffic pattern, and the waveform
 // (FST + GTKWave save file naming only signals the FST has).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <cmath>
 #include <cstdio>
@@ -18,6 +17,7 @@
 #include <sstream>
 #include <string>
 
+#include "cli_support.h"
 #include "nlohmann/json.hpp"
 
 namespace {
@@ -25,32 +25,10 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-struct Result {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr
-};
+using hx::test::hxsim;
+using Result = hx::test::CliResult;
 
-fs::path scratch() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  fs::path d = fs::temp_directory_path() / "hxsim_cli_test" /
-               (std::string(info->test_suite_name()) + "." + info->name());
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
-Result hxsim(const std::string& args) {
-  const std::string cmd = std::string(HXSIM_EXE) + " " + args + " 2>&1";
-  Result r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
-  const int status = pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+fs::path scratch() { return hx::test::scratch_dir("hxsim_cli_test"); }
 
 json read_json(const fs::path& p) {
   std::ifstream in(p);

@@ -227,6 +227,26 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                 });
   };
 
+  // A delay in whole cycles (a time is rounded up), also kept in seconds for reports.
+  const auto latency_key = [&c](std::string name, std::string dflt, Duration& given, unsigned& cycles,
+                                double& seconds) {
+    return leaf(std::move(name), P::Defaulted, "a duration: a time or a number of cycles", std::move(dflt),
+                [&c, &given, &cycles, &seconds](const Field& f) {
+                  cycles = static_cast<unsigned>(read_cycles(f, c, given, false, kMaxLatencyCycles));
+                  seconds = given.to_seconds(c.router.clock_hz);
+                });
+  };
+  // A link: one flit per cycle (the bandwidth key is a consistency check) and a latency.
+  const auto link_section = [&c, &latency_key](std::string name, std::string latency_default,
+                                               SimConfig::Link& link, Duration& given) {
+    return section(std::move(name), P::Defaulted,
+                   {
+                       leaf("bandwidth", P::Optional, "a bandwidth equal to flit_width x clock", "",
+                            [&c](const Field& f) { read_local_bandwidth(f, c); }),
+                       latency_key("latency", std::move(latency_default), given, link.latency_cycles, link.latency_s),
+                   });
+  };
+
   return section(
       "", P::Required,
       {
@@ -272,38 +292,13 @@ KeySpec make_schema(SimConfig& c, Given& g) {
               }),
           section("links", P::Defaulted,
                   {
-                      section("local", P::Defaulted,
-                              {
-                                  leaf("bandwidth", P::Optional, "a bandwidth equal to flit_width x clock", "",
-                                       [&c](const Field& f) { read_local_bandwidth(f, c); }),
-                                  leaf("latency", P::Defaulted, "a duration: a time or a number of cycles",
-                                       "1 cycles",
-                                       [&c, &g](const Field& f) {
-                                         c.local_link.latency_cycles = static_cast<unsigned>(
-                                             read_cycles(f, c, g.latency, false, kMaxLatencyCycles));
-                                         c.local_link.latency_s = g.latency.to_seconds(c.router.clock_hz);
-                                       }),
-                              }),
-                      section("global", P::Defaulted,
-                              {
-                                  leaf("bandwidth", P::Optional, "a bandwidth equal to flit_width x clock", "",
-                                       [&c](const Field& f) { read_local_bandwidth(f, c); }),
-                                  leaf("latency", P::Defaulted, "a duration: a time or a number of cycles", "20 ns",
-                                       [&c, &g](const Field& f) {
-                                         c.global_link.latency_cycles = static_cast<unsigned>(
-                                             read_cycles(f, c, g.global_latency, false, kMaxLatencyCycles));
-                                         c.global_link.latency_s = g.global_latency.to_seconds(c.router.clock_hz);
-                                       }),
-                              }),
+                      link_section("local", "1 cycles", c.local_link, g.latency),  // accelerator <-> router
+                      link_section("global", "20 ns", c.global_link, g.global_latency),  // hammingmesh cables
                   }),
           section("switch", P::Defaulted,
                   {
-                      leaf("latency", P::Defaulted, "a duration: a time or a number of cycles", "80 ns",
-                           [&c, &g](const Field& f) {
-                             c.fabric_switch.latency_cycles = static_cast<unsigned>(
-                                 read_cycles(f, c, g.switch_latency, false, kMaxLatencyCycles));
-                             c.fabric_switch.latency_s = g.switch_latency.to_seconds(c.router.clock_hz);
-                           }),
+                      latency_key("latency", "80 ns", g.switch_latency, c.fabric_switch.latency_cycles,
+                                  c.fabric_switch.latency_s),
                       leaf("buffer_depth", P::Defaulted,
                            "auto (the cable's credit round trip) or an integer in 2..4096 (flits per VC)", "auto",
                            [&c](const Field& f) {

@@ -1,0 +1,48 @@
+// cli_support.h: running the hxsim executable from a GoogleTest, for the end-to-end suites.
+//
+// Each test runs the real binary (HXSIM_EXE, set by tests/CMakeLists.txt), so each run is its
+// own process with its own SystemC elaboration.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+namespace hx::test {
+
+struct CliResult {
+  int exit_code = -1;
+  std::string output;  ///< stdout and stderr
+};
+
+/// Run `hxsim ARGS`, capturing its output and exit code.
+inline CliResult hxsim(const std::string& args) {
+  const std::string cmd = std::string(HXSIM_EXE) + " " + args + " 2>&1";
+  CliResult r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return r;
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
+  const int status = pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+/// A fresh, empty directory for the current test: TMPDIR/<suite_dir>/<suite>.<test>.
+inline std::filesystem::path scratch_dir(const std::string& suite_dir) {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string name = std::string(info->test_suite_name()) + "." + info->name();
+  for (char& c : name) {
+    if (c == '/') c = '_';
+  }
+  const std::filesystem::path d = std::filesystem::temp_directory_path() / suite_dir / name;
+  std::filesystem::remove_all(d);
+  std::filesystem::create_directories(d);
+  return d;
+}
+
+}  // namespace hx::test
