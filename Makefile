@@ -13,7 +13,8 @@ help:
 	@echo "hxsim make targets:"
 	@echo "  make run        build hxsim, run the built-in default config; results in $(BUILD)/run/"
 	@echo "  make test       lint the RTL, build, run all tests (ctest)"
-	@echo "  make bench      mesh8x8_uniform at 7 loads, 3 runs each; $(BUILD)/bench/mesh8x8.json"
+	@echo "  make bench      mesh8x8_uniform at 7 loads and HammingMesh all-to-all, 3 runs each;"
+	@echo "                  $(BUILD)/bench/mesh8x8.json, $(BUILD)/bench/global.json"
 	@echo "  make build      configure (once) and build everything in $(BUILD)/"
 	@echo "  make configure  run cmake into $(BUILD)/ (only if not yet configured)"
 	@echo "  make lint       verilator --lint-only -Wall on every RTL top (scripts/lint.sh)"
@@ -51,6 +52,7 @@ run: configure
 bench: configure
 	cmake --build $(BUILD) -j$(NPROC) --target hxsim
 	python3 scripts/bench.py --hxsim $(BUILD)/hxsim --out $(BUILD)/bench/mesh8x8.json
+	python3 scripts/bench_global.py --hxsim $(BUILD)/hxsim --out $(BUILD)/bench/global.json
 
 synth: deps
 	bash scripts/synth.sh

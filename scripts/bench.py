@@ -39,13 +39,13 @@ FIELDS = [
 ]
 
 
-def run_once(hxsim, config, load, measure, seed):
+def run_once(hxsim, config, sets, seed):
+    """One `hxsim run` with --set overrides; its results JSON (exits on a failed run)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "r.json")
-        cmd = [hxsim, "run", config, "--quiet", "--seed", str(seed), "--out", out,
-               "--set", f"traffic.injection_rate={load}"]
-        if measure:
-            cmd += ["--set", f"run.measure={measure}cycles"]
+        cmd = [hxsim, "run", config, "--quiet", "--seed", str(seed), "--out", out]
+        for s in sets:
+            cmd += ["--set", s]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
             sys.exit(f"bench: {' '.join(cmd)} failed ({proc.returncode}):\n{proc.stdout}{proc.stderr}")
@@ -74,7 +74,10 @@ def main():
     for load in loads:
         runs = []
         for rep in range(args.repeats):
-            res = run_once(args.hxsim, args.config, load, args.measure, seed=1 + rep)
+            sets = [f"traffic.injection_rate={load}"]
+            if args.measure:
+                sets.append(f"run.measure={args.measure}cycles")
+            res = run_once(args.hxsim, args.config, sets, seed=1 + rep)
             if not res["checks"]["passed"]:
                 sys.exit(f"bench: run at load {load} failed its checks: {res['checks']}")
             runs.append({name: pick(res, path) for name, path in FIELDS})
