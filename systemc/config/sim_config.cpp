@@ -299,6 +299,8 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                   {
                       latency_key("latency", "80 ns", g.switch_latency, c.fabric_switch.latency_cycles,
                                   c.fabric_switch.latency_s),
+                      integer_key("speedup", 1, 4, "2",
+                                  [&c](uint64_t v) { c.fabric_switch.speedup = static_cast<unsigned>(v); }),
                       leaf("buffer_depth", P::Defaulted,
                            "auto (the cable's credit round trip) or an integer in 2..4096 (flits per VC)", "auto",
                            [&c](const Field& f) {
@@ -569,6 +571,7 @@ std::vector<std::pair<std::string, std::string>> effective_values(const SimConfi
     v.emplace_back("links.global.bandwidth", format_bandwidth(c.local_link.bandwidth_bps));
     v.emplace_back("links.global.latency", cycles(c.global_link.latency_cycles));
     v.emplace_back("switch.latency", cycles(c.fabric_switch.latency_cycles));
+    v.emplace_back("switch.speedup", std::to_string(c.fabric_switch.speedup));
     v.emplace_back("switch.buffer_depth", std::to_string(c.fabric_switch.buffer_depth));
   }
   v.insert(v.end(), {

@@ -60,6 +60,7 @@ struct SimConfig {
     double latency_s = 0;
     unsigned latency_cycles = 0;  // pipeline: a flit may leave this many cycles after arriving
     unsigned buffer_depth = 0;    // flits per VC and input port; 0 until derived ("auto")
+    unsigned speedup = 2;         // crossbar rounds per cycle (Table III: 800 Gb/s for 400 Gb/s links)
     bool buffer_auto = true;
   } fabric_switch;
 

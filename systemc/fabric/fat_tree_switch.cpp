@@ -5,11 +5,12 @@
 namespace hx {
 
 FatTreeSwitch::FatTreeSwitch(std::string name, unsigned ports, unsigned vcs, unsigned depth,
-                             unsigned latency, Role role, TreeAddressing addressing,
+                             unsigned latency, unsigned speedup, Role role, TreeAddressing addressing,
                              PacketTracker* tracker, ErrorHandler on_error)
     : name_(std::move(name)),
       vcs_(vcs),
       latency_(latency),
+      speedup_(speedup),
       role_(role),
       addr_(addressing),
       tracker_(tracker),
@@ -17,6 +18,11 @@ FatTreeSwitch::FatTreeSwitch(std::string name, unsigned ports, unsigned vcs, uns
       in_(ports, nullptr),
       out_(ports, nullptr),
       buf_(ports, VcBuffer(vcs, depth)),
+      obuf_(ports, VcBuffer(vcs, kOutputQueueDepth)),
+      rr_link_(ports, 0),
+      owed_credits_(static_cast<std::size_t>(ports) * vcs, 0),
+      owed_total_(ports, 0),
+      rr_credit_(ports, 0),
       route_(static_cast<std::size_t>(ports) * vcs, kNone),
       owner_(static_cast<std::size_t>(ports) * vcs, kNone),
       credits_(static_cast<std::size_t>(ports) * vcs, 0),
@@ -54,14 +60,15 @@ int FatTreeSwitch::down_port(unsigned terminal) const {
 }
 
 int FatTreeSwitch::pick_up_port(unsigned vc) {
+  // The least loaded up port: the most room downstream, counting what its queue still holds.
   int best = kNone;
-  unsigned best_credits = 0;
+  unsigned best_room = 0;
   for (unsigned i = 0; i < role_.up; ++i) {
     const unsigned o = role_.down + (rr_up_ + i) % role_.up;
-    if (out_[o] == nullptr || owner_[o * vcs_ + vc] != kNone) continue;
-    const unsigned c = credits_[o * vcs_ + vc];
-    if (c > best_credits) {
-      best_credits = c;
+    if (out_[o] == nullptr || owner_[o * vcs_ + vc] != kNone || obuf_[o].full(vc)) continue;
+    const unsigned room = credits_[o * vcs_ + vc] + (kOutputQueueDepth - obuf_[o].size(vc));
+    if (room > best_room) {
+      best_room = room;
       best = static_cast<int>(o);
     }
   }
@@ -83,7 +90,7 @@ int FatTreeSwitch::route(const Flit& head, unsigned vc) {
     }
     return kNone;
   }
-  if (owner_[o * vcs_ + vc] != kNone || credits_[o * vcs_ + vc] == 0) return kNone;
+  if (owner_[o * vcs_ + vc] != kNone || obuf_[o].full(vc)) return kNone;
   return o;
 }
 
@@ -101,6 +108,40 @@ void FatTreeSwitch::step(uint64_t t) {
     }
   }
 
+  for (unsigned r = 0; r < speedup_; ++r) crossbar_round(t);
+
+  // Credits for what left the input buffers: a credit wire carries one per cycle, so with
+  // speedup an input may owe a few for a cycle or two.
+  for (unsigned i = 0; i < ports; ++i) {
+    if (owed_total_[i] == 0) continue;
+    for (unsigned k = 0; k < vcs_; ++k) {
+      const unsigned v = (rr_credit_[i] + k) % vcs_;
+      if (owed_credits_[i * vcs_ + v] == 0) continue;
+      in_[i]->return_credit(t, v);
+      --owed_credits_[i * vcs_ + v];
+      --owed_total_[i];
+      rr_credit_[i] = (v + 1) % vcs_;
+      break;
+    }
+  }
+
+  // Output links: one flit each, from a VC with a credit downstream.
+  for (unsigned o = 0; o < ports; ++o) {
+    if (obuf_[o].total() == 0) continue;
+    for (unsigned k = 0; k < vcs_; ++k) {
+      const unsigned v = (rr_link_[o] + k) % vcs_;
+      if (obuf_[o].empty(v) || credits_[o * vcs_ + v] == 0) continue;
+      out_[o]->send(t, obuf_[o].front(v).flit);
+      obuf_[o].pop(v);
+      --credits_[o * vcs_ + v];
+      rr_link_[o] = (v + 1) % vcs_;
+      break;
+    }
+  }
+}
+
+void FatTreeSwitch::crossbar_round(uint64_t t) {
+  const unsigned ports = static_cast<unsigned>(in_.size());
   // Input stage: each input with flits requests one output.
   touched_.clear();
   for (unsigned i = 0; i < ports; ++i) {
@@ -121,7 +162,7 @@ void FatTreeSwitch::step(uint64_t t) {
           continue;
         }
         o = route(e.flit, v);
-      } else if (credits_[o * vcs_ + v] == 0) {
+      } else if (obuf_[o].full(v)) {
         o = kNone;
       }
       if (o == kNone) continue;
@@ -150,9 +191,9 @@ void FatTreeSwitch::step(uint64_t t) {
     const unsigned v = static_cast<unsigned>(req_vc_[i]);
     const Flit f = buf_[i].front(v).flit;
     buf_[i].pop(v);
-    in_[i]->return_credit(t, v);
-    out_[o]->send(t, f);
-    --credits_[o * vcs_ + v];
+    ++owed_credits_[i * vcs_ + v];  // returned by step(), one per cycle and link
+    ++owed_total_[i];
+    obuf_[o].push(f, t);
     if (is_head(f.type)) {
       if (tracker_ != nullptr) tracker_->on_switch(f);
       if (!is_tail(f.type)) {
@@ -171,6 +212,7 @@ void FatTreeSwitch::step(uint64_t t) {
 unsigned FatTreeSwitch::held() const {
   unsigned n = 0;
   for (const VcBuffer& b : buf_) n += b.total();
+  for (const VcBuffer& b : obuf_) n += b.total();
   return n;
 }
 
@@ -182,7 +224,8 @@ std::string FatTreeSwitch::describe() const {
       const int o = route_[i * vcs_ + v];
       os << "  " << name_ << " in " << i << " vc " << v << ": " << buf_[i].size(v) << " flits";
       if (o != kNone) {
-        os << ", packet in progress to out " << o << " (credits " << credits_[o * vcs_ + v] << ")";
+        os << ", packet in progress to out " << o << " (queued " << obuf_[o].size(v) << ", credits "
+           << credits_[o * vcs_ + v] << ")";
       } else {
         os << ", head for terminal " << addr_.terminal(buf_[i].front(v).flit);
       }

@@ -1,10 +1,17 @@
 // fat_tree_switch.h: a switch of a HammingMesh row or column fat tree, as a C++ cycle model.
 //
-// Radix k ports, each with an input buffer of `depth` flits per VC (VcBuffer) and, towards its
-// receiver, one credit counter per VC. A flit may leave `latency` cycles after it arrived: the
-// switch's pipeline (Table III of the paper: 40 ns input plus 40 ns output buffer latency).
+// Radix k ports. Each input has a buffer of `depth` flits per VC (VcBuffer), each output a
+// small output queue per VC and, towards its receiver, one credit counter per VC. A flit may
+// cross the crossbar `latency` cycles after it arrived: the switch's pipeline (Table III of the
+// paper: 40 ns input plus 40 ns output buffer latency). The crossbar runs `speedup` times faster
+// than a link (Table III: 800 Gb/s crossbar for 400 Gb/s links, speedup 2): per cycle an input
+// may move up to `speedup` flits into output queues and an output may take up to `speedup`,
+// while each output link sends one (and each input's credit wire returns one credit).
+// Speedup is what keeps an input-queued switch from losing
+// a third of its throughput to head-of-line blocking under uniform traffic.
 // Flow control is credit based and wormhole per VC: a head reserves an output VC until its
-// tail has passed. A flit keeps its VC through the tree; the boards change VCs.
+// tail has entered the output queue. A flit keeps its VC through the tree; the boards change
+// VCs.
 //
 // Routing is up/down. Every tree port that faces a board is a terminal, numbered by
 // TreeAddressing from the destination in the packet's header. A single-switch tree sends a
@@ -13,10 +20,12 @@
 // (among those whose output VC is free); a spine sends it down, deterministically, to the leaf
 // of the terminal. Up/down routes have no cycles, so the tree cannot deadlock by itself.
 //
-// Allocation per cycle is separable, input first: each input picks, round-robin over its VCs,
-// one VC whose front flit is ready and can go (a credit, and for a head a free output VC);
-// each output grants one of the inputs that picked it, round-robin. A grant moves the flit,
-// returns its credit upstream, and takes a credit of the output.
+// Allocation is separable, input first, once per crossbar round (`speedup` rounds a cycle):
+// each input picks, round-robin over its VCs, one VC whose front flit is ready and can go (room
+// in the output queue of its VC, and for a head a free output VC); each output grants one of
+// the inputs that picked it, round-robin. A grant moves the flit into the output queue and
+// returns its credit upstream. Each output link then sends one queued flit that has a credit,
+// VCs served round-robin.
 #pragma once
 
 #include <cstdint>
@@ -64,8 +73,12 @@ class FatTreeSwitch {
   };
   using ErrorHandler = std::function<void(const std::string&)>;
 
+  /// Flits per VC of an output queue: enough for `speedup` arrivals while the link sends one.
+  static constexpr unsigned kOutputQueueDepth = 8;
+
   FatTreeSwitch(std::string name, unsigned ports, unsigned vcs, unsigned depth, unsigned latency,
-                Role role, TreeAddressing addressing, PacketTracker* tracker, ErrorHandler on_error);
+                unsigned speedup, Role role, TreeAddressing addressing, PacketTracker* tracker,
+                ErrorHandler on_error);
 
   /// Port p: `in` brings flits (its sender counts this switch's `depth` credits per VC), `out`
   /// takes them to a receiver with `out_credits` slots per VC.
@@ -83,13 +96,15 @@ class FatTreeSwitch {
  private:
   static constexpr int kNone = -1;
 
+  /// One crossbar round: move at most one flit per input and per output into output queues.
+  void crossbar_round(uint64_t t);
   /// Output for the head at the front of (input, vc), or kNone if none can take it now.
   int route(const Flit& head, unsigned vc);
   int pick_up_port(unsigned vc);
   int down_port(unsigned terminal) const;
 
   std::string name_;
-  unsigned vcs_, latency_;
+  unsigned vcs_, latency_, speedup_;
   Role role_;
   TreeAddressing addr_;
   PacketTracker* tracker_;
@@ -97,9 +112,14 @@ class FatTreeSwitch {
 
   std::vector<FlitLink*> in_, out_;
   std::vector<VcBuffer> buf_;              // per input port
+  std::vector<VcBuffer> obuf_;             // per output port: the output queues
+  std::vector<unsigned> rr_link_;          // per output: next VC the link looks at first
+  std::vector<unsigned> owed_credits_;     // [in * vcs + vc]: credits not yet returned upstream
+  std::vector<unsigned> owed_total_;       // per input
+  std::vector<unsigned> rr_credit_;        // per input: next VC whose credit goes back first
   std::vector<int> route_;                 // [in * vcs + vc]: output of the packet in progress
   std::vector<int> owner_;                 // [out * vcs + vc]: input holding that output VC
-  std::vector<unsigned> credits_;          // [out * vcs + vc]
+  std::vector<unsigned> credits_;          // [out * vcs + vc]: the receiver's free slots
   std::vector<unsigned> full_credits_;     // per output
   std::vector<unsigned> rr_in_;            // per input: next VC to look at first
   std::vector<unsigned> rr_out_;           // per output: last input granted

@@ -60,8 +60,8 @@ void HammingMeshFabric::build_tree(const SimConfig& cfg, const std::vector<Plane
 
   auto add_switch = [&](const std::string& sw_name, unsigned ports, FatTreeSwitch::Role role) {
     switches_.push_back(std::make_unique<FatTreeSwitch>(sw_name, ports, vcs_, switch_depth_,
-                                                        switch_latency_, role, addr, tracker_,
-                                                        on_error_));
+                                                        switch_latency_, cfg.fabric_switch.speedup,
+                                                        role, addr, tracker_, on_error_));
     return switches_.back().get();
   };
   // A cable between two switch ports: a link each way.

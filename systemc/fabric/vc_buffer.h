@@ -29,6 +29,7 @@ class VcBuffer {
   unsigned depth() const { return depth_; }
   unsigned size(unsigned vc) const { return count_[vc]; }
   bool empty(unsigned vc) const { return count_[vc] == 0; }
+  bool full(unsigned vc) const { return count_[vc] == depth_; }
   /// Flits held over all VCs.
   unsigned total() const { return total_; }
 
