@@ -118,6 +118,40 @@ INSTANTIATE_TEST_SUITE_P(
                       Route{"same_board_column", 9, 50, 1, 1, 5}, Route{"neither", 9, 54, 2, 2, 8}),
     [](const auto& info) { return std::string(info.param.name); });
 
+// ---- two-level trees: leaves and spines ---------------------------------------------------------
+
+struct TwoLevel {
+  const char* name;
+  const char* sets;
+  unsigned switches;
+};
+
+class TwoLevelTrees : public ::testing::TestWithParam<TwoLevel> {};
+
+TEST_P(TwoLevelTrees, UpDownRoutingIsCleanAndPathsMatchTheFormula) {
+  // The 4x4 Hx2Mesh's trees have 8 ports; with switches of radix 4 (or 6) each is a two-level
+  // fat tree, so packets climb to a spine whenever their terminal is on another leaf.
+  const TwoLevel& p = GetParam();
+  const json j = run(config("hx2mesh_4x4_alltoall.yaml") + " " + p.sets +
+                     " --set run.warmup=1000cycles --set run.measure=20000cycles");
+  ASSERT_TRUE(j.contains("checks"));
+  expect_clean(j);
+  EXPECT_EQ(j["config"]["switches"], p.switches);
+  EXPECT_EQ(j["checks"]["max_trees"], 2);
+  // Section III-B: each tree now costs 2 (levels + 1) = 4 cables.
+  EXPECT_EQ(j["checks"]["diameter_formula"], 8);
+  EXPECT_EQ(j["checks"]["max_path_cables"], j["checks"]["diameter_formula"]);
+}
+
+// radix 4: leaves of 2 down + 2 up, 4 leaves and 2 spines per tree, 16 trees.
+// radix 6, taper 0.5: leaves of 4 down + 2 up, 2 leaves and 1 spine per tree.
+INSTANTIATE_TEST_SUITE_P(Hx2Mesh4x4, TwoLevelTrees,
+                         ::testing::Values(TwoLevel{"radix4", "--set topology.tree.radix=4", 16 * 6},
+                                           TwoLevel{"radix6_taper", "--set topology.tree.radix=6 "
+                                                                    "--set topology.tree.taper=0.5",
+                                                    16 * 3}),
+                         [](const auto& info) { return std::string(info.param.name); });
+
 // ---- a packet never leaves the plane's trees for a tied-off port: a 1-D HammingMesh ------------
 
 TEST(HammingMesh, OneBoardRowUsesOnlyRowTrees) {
