@@ -13,6 +13,7 @@
 #include <systemc.h>  // before Verilator's headers (::sc_time_stamp)
 
 #include "accelerator_array.h"
+#include "topology_cost.h"
 #include "board.h"
 #include "flit_link.h"
 #include "hammingmesh_fabric.h"
@@ -82,16 +83,25 @@ nlohmann::ordered_json receive_distribution(std::vector<uint64_t> flits, double 
 }  // namespace
 
 unsigned hammingmesh_diameter(const SimConfig& cfg) {
-  // Section III-B: on-board hops to the edges, plus 2 (levels + 1) cables per tree, where a
-  // tree of q ports built from radix-k switches has ceil(log_{k/2}(q / k)) + 1 levels (one
-  // level when q <= k).
-  const auto tree_cables = [&cfg](bool rows) {
-    const double q = tree_ports(cfg, rows), k = cfg.topology.tree_radix;
-    const double l = q <= k ? 0 : std::ceil(std::log(q / k) / std::log(k / 2) - 1e-12);
-    return 2 * (static_cast<unsigned>(l) + 1);
-  };
-  const unsigned a = cfg.topology.board_x, b = cfg.topology.board_y;
-  return 2 * ((a - 1) / 2 + (b - 1) / 2) + tree_cables(true) + tree_cables(false);
+  // The analytical model's HammingMesh (analytic/topology_cost.h), the same one `hxsim cost`
+  // uses: the simulation's longest path is checked against it.
+  cost::HxMeshParams p;
+  p.a = cfg.topology.board_x;
+  p.b = cfg.topology.board_y;
+  p.x = cfg.topology.global_x;
+  p.y = cfg.topology.global_y;
+  p.span = cfg.topology.tree_span == TreeSpan::Line ? cost::TreeSpan::Line : cost::TreeSpan::Board;
+  const TreeShape shape = tree_shape(std::max(tree_ports(cfg, true), tree_ports(cfg, false)),
+                                     cfg.topology.tree_radix, cfg.topology.tree_taper);
+  if (shape.leaves > 0) {
+    p.tree_down = shape.down;
+    p.tree_up = shape.up;
+  }
+  cost::TopologySpec spec;
+  spec.radix = cfg.topology.tree_radix;
+  spec.target_endpoints = cfg.node_count();
+  spec.params = p;
+  return cost::evaluate(spec, cost::Prices{}).diameter;
 }
 
 double zero_load_latency(const SimConfig& cfg) {

@@ -64,9 +64,8 @@ void check_buildable(const SimConfig& cfg);
 /// For a hammingmesh: -1 (the formula above covers a single board).
 double zero_load_latency(const SimConfig& cfg);
 
-/// The diameter of a HammingMesh plane in cables, by the formula of section III-B of the paper:
-/// 2 (floor((a-1)/2) + floor((b-1)/2)) + 2 (ceil(log_{k/2}(q_x/k)) + 1) + 2 (ceil(log_{k/2}(q_y/k)) + 1)
-/// with q the ports of a row and a column tree.
+/// The diameter of a HammingMesh plane in cables, from the analytical model (hxsim cost):
+/// section III-B's 2 (floor((a-1)/2) + floor((b-1)/2)) plus 2 (levels + 1) cables per tree.
 unsigned hammingmesh_diameter(const SimConfig& cfg);
 
 }  // namespace hx
