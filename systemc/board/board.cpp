@@ -4,40 +4,44 @@
 
 namespace hx {
 
-Board::Board(sc_core::sc_module_name name, std::vector<std::unique_ptr<PlaneModel>> planes,
-             ErrorHandler on_error)
-    : sc_core::sc_module(name),
-      clk("clk"),
-      planes_(std::move(planes)),
-      on_error_(std::move(on_error)) {
-  SC_HAS_PROCESS(Board);
+BoardArray::BoardArray(sc_core::sc_module_name name, std::vector<Board> boards, ErrorHandler on_error)
+    : sc_core::sc_module(name), clk("clk"), boards_(std::move(boards)), on_error_(std::move(on_error)) {
+  for (Board& b : boards_) {
+    for (auto& p : b.planes) planes_.push_back(p.get());
+  }
+  SC_HAS_PROCESS(BoardArray);
   SC_METHOD(on_clock);
   sensitive << clk.pos();
   dont_initialize();
 }
 
-void Board::on_clock() {
+void BoardArray::on_clock() {
   const uint64_t t = cycle_++;
-  for (auto& p : planes_) p->drive(t);
+  for (PlaneModel* p : planes_) p->drive(t);
   if (observer_) {
-    for (auto& p : planes_) p->settle();
+    for (PlaneModel* p : planes_) p->settle();
     observer_(t);
   }
-  for (auto& p : planes_) p->edge(t);
-  if (failed_) return;
-  for (unsigned i = 0; i < planes_.size(); ++i) {
-    const unsigned bits = planes_[i]->error_bits();
-    const uint64_t stray = planes_[i]->stray_flits();
-    if (bits == 0 && stray == 0) continue;
-    failed_ = true;
-    std::ostringstream os;
-    os << "cycle " << t << ": " << name() << " plane " << i << ": ";
-    if (bits != 0) os << "router error_o = 0x" << std::hex << bits << std::dec << " ("
-                      << describe_router_errors(bits) << ")";
-    if (stray != 0) os << (bits ? "; " : "") << stray
-                       << " flits left through an unconnected edge port (misrouted)";
-    if (on_error_) on_error_(os.str());
-    return;
+  for (PlaneModel* p : planes_) p->edge(t);
+  if (!failed_) check(t);
+}
+
+void BoardArray::check(uint64_t t) {
+  for (const Board& b : boards_) {
+    for (unsigned i = 0; i < b.planes.size(); ++i) {
+      const unsigned bits = b.planes[i]->error_bits();
+      const uint64_t stray = b.planes[i]->stray_flits();
+      if (bits == 0 && stray == 0) continue;
+      failed_ = true;
+      std::ostringstream os;
+      os << "cycle " << t << ": " << b.name << " plane " << i << ": ";
+      if (bits != 0) os << "router error_o = 0x" << std::hex << bits << std::dec << " ("
+                        << describe_router_errors(bits) << ")";
+      if (stray != 0) os << (bits ? "; " : "") << stray
+                         << " flits left through an unconnected edge port (misrouted)";
+      if (on_error_) on_error_(os.str());
+      return;
+    }
   }
 }
 

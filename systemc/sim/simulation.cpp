@@ -127,7 +127,7 @@ struct Simulation::Netlist {
   TrafficPattern pattern;
   PacketTracker tracker;
   std::vector<std::unique_ptr<FlitLink>> inject, eject;  // per node
-  std::vector<std::unique_ptr<Board>> boards;  // board (bx, by) at by * global_x + bx
+  std::unique_ptr<BoardArray> boards;  // board (bx, by) is board by * global_x + bx
   std::unique_ptr<HammingMeshFabric> fabric;   // hammingmesh only
   std::unique_ptr<AcceleratorArray> accelerators;
   std::unique_ptr<Waveform> waveform;
@@ -175,16 +175,16 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
                                                  cfg.local_link.latency_cycles));
   }
 
-  // One Board per board of the system, each with its one plane. Board i is board
-  // (i mod global_x, i div global_x).
+  // Every board of the system with its one plane. Board i is board (i mod global_x,
+  // i div global_x).
   const BoardGeometry geom{cfg.topology.board_x, cfg.topology.board_y};
   const std::vector<EndpointAddress> addr = node_addresses(cfg);
-  std::vector<std::vector<std::unique_ptr<PlaneModel>>> planes(cfg.board_count());
+  std::vector<Board> boards(cfg.board_count());
   std::vector<PlaneModel*> plane_of_board;
   for (unsigned i = 0; i < cfg.board_count(); ++i) {
-    const std::string id = "board" + std::to_string(i);
-    planes[i].push_back(make_plane(*v, n.vctx.get(), (id + "_plane0").c_str()));
-    plane_of_board.push_back(planes[i].front().get());
+    boards[i].name = "board" + std::to_string(i);
+    boards[i].planes.push_back(make_plane(*v, n.vctx.get(), (boards[i].name + "_plane0").c_str()));
+    plane_of_board.push_back(boards[i].planes.front().get());
   }
   for (unsigned i = 0; i < nodes; ++i) {
     PlaneModel& plane = *plane_of_board[addr[i].board_y * cfg.topology.global_x + addr[i].board_x];
@@ -227,9 +227,9 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
     straps.route_mode = cfg.router.routing;
     straps.vc_policy = cfg.router.vc_policy;
     plane_of_board[i]->reset(straps, 4);
-    n.boards.push_back(std::make_unique<Board>(("board" + std::to_string(i)).c_str(), std::move(planes[i]), on_error));
-    n.boards.back()->clk(*n.clock);
   }
+  n.boards = std::make_unique<BoardArray>("boards", std::move(boards), on_error);
+  n.boards->clk(*n.clock);
 
   if (!opt.fault.empty()) {
     if (opt.fault_node >= nodes) throw std::invalid_argument("fault node out of range");
@@ -240,16 +240,14 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
   if (!opt.trace_path.empty()) {
     n.waveform = std::make_unique<Waveform>(opt.trace_path, opt.trace_from, opt.trace_to,
                                             static_cast<uint64_t>(period_ps), flit_format(cfg));
-    // The RTL of board 0 only: every board steps in its own process, in no fixed order, so
-    // only the board that dumps can guarantee its plane shows cycle t (docs/waveforms.md).
-    n.waveform->add_plane(n.boards.front()->plane(0));
+    for (PlaneModel* plane : plane_of_board) n.waveform->add_plane(*plane);
     for (unsigned i = 0; i < nodes; ++i) {
       n.waveform->add_link(n.inject[i].get());
       n.waveform->add_link(n.eject[i].get());
     }
     n.waveform->open();
     Waveform* w = n.waveform.get();
-    n.boards.front()->set_observer([w](uint64_t t) { w->dump(t); });
+    n.boards->set_observer([w](uint64_t t) { w->dump(t); });
   }
 }
 
