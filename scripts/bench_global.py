@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
-"""make bench, part 2: global (all-to-all) bandwidth of HammingMesh planes.
+"""make bench, part 2: global (all-to-all) bandwidth of HammingMesh planes and fat trees.
 
 Saturating all-to-all (the HammingMesh paper's balanced shift) on the 64-accelerator systems
-and on the paper's small-cluster planes (1,024 accelerators: Hx2Mesh 16x16, Hx4Mesh 8x8 and
-the 2D HyperX = Hx1Mesh 32x32), REPEATS seeds each. Writes the medians and every run to
+and on the paper's small-cluster planes (1,024 accelerators: Hx2Mesh 16x16, Hx4Mesh 8x8, the
+2D HyperX = Hx1Mesh 32x32, and the nonblocking, 50% and 75% tapered fat trees), REPEATS seeds
+each. Writes the medians and every run to
 build/bench/global.json and a bar chart beside Table II's figures to build/bench/global.png.
 
 Global bandwidth is the accepted rate per accelerator, reported two ways: as a share of the
 accelerator's local port (the RTL router's injection port, one link), and as a share of the
-plane's four links, which is how Table II states it. The router's one local port caps the
-second at 0.25; see docs/hammingmesh.md.
+plane's links (four for a HammingMesh, one for a fat tree), which is how Table II states it.
+The HammingMesh router's one local port caps the second at 0.25; see docs/hammingmesh.md.
 
     scripts/bench_global.py [--hxsim build/hxsim] [--out build/bench/global.json]
                             [--repeats 3] [--measure CYCLES] [--only NAME,...]
@@ -26,12 +27,17 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench import ROOT, pick, run_once  # noqa: E402
 
 # (name, config, Table II global bandwidth of the small cluster in % of injection, or None)
+# (name, config, extra --set overrides, Table II global bandwidth of the small cluster in % of
+# injection, or None)
 SYSTEMS = [
-    ("hx2mesh_4x4", "hx2mesh_4x4_alltoall.yaml", None),
-    ("hx4mesh_2x2", "hx4mesh_2x2_alltoall.yaml", None),
-    ("hx2mesh_16x16", "hx2mesh_16x16_alltoall.yaml", 25.4),
-    ("hx4mesh_8x8", "hx4mesh_8x8_alltoall.yaml", 11.3),
-    ("hyperx_32x32", "hyperx_32x32_alltoall.yaml", 91.6),
+    ("hx2mesh_4x4", "hx2mesh_4x4_alltoall.yaml", [], None),
+    ("hx4mesh_2x2", "hx4mesh_2x2_alltoall.yaml", [], None),
+    ("hx2mesh_16x16", "hx2mesh_16x16_alltoall.yaml", [], 25.4),
+    ("hx4mesh_8x8", "hx4mesh_8x8_alltoall.yaml", [], 11.3),
+    ("hyperx_32x32", "hyperx_32x32_alltoall.yaml", [], 91.6),
+    ("fat_tree", "fat_tree_1024_alltoall.yaml", [], 99.9),
+    ("fat_tree_50", "fat_tree_1024_alltoall.yaml", ["topology.tree.taper=0.5238"], 51.2),
+    ("fat_tree_75", "fat_tree_1024_alltoall.yaml", ["topology.tree.taper=0.2549"], 25.7),
 ]
 
 FIELDS = [
@@ -64,12 +70,12 @@ def main():
     only = set(filter(None, args.only.split(",")))
 
     rows = []
-    for name, config, paper in SYSTEMS:
+    for name, config, extra, paper in SYSTEMS:
         if only and name not in only:
             continue
         runs = []
         for rep in range(args.repeats):
-            sets = [f"run.warmup={args.warmup}cycles", f"run.measure={args.measure}cycles"]
+            sets = [f"run.warmup={args.warmup}cycles", f"run.measure={args.measure}cycles"] + extra
             res = run_once(args.hxsim, os.path.join(ROOT, "configs", config), sets, seed=1 + rep)
             if not res["checks"]["passed"]:
                 sys.exit(f"bench: {name} failed its checks: {res['checks']['report']}")
@@ -79,7 +85,7 @@ def main():
                   f"plane's links, {r['wall_seconds']:.1f} s, {r['router_cycles_per_second'] / 1e6:.2f} M "
                   f"router-cycles/s, {r['peak_rss_mb']:.0f} MB", flush=True)
         med = {f: statistics.median(r[f] for r in runs) for f, _ in FIELDS}
-        rows.append({"system": name, "config": "configs/" + config,
+        rows.append({"system": name, "config": "configs/" + config, "overrides": extra,
                      "table_ii_global_bw_percent": paper, "median": med, "runs": runs})
 
     doc = {

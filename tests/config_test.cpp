@@ -88,11 +88,13 @@ TEST(ConfigFile, TopLevelMustBeAMap) {
 }
 
 TEST(ConfigFile, EmptyDocumentMissesRequiredKeys) {
+  // The first key the schema requires whatever the topology (topology.board depends on the
+  // kind, so it is checked after the schema's own required keys).
   const ConfigError e = error_of("");
   EXPECT_EQ(e.line(), 0);  // no position in an empty file
-  EXPECT_EQ(e.key_path(), "topology.board");
+  EXPECT_EQ(e.key_path(), "traffic.injection_rate");
   EXPECT_EQ(e.problem(), "missing required key");
-  EXPECT_EQ(e.found(), "no 'topology' map");
+  EXPECT_EQ(e.found(), "no 'traffic' map");
 }
 
 // ---- keys: unknown, duplicate, missing ---------------------------------------------------------------
@@ -465,7 +467,7 @@ TEST(ConfigEnums, BadValueListsTheAllowedOnes) {
   EXPECT_CONFIG_ERROR(error_of(kBase + "router:\n  vc_policy: [any]\n"), 6, 14, "router.vc_policy",
                       "one of any, keep", "a list");
   EXPECT_CONFIG_ERROR(error_of("topology:\n  kind: torus\n  board: 4x4\ntraffic:\n  injection_rate: 0.1\n"), 2, 9,
-                      "topology.kind", "one of board, hammingmesh", "'torus'");
+                      "topology.kind", "one of board, hammingmesh, fat_tree", "'torus'");
 }
 
 TEST(ConfigEnums, CodesMatchTheRtlStraps) {
@@ -945,7 +947,7 @@ TEST(ConfigShipped, DocsDescribeEveryKey) {
   ss << in.rdbuf();
   const std::string docs = ss.str();
   const auto keys = config_keys();
-  EXPECT_EQ(keys.size(), 43u);  // update docs/config.md when the schema changes
+  EXPECT_EQ(keys.size(), 44u);  // update docs/config.md when the schema changes
   for (const KeyInfo& k : keys)
     EXPECT_NE(docs.find("`" + k.path + "`"), std::string::npos) << k.path << " is not in docs/config.md";
 }
@@ -1012,13 +1014,40 @@ TEST(ConfigHammingMesh, TreeShapes) {
   const TreeShape t128 = tree_shape(128, 64, 1.0);
   EXPECT_EQ(t128.leaves, 4u);
   EXPECT_EQ(t128.spines, 2u);
-  EXPECT_EQ(t128.per_pair, 16u);
+  EXPECT_EQ(t128.spine_ports, 64u);
+  // Appendix A-C's 50% tapered tree: 25 leaves of 42 down and 22 up, 9 spines.
+  const TreeShape t50 = tree_shape(1024, 64, 22.0 / 42.0);
+  EXPECT_EQ(t50.leaves, 25u);
+  EXPECT_EQ(t50.down, 42u);
+  EXPECT_EQ(t50.spines, 9u);
+  EXPECT_LE(t50.spine_ports, 64u);
   const TreeShape t256 = tree_shape(256, 64, 1.0);
   EXPECT_EQ(t256.switches(), 12u);
   EXPECT_EQ(tree_shape(64, 64, 1.0).switches(), 1u);
   const TreeShape tapered = tree_shape(128, 64, 0.5);  // 43 down, 21 up
   EXPECT_EQ(tapered.down + tapered.up, 64u);
   EXPECT_EQ(tapered.leaves, 3u);
+}
+
+TEST(ConfigFatTree, EndpointsInsteadOfABoard) {
+  const SimConfig c = load_ok("topology:\n  kind: fat_tree\n  endpoints: 1024\ntraffic:\n  injection_rate: 0.1\n");
+  EXPECT_TRUE(c.fat_tree());
+  EXPECT_EQ(c.node_count(), 1024u);
+  EXPECT_EQ(tree_ports(c, true), 1024u);
+  const TreeShape t = tree_shape(1024, 64, 1.0);  // appendix A-C: 32 leaves + 16 spines
+  EXPECT_EQ(t.leaves, 32u);
+  EXPECT_EQ(t.spines, 16u);
+  const ConfigError missing = error_of("topology:\n  kind: fat_tree\ntraffic:\n  injection_rate: 0.1\n");
+  EXPECT_EQ(missing.key_path(), "topology.endpoints");
+  EXPECT_EQ(missing.problem(), "missing required key");
+  const ConfigError board =
+      error_of("topology:\n  kind: fat_tree\n  endpoints: 64\n  board: 4x4\ntraffic:\n  injection_rate: 0.1\n");
+  EXPECT_EQ(board.key_path(), "topology.board");
+  EXPECT_EQ(board.line(), 4);
+  const ConfigError endpoints = error_of(kBase + "topology:\n  endpoints: 64\n");
+  EXPECT_NE(std::string(endpoints.what()).find("duplicate key"), std::string::npos) << endpoints.what();
+  const ConfigError stray = error_of("topology:\n  board: 4x4\n  endpoints: 64\ntraffic:\n  injection_rate: 0.1\n");
+  EXPECT_EQ(stray.key_path(), "topology.endpoints");
 }
 
 TEST(ConfigHammingMesh, SpanBoardServesAllLinesOfABoardRow) {

@@ -152,6 +152,22 @@ INSTANTIATE_TEST_SUITE_P(Hx2Mesh4x4, TwoLevelTrees,
                                                     16 * 3}),
                          [](const auto& info) { return std::string(info.param.name); });
 
+// ---- the comparison fat tree: endpoints on the leaves of the same switches ----------------------
+
+TEST(FatTree, SaturatedAllToAllOnTwoLevels) {
+  // 64 endpoints on radix-16 switches: 8 leaves (8 down, 8 up) and 4 spines.
+  const json j = run(config("fat_tree_1024_alltoall.yaml") +
+                     " --set topology.endpoints=64 --set topology.tree.radix=16"
+                     " --set run.warmup=1000cycles --set run.measure=30000cycles");
+  ASSERT_TRUE(j.contains("checks"));
+  expect_clean(j);
+  EXPECT_EQ(j["config"]["switches"], 12);
+  EXPECT_EQ(j["checks"]["max_trees"], 1);
+  // Endpoint, leaf, spine, leaf, endpoint: 4 cables, the analytical model's diameter.
+  EXPECT_EQ(j["checks"]["diameter_formula"], 4);
+  EXPECT_EQ(j["checks"]["max_path_cables"], 4);
+}
+
 // ---- a packet never leaves the plane's trees for a tied-off port: a 1-D HammingMesh ------------
 
 TEST(HammingMesh, OneBoardRowUsesOnlyRowTrees) {

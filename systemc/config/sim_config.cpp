@@ -18,7 +18,8 @@ namespace {
 template <class E>
 using Options = std::vector<std::pair<std::string, E>>;
 
-const Options<std::string> kTopologyKinds = {{"board", "board"}, {"hammingmesh", "hammingmesh"}};
+const Options<std::string> kTopologyKinds = {
+    {"board", "board"}, {"hammingmesh", "hammingmesh"}, {"fat_tree", "fat_tree"}};
 const Options<TreeSpan> kTreeSpans = {{"line", TreeSpan::Line}, {"board", TreeSpan::Board}};
 const Options<RouteMode> kRouteModes = {
     {"xy", RouteMode::Xy}, {"north_last", RouteMode::NorthLast}, {"min_adaptive", RouteMode::MinAdaptive}};
@@ -81,6 +82,7 @@ std::string board_text(const SimConfig& c) {
 
 // What the traffic runs on: the board, or the whole HammingMesh.
 std::string system_text(const SimConfig& c) {
+  if (c.fat_tree()) return "fat tree of " + std::to_string(c.topology.endpoints) + " endpoints";
   if (!c.hammingmesh()) return board_text(c) + " board";
   return std::to_string(c.topology.global_x) + "x" + std::to_string(c.topology.global_y) + " Hx" + board_text(c) +
          "Mesh (" + std::to_string(c.system_x()) + "x" + std::to_string(c.system_y()) + " accelerators)";
@@ -256,9 +258,14 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                   {
                       leaf("kind", P::Defaulted, one_of(kTopologyKinds), "board",
                            [&c](const Field& f) { c.topology.kind = f.choice(kTopologyKinds); }),
-                      leaf("board", P::Required, kBoardExpected, "", [&c](const Field& f) { read_board(f, c); }),
+                      leaf("board", P::Optional, kBoardExpected + std::string(" (board, hammingmesh)"), "",
+                           [&c](const Field& f) { read_board(f, c); }),
                       leaf("global", P::Optional, kGlobalExpected + std::string(" (hammingmesh only)"), "",
                            [&c](const Field& f) { read_global(f, c); }),
+                      leaf("endpoints", P::Optional, "an integer in 2..65536 (fat_tree only)", "",
+                           [&c](const Field& f) {
+                             c.topology.endpoints = static_cast<unsigned>(f.integer(2, 65536));
+                           }),
                       section("tree", P::Defaulted,
                               {
                                   leaf("span", P::Defaulted, one_of(kTreeSpans), "line",
@@ -372,33 +379,48 @@ void check_hotspot_section(const ConfigReader& reader, const SimConfig& c) {
 }
 
 // The HammingMesh keys: required, forbidden or constrained by topology.kind.
+// Keys required, forbidden or constrained by topology.kind. The schema leaves topology.board
+// optional, so the patterns that read it (traffic) run before this check; it reports what the
+// kind needs in the schema's terms.
 void check_topology(const ConfigReader& reader, SimConfig& c) {
-  if (!c.hammingmesh()) {
-    for (const char* key : {"topology.global", "topology.tree", "links.global", "switch"}) {
+  const auto forbid = [&reader, &c](std::initializer_list<const char*> keys) {
+    for (const char* key : keys) {
       if (reader.present(key))
-        reader.field(key).fail("no " + std::string(key) + ", since topology.kind is 'board' (a single board)",
-                               "set topology.kind: hammingmesh, or remove it");
+        reader.field(key).fail("no " + std::string(key) + ", since topology.kind is '" + c.topology.kind + "'",
+                               "remove it, or change topology.kind");
     }
+  };
+  if (c.fat_tree()) {
+    forbid({"topology.board", "topology.global"});
+    if (!reader.present("topology.endpoints"))
+      reader.field("topology").fail_missing("endpoints", "an integer in 2..65536, required for a fat_tree");
+  } else {
+    if (!reader.present("topology.board")) reader.field("topology").fail_missing("board", kBoardExpected);
+    forbid({"topology.endpoints"});
+  }
+  if (c.topology.kind == "board") {
+    forbid({"topology.global", "topology.tree", "links.global", "switch"});
     return;
   }
-  if (!reader.present("topology.global"))
-    reader.field("topology").fail_missing("global", std::string(kGlobalExpected) + ", required for a hammingmesh");
-  if (c.router.vc_policy != VcPolicy::Keep)
-    reader.field("router.vc_policy")
-        .fail("keep in a hammingmesh",
-              "deadlock freedom across boards needs the VC increment at each board exit (the paper's rule)");
-  // A packet leaves at most two boards (source and intermediate), so it uses VCs 0..2.
-  if (c.router.vcs < 3)
-    reader.field("router.vcs")
-        .fail("at least 3 in a hammingmesh",
-              "a packet takes VC 0, 1 and 2 on its source, intermediate and destination boards");
+  if (c.hammingmesh()) {
+    if (!reader.present("topology.global"))
+      reader.field("topology").fail_missing("global", std::string(kGlobalExpected) + ", required for a hammingmesh");
+    if (c.router.vc_policy != VcPolicy::Keep)
+      reader.field("router.vc_policy")
+          .fail("keep in a hammingmesh",
+                "deadlock freedom across boards needs the VC increment at each board exit (the paper's rule)");
+    // A packet leaves at most two boards (source and intermediate), so it uses VCs 0..2.
+    if (c.router.vcs < 3)
+      reader.field("router.vcs")
+          .fail("at least 3 in a hammingmesh",
+                "a packet takes VC 0, 1 and 2 on its source, intermediate and destination boards");
+  }
   for (const bool rows : {true, false}) {
     const unsigned ports = tree_ports(c, rows);
     const TreeShape t = tree_shape(ports, c.topology.tree_radix, c.topology.tree_taper);
     if (!t.valid)
       reader.field("topology.tree.radix")
-          .fail("a radix whose two-level fat tree reaches " + std::to_string(ports) + " ports",
-                t.problem);
+          .fail("a radix whose two-level fat tree reaches " + std::to_string(ports) + " ports", t.problem);
   }
   if (c.fabric_switch.buffer_auto) {
     // Full rate on one VC needs a credit for every flit of a round trip: the flit's cable
@@ -431,15 +453,16 @@ void derive(SimConfig& c, const Given& g, const ConfigReader& reader) {
               format_data_size(c.router.flit_width_bits) + " x " + format_frequency(clock) + ": one flit per cycle" +
               (reader.present("links.local.bandwidth") ? "" : " (derived, not given)"));
   d.push_back(duration_line("links.local.latency", g.latency, c.local_link.latency_cycles, clock));
-  if (c.hammingmesh()) {
-    d.push_back("system: " + system_text(c) + " = " + std::to_string(c.node_count()) + " accelerators on " +
-                std::to_string(c.board_count()) + " boards, one plane");
+  if (c.hammingmesh() || c.fat_tree()) {
+    d.push_back("system: " + system_text(c) + " = " + std::to_string(c.node_count()) + " accelerators" +
+                (c.fat_tree() ? "" : " on " + std::to_string(c.board_count()) + " boards") + ", one plane");
     d.push_back(duration_line("links.global.latency", g.global_latency, c.global_link.latency_cycles, clock));
     d.push_back(duration_line("switch.latency", g.switch_latency, c.fabric_switch.latency_cycles, clock));
     for (const bool rows : {true, false}) {
+      if (tree_count(c, rows) == 0) continue;
       const unsigned ports = tree_ports(c, rows);
       const TreeShape t = tree_shape(ports, c.topology.tree_radix, c.topology.tree_taper);
-      d.push_back(std::string(rows ? "row" : "column") + " trees: " + std::to_string(tree_count(c, rows)) + " of " +
+      d.push_back(std::string(c.fat_tree() ? "the" : rows ? "row" : "column") + " trees: " + std::to_string(tree_count(c, rows)) + " of " +
                   std::to_string(ports) + " ports, " +
                   (t.leaves == 0 ? std::string("one switch each")
                                  : std::to_string(t.leaves) + " leaves (" + std::to_string(t.down) + " down, " +
@@ -549,10 +572,14 @@ std::vector<std::pair<std::string, std::string>> effective_values(const SimConfi
       {"name", yaml_string(c.name)},
       {"description", yaml_string(c.description)},
       {"topology.kind", c.topology.kind},
-      {"topology.board", board_text(c)},
   };
-  if (hm) {
-    v.emplace_back("topology.global", std::to_string(c.topology.global_x) + "x" + std::to_string(c.topology.global_y));
+  if (c.fat_tree()) {
+    v.emplace_back("topology.endpoints", std::to_string(c.topology.endpoints));
+  } else {
+    v.emplace_back("topology.board", board_text(c));
+  }
+  if (hm) v.emplace_back("topology.global", std::to_string(c.topology.global_x) + "x" + std::to_string(c.topology.global_y));
+  if (hm || c.fat_tree()) {
     v.emplace_back("topology.tree.span", tree_span_name(c.topology.tree_span));
     v.emplace_back("topology.tree.radix", std::to_string(c.topology.tree_radix));
     v.emplace_back("topology.tree.taper", format_number(c.topology.tree_taper));
@@ -567,7 +594,7 @@ std::vector<std::pair<std::string, std::string>> effective_values(const SimConfi
                         {"links.local.bandwidth", format_bandwidth(c.local_link.bandwidth_bps)},
                         {"links.local.latency", cycles(c.local_link.latency_cycles)},
                     });
-  if (hm) {
+  if (hm || c.fat_tree()) {
     v.emplace_back("links.global.bandwidth", format_bandwidth(c.local_link.bandwidth_bps));
     v.emplace_back("links.global.latency", cycles(c.global_link.latency_cycles));
     v.emplace_back("switch.latency", cycles(c.fabric_switch.latency_cycles));
@@ -627,10 +654,12 @@ unsigned tree_lines(const SimConfig& c, bool rows) {
 }
 
 unsigned tree_ports(const SimConfig& c, bool rows) {
+  if (c.fat_tree()) return c.topology.endpoints;
   return 2 * (rows ? c.topology.global_x : c.topology.global_y) * tree_lines(c, rows);
 }
 
 unsigned tree_count(const SimConfig& c, bool rows) {
+  if (c.fat_tree()) return rows ? 1 : 0;
   const unsigned lines_total = rows ? c.topology.board_y * c.topology.global_y : c.topology.board_x * c.topology.global_x;
   return lines_total / tree_lines(c, rows);
 }
@@ -644,14 +673,15 @@ TreeShape tree_shape(unsigned ports, unsigned radix, double taper) {
   t.down = std::min(std::max(t.down, 1u), radix - 1);
   t.up = radix - t.down;
   t.leaves = (ports + t.down - 1) / t.down;
-  // Spines: enough ports for every leaf's up links; leaf l's up port j goes to spine j mod S.
+  // Spines: just enough ports for all the leaves' up links, dealt round-robin (TreeShape).
   t.spines = (t.leaves * t.up + radix - 1) / radix;
-  t.per_pair = (t.up + t.spines - 1) / t.spines;
-  if (t.leaves * t.per_pair > radix) {
+  t.spine_ports = (t.leaves * t.up + t.spines - 1) / t.spines;
+  if (t.up < t.spines) {
     t.valid = false;
     t.problem = std::to_string(ports) + " ports need " + std::to_string(t.leaves) + " leaves of " +
-                std::to_string(t.down) + " down ports, more than a spine of radix " + std::to_string(radix) +
-                " can reach (three-level trees are not modelled)";
+                std::to_string(t.down) + " down ports and " + std::to_string(t.spines) +
+                " spines, more than a leaf's " + std::to_string(t.up) +
+                " up ports can reach (three-level trees are not modelled)";
   }
   return t;
 }

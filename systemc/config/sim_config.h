@@ -44,11 +44,12 @@ struct SimConfig {
   std::string description;
 
   struct Topology {
-    std::string kind = "board";  // "board" (one board, edges tied off) or "hammingmesh"
+    std::string kind = "board";  // "board" (one board, edges tied off), "hammingmesh", "fat_tree"
     unsigned board_x = 0;        // routers per row (a), 1..16
     unsigned board_y = 0;        // rows (b), 1..16
     unsigned global_x = 1;       // boards per row (x); 1 for kind board
     unsigned global_y = 1;       // boards per column (y); 1 for kind board
+    unsigned endpoints = 0;      // fat_tree: endpoints attached to the leaves
     TreeSpan tree_span = TreeSpan::Line;
     unsigned tree_radix = 64;    // ports per fat-tree switch
     double tree_taper = 1;       // up/down port ratio of a two-level tree's leaves, (0, 1]
@@ -107,10 +108,12 @@ struct SimConfig {
 
   // Derived quantities, for reports.
   bool hammingmesh() const { return topology.kind == "hammingmesh"; }
-  /// Accelerators along x and y of the whole system (board times global size).
-  unsigned system_x() const { return topology.board_x * topology.global_x; }
-  unsigned system_y() const { return topology.board_y * topology.global_y; }
-  unsigned board_count() const { return topology.global_x * topology.global_y; }
+  bool fat_tree() const { return topology.kind == "fat_tree"; }
+  /// Accelerators along x and y of the whole system (board times global size); a fat tree's
+  /// endpoints are one row.
+  unsigned system_x() const { return fat_tree() ? topology.endpoints : topology.board_x * topology.global_x; }
+  unsigned system_y() const { return fat_tree() ? 1 : topology.board_y * topology.global_y; }
+  unsigned board_count() const { return fat_tree() ? 0 : topology.global_x * topology.global_y; }
   /// Accelerators (= routers) of the system; node n sits at (n mod system_x, n div system_x).
   unsigned node_count() const { return system_x() * system_y(); }
   double cycle_s() const { return 1.0 / router.clock_hz; }
@@ -156,10 +159,12 @@ std::vector<KeyInfo> config_keys();
 
 /// The shape of one fat tree of a HammingMesh: one switch (leaves == 0) when its ports fit the
 /// radix, else two levels: leaves with `down` ports to boards and `up` ports to `spines` spines,
-/// leaf l's up port j going to spine j mod spines (so per_pair links join a leaf and a spine).
+/// the up links dealt round-robin over the spines: link g = l * up + j (leaf l's up port j) goes
+/// to spine g mod spines, as that spine's port g div spines. Every leaf reaches every spine.
 struct TreeShape {
   unsigned ports = 0;
-  unsigned leaves = 0, down = 0, up = 0, spines = 0, per_pair = 0;
+  unsigned leaves = 0, down = 0, up = 0, spines = 0;
+  unsigned spine_ports = 0;  // ports a spine uses: ceil(leaves * up / spines)
   bool valid = true;
   std::string problem;  // why not valid
   unsigned switches() const { return leaves == 0 ? 1 : leaves + spines; }

@@ -49,11 +49,16 @@ int FatTreeSwitch::down_port(unsigned terminal) const {
     case Role::Kind::Leaf:
       return static_cast<int>(terminal % role_.down);
     case Role::Kind::Spine: {
-      // The leaf's up ports j with j mod spines == this spine arrive here, as ports
-      // leaf * per_pair + j / spines; pick one by the terminal.
+      // Up link g = leaf * up + j arrives at spine g mod spines as port g div spines: this
+      // spine's ports to `leaf` are those of the links g in [leaf * up, (leaf + 1) * up) with
+      // g mod spines == index, a contiguous run. Pick one by the terminal.
       const unsigned leaf = terminal / role_.down;
-      const unsigned links = (role_.up - role_.index + role_.spines - 1) / role_.spines;
-      return static_cast<int>(leaf * role_.per_pair + terminal % links);
+      const unsigned s = role_.spines, i = role_.index;
+      const unsigned first_g = leaf * role_.up + (i + s - (leaf * role_.up) % s) % s;
+      const unsigned last_g = (leaf + 1) * role_.up - 1;
+      if (first_g > last_g) return kNone;  // no link to that leaf (TreeShape rules this out)
+      const unsigned first = first_g / s, count = (last_g - first_g) / s + 1;
+      return static_cast<int>(first + terminal % count);
     }
   }
   return kNone;

@@ -47,7 +47,12 @@ namespace hx {
 /// edge: the edge nearer the destination node, so the packet enters as close to it as it can.
 /// A tree of one line per tree takes every packet in on its own line; a tree spanning a whole
 /// board row (column) takes it in on the destination node's row (column).
+///
+/// A fat-tree system's tree (`endpoints`) has one terminal per endpoint: endpoint n is addressed
+/// as board (n mod 256, n div 256) in the header's 8-bit board fields.
 struct TreeAddressing {
+  static constexpr unsigned kEndpointsPerBoardRow = 256;
+  bool endpoints = false;    ///< the terminals are endpoints (a fat-tree system)
   bool rows = true;          ///< a row tree (E/W edges) or a column tree (N/S edges)
   unsigned lines = 1;        ///< lines of accelerators the tree serves
   unsigned board_x = 1, board_y = 1;
@@ -55,6 +60,7 @@ struct TreeAddressing {
 
   unsigned terminal(const Flit& head) const {
     const Header h = Header::decode(fmt, head.payload);
+    if (endpoints) return h.dst_board_y * kEndpointsPerBoardRow + h.dst_board_x;
     const unsigned pos = rows ? h.dst_board_x : h.dst_board_y;
     const unsigned line = lines > 1 ? (rows ? h.dst_node_y : h.dst_node_x) : 0;
     const unsigned along = rows ? h.dst_node_x : h.dst_node_y;
@@ -69,7 +75,7 @@ class FatTreeSwitch {
   struct Role {
     enum class Kind : uint8_t { Single, Leaf, Spine } kind = Kind::Single;
     unsigned index = 0;  ///< leaf or spine number
-    unsigned down = 0, up = 0, spines = 0, per_pair = 0;
+    unsigned down = 0, up = 0, spines = 0;
   };
   using ErrorHandler = std::function<void(const std::string&)>;
 

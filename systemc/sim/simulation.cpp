@@ -16,7 +16,7 @@
 #include "topology_cost.h"
 #include "board.h"
 #include "flit_link.h"
-#include "hammingmesh_fabric.h"
+#include "switch_fabric.h"
 #include "packet_tracker.h"
 #include "plane_registry.h"
 #include "traffic_pattern.h"
@@ -37,6 +37,12 @@ FlitFormat flit_format(const SimConfig& cfg) {
 // node (X mod a, Y mod b) of that board.
 std::vector<EndpointAddress> node_addresses(const SimConfig& cfg) {
   std::vector<EndpointAddress> addr(cfg.node_count());
+  if (cfg.fat_tree()) {
+    // No boards: the endpoint number rides in the header's board fields (TreeAddressing).
+    constexpr unsigned kRow = TreeAddressing::kEndpointsPerBoardRow;
+    for (unsigned n = 0; n < addr.size(); ++n) addr[n] = {n % kRow, n / kRow, 0, 0};
+    return addr;
+  }
   const unsigned a = cfg.topology.board_x, b = cfg.topology.board_y;
   for (unsigned n = 0; n < addr.size(); ++n) {
     const unsigned x = n % cfg.system_x(), y = n / cfg.system_x();
@@ -104,8 +110,22 @@ unsigned hammingmesh_diameter(const SimConfig& cfg) {
   return cost::evaluate(spec, cost::Prices{}).diameter;
 }
 
+unsigned fat_tree_diameter(const SimConfig& cfg) {
+  cost::FatTreeParams p;
+  const TreeShape shape = tree_shape(cfg.topology.endpoints, cfg.topology.tree_radix, cfg.topology.tree_taper);
+  if (shape.leaves > 0) {
+    p.leaf_down = shape.down;
+    p.leaf_up = shape.up;
+  }
+  cost::TopologySpec spec;
+  spec.radix = cfg.topology.tree_radix;
+  spec.target_endpoints = cfg.node_count();
+  spec.params = p;
+  return cost::evaluate(spec, cost::Prices{}).diameter;
+}
+
 double zero_load_latency(const SimConfig& cfg) {
-  if (cfg.hammingmesh()) return -1;
+  if (cfg.hammingmesh() || cfg.fat_tree()) return -1;
   const TrafficPattern pattern = make_pattern(cfg);
   double sum = 0;
   unsigned senders = 0;
@@ -128,7 +148,7 @@ struct Simulation::Netlist {
   PacketTracker tracker;
   std::vector<std::unique_ptr<FlitLink>> inject, eject;  // per node
   std::unique_ptr<BoardArray> boards;  // board (bx, by) is board by * global_x + bx
-  std::unique_ptr<HammingMeshFabric> fabric;   // hammingmesh only
+  std::unique_ptr<SwitchFabric> fabric;        // hammingmesh and fat_tree
   std::unique_ptr<AcceleratorArray> accelerators;
   std::unique_ptr<Waveform> waveform;
   const PlaneVariant* variant = nullptr;
@@ -138,6 +158,7 @@ struct Simulation::Netlist {
 };
 
 void check_buildable(const SimConfig& cfg) {
+  if (cfg.fat_tree()) return;  // no boards, no RTL
   const PlaneVariant* v =
       find_plane_variant(cfg.topology.board_x, cfg.topology.board_y, cfg.router.vcs,
                          cfg.router.buffer_depth, cfg.router.flit_width_bits);
@@ -154,9 +175,12 @@ void check_buildable(const SimConfig& cfg) {
 
 Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg), opt_(opt) {
   check_buildable(cfg);
+  if (cfg.fat_tree() && !opt.trace_path.empty())
+    throw std::invalid_argument("--trace: a fat_tree has no RTL to trace (waveforms need boards)");
   const PlaneVariant* v =
-      find_plane_variant(cfg.topology.board_x, cfg.topology.board_y, cfg.router.vcs,
-                         cfg.router.buffer_depth, cfg.router.flit_width_bits);
+      cfg.fat_tree() ? nullptr
+                     : find_plane_variant(cfg.topology.board_x, cfg.topology.board_y, cfg.router.vcs,
+                                          cfg.router.buffer_depth, cfg.router.flit_width_bits);
   net_ = std::make_unique<Netlist>(cfg);
   Netlist& n = *net_;
   n.variant = v;
@@ -186,7 +210,7 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
     boards[i].planes.push_back(make_plane(*v, n.vctx.get(), (boards[i].name + "_plane0").c_str()));
     plane_of_board.push_back(boards[i].planes.front().get());
   }
-  for (unsigned i = 0; i < nodes; ++i) {
+  for (unsigned i = 0; i < nodes && !cfg.fat_tree(); ++i) {
     PlaneModel& plane = *plane_of_board[addr[i].board_y * cfg.topology.global_x + addr[i].board_x];
     plane.connect(geom.local_port(addr[i].node_x, addr[i].node_y), n.inject[i].get(), n.eject[i].get());
   }
@@ -212,11 +236,21 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
 
   AcceleratorArray* acc = n.accelerators.get();
   auto on_error = [acc](const std::string& msg) { acc->stop(RunEnd::ModelError, "MODEL ERROR " + msg); };
-  if (cfg.hammingmesh()) {
+  if (cfg.hammingmesh() || cfg.fat_tree()) {
     n.tracker.check_path_rule(true);
-    n.fabric = std::make_unique<HammingMeshFabric>("fabric", cfg, plane_of_board, &n.tracker, on_error);
+    n.fabric = std::make_unique<SwitchFabric>("fabric", cfg, &n.tracker, on_error);
     n.fabric->clk(*n.clock);
-    HammingMeshFabric* fabric = n.fabric.get();
+    if (cfg.fat_tree()) {
+      std::vector<FlitLink*> inject, eject;
+      for (unsigned i = 0; i < nodes; ++i) {
+        inject.push_back(n.inject[i].get());
+        eject.push_back(n.eject[i].get());
+      }
+      n.fabric->connect_endpoints(inject, eject);
+    } else {
+      n.fabric->connect_boards(plane_of_board);
+    }
+    SwitchFabric* fabric = n.fabric.get();
     acc->set_network_report([fabric] { return fabric->describe(40); });
   }
   // Connections first, then reset: a plane ties off the edge ports left unconnected.
@@ -228,8 +262,10 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
     straps.vc_policy = cfg.router.vc_policy;
     plane_of_board[i]->reset(straps, 4);
   }
-  n.boards = std::make_unique<BoardArray>("boards", std::move(boards), on_error);
-  n.boards->clk(*n.clock);
+  if (!boards.empty()) {
+    n.boards = std::make_unique<BoardArray>("boards", std::move(boards), on_error);
+    n.boards->clk(*n.clock);
+  }
 
   if (!opt.fault.empty()) {
     if (opt.fault_node >= nodes) throw std::invalid_argument("fault node out of range");
@@ -306,13 +342,24 @@ nlohmann::ordered_json Simulation::run() {
   ordered_json derived;
   derived["board"] = std::to_string(cfg_.topology.board_x) + "x" +
                      std::to_string(cfg_.topology.board_y);
-  derived["rtl_model"] = "hx_board_plane " + n.variant->name;
+  derived["rtl_model"] = n.variant ? "hx_board_plane " + n.variant->name : "none";
+  if (cfg_.fat_tree()) {
+    derived.erase("board");
+    const TreeShape t = tree_shape(cfg_.topology.endpoints, cfg_.topology.tree_radix, cfg_.topology.tree_taper);
+    derived["system"] = "fat tree of " + std::to_string(cfg_.topology.endpoints) + " endpoints" +
+                        (t.leaves == 0 ? std::string(", one switch")
+                                       : ", " + std::to_string(t.leaves) + " leaves (" + std::to_string(t.down) +
+                                             " down, " + std::to_string(t.up) + " up) + " +
+                                             std::to_string(t.spines) + " spines");
+  }
   if (cfg_.hammingmesh()) {
     derived["system"] = std::to_string(cfg_.topology.global_x) + "x" + std::to_string(cfg_.topology.global_y) +
                         " Hx" + derived["board"].get<std::string>() + "Mesh";
-    derived["accelerators"] = cfg_.node_count();
     derived["boards"] = cfg_.board_count();
     derived["tree_span"] = tree_span_name(cfg_.topology.tree_span);
+  }
+  if (n.fabric) {
+    derived["accelerators"] = cfg_.node_count();
     derived["switches"] = n.fabric->num_switches();
     derived["cables"] = n.fabric->num_cables();
     derived["global_link_latency_cycles"] = cfg_.global_link.latency_cycles;
@@ -347,21 +394,24 @@ nlohmann::ordered_json Simulation::run() {
   traffic["p99_latency_cycles"] = tr.p99_latency;
   traffic["max_latency_cycles"] = tr.max_latency;
   traffic["avg_latency_ns"] = tr.avg_latency * 1e9 / cfg_.router.clock_hz;
-  if (cfg_.hammingmesh()) {
+  if (n.fabric) {
     traffic["zero_load_latency_cycles"] = nullptr;  // the analytical form covers one board only
   } else {
     traffic["zero_load_latency_cycles"] = zero_load_latency(cfg_);
   }
   traffic["receive_bandwidth"] = receive_distribution(tr.node_accepted_flits, window);
-  if (cfg_.hammingmesh()) {
+  if (n.fabric) {
     // The paper reports global bandwidth as a share of an accelerator's injection bandwidth
-    // in one plane: its four network links. The RTL router's local port carries one link's
-    // bandwidth, so the model's accelerators can inject at most 25% of that.
+    // in one plane. A HammingMesh plane gives an accelerator four network links, and the RTL
+    // router's local port carries one link's bandwidth, so the model's accelerators can inject
+    // at most 25% of that. A fat-tree plane gives an endpoint one link.
+    const double links = cfg_.hammingmesh() ? 4.0 : 1.0;
     ordered_json g;
     g["share_of_local_port"] = traffic["accepted"];
-    g["share_of_plane_links"] = traffic["accepted"].get<double>() / 4.0;
-    g["note"] = "share_of_plane_links = accepted / 4: the paper's injection bandwidth is the "
-                "4 links of a plane; the router's local port limits it to 0.25";
+    g["share_of_plane_links"] = traffic["accepted"].get<double>() / links;
+    g["note"] = cfg_.hammingmesh() ? "share_of_plane_links = accepted / 4: the paper's injection bandwidth is "
+                                     "the 4 links of a plane; the router's local port limits it to 0.25"
+                                   : "share_of_plane_links = accepted: an endpoint has one link per plane";
     traffic["global_bandwidth"] = g;
   }
   traffic["packets"] = tr.measured_packets;
@@ -388,6 +438,7 @@ nlohmann::ordered_json Simulation::run() {
   checks["max_vc"] = c.max_vc;
   checks["path_violations"] = c.path_violations;
   if (cfg_.hammingmesh()) checks["diameter_formula"] = hammingmesh_diameter(cfg_);
+  if (cfg_.fat_tree()) checks["diameter_formula"] = fat_tree_diameter(cfg_);
   checks["messages"] = n.tracker.messages();
   checks["report"] = failure_;
   j["checks"] = checks;

@@ -1,5 +1,5 @@
-// hammingmesh_fabric.h: what joins the boards of a HammingMesh: the row and column fat trees,
-// their cables, and the boards' edge ports.
+// switch_fabric.h: the switches, cables and edge ports of a system: the row and column fat
+// trees that join the boards of a HammingMesh, or the one fat tree of a fat-tree system.
 //
 // Wiring (section III of the paper, one plane): the E and W edge ports of every line (row) of
 // accelerators go to a row tree, the N and S edge ports of every column to a column tree. A
@@ -8,6 +8,10 @@
 // the switch radix is one switch; a larger one is a two-level fat tree (TreeShape). Every
 // cable, board to switch and switch to switch, is a FlitLink with the links.global latency in
 // each direction; the edge ports sit between the routers and the cables (edge_port.h).
+//
+// A fat-tree system (the paper's comparison topology) is one such tree whose terminals are the
+// endpoints themselves: endpoint n sits on terminal n, behind an edge port (its NIC's cable
+// port) and a cable.
 //
 // The fabric is one SystemC module with one clocked process that steps every edge port and
 // switch, plain C++ objects, once per cycle.
@@ -29,17 +33,20 @@
 
 namespace hx {
 
-class HammingMeshFabric : public sc_core::sc_module {
+class SwitchFabric : public sc_core::sc_module {
  public:
   sc_core::sc_in<bool> clk;
   using ErrorHandler = std::function<void(const std::string&)>;
 
-  /// `planes[by * global_x + bx]` is the plane of board (bx, by); the fabric connects their
-  /// edge ports.
-  HammingMeshFabric(sc_core::sc_module_name name, const SimConfig& cfg,
-                    const std::vector<PlaneModel*>& planes, PacketTracker* tracker,
-                    ErrorHandler on_error);
-  ~HammingMeshFabric() override;
+  SwitchFabric(sc_core::sc_module_name name, const SimConfig& cfg, PacketTracker* tracker,
+               ErrorHandler on_error);
+  ~SwitchFabric() override;
+
+  /// A HammingMesh: `planes[by * global_x + bx]` is the plane of board (bx, by); builds the
+  /// row and column trees and connects the boards' edge ports to them.
+  void connect_boards(const std::vector<PlaneModel*>& planes);
+  /// A fat tree: endpoint n sends on `inject[n]` and receives on `eject[n]`.
+  void connect_endpoints(const std::vector<FlitLink*>& inject, const std::vector<FlitLink*>& eject);
 
   unsigned num_switches() const { return static_cast<unsigned>(switches_.size()); }
   unsigned num_cables() const { return cables_; }
@@ -51,9 +58,17 @@ class HammingMeshFabric : public sc_core::sc_module {
  private:
   void on_clock();
   FlitLink* make_link(const std::string& name, unsigned latency);
-  void build_tree(const SimConfig& cfg, const std::vector<PlaneModel*>& planes, bool rows,
-                  unsigned board_row_or_col, unsigned first_line);
+  using TerminalPorts = std::vector<std::pair<FatTreeSwitch*, unsigned>>;
+  /// The switches and inner cables of one tree of `ports` terminals; where each terminal is.
+  TerminalPorts build_tree(const std::string& name, unsigned ports, const TreeAddressing& addr);
+  /// A terminal's cable pair and the edge ports between it and a router port or endpoint:
+  /// flits from `from_node` go up the tree, flits for the node go out on `to_node`.
+  void attach(const std::pair<FatTreeSwitch*, unsigned>& terminal, const std::string& name,
+              FlitLink* from_node, FlitLink* to_node, unsigned x, unsigned y);
+  void build_hammingmesh_tree(const std::vector<PlaneModel*>& planes, bool rows,
+                              unsigned board_row_or_col, unsigned first_line);
 
+  const SimConfig cfg_;
   PacketTracker* tracker_;
   ErrorHandler on_error_;
   std::vector<std::unique_ptr<FlitLink>> links_;

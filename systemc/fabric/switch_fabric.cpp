@@ -1,0 +1,192 @@
+#include "switch_fabric.h"
+
+#include <sstream>
+
+#include "route_ref.h"
+
+namespace hx {
+
+SwitchFabric::SwitchFabric(sc_core::sc_module_name name, const SimConfig& cfg, PacketTracker* tracker,
+                           ErrorHandler on_error)
+    : sc_core::sc_module(name),
+      clk("clk"),
+      cfg_(cfg),
+      tracker_(tracker),
+      on_error_(std::move(on_error)),
+      router_depth_(cfg.router.buffer_depth),
+      switch_depth_(cfg.fabric_switch.buffer_depth),
+      vcs_(cfg.router.vcs),
+      cable_latency_(cfg.global_link.latency_cycles),
+      switch_latency_(cfg.fabric_switch.latency_cycles) {
+  SC_HAS_PROCESS(SwitchFabric);
+  SC_METHOD(on_clock);
+  sensitive << clk.pos();
+  dont_initialize();
+}
+
+SwitchFabric::~SwitchFabric() = default;
+
+FlitLink* SwitchFabric::make_link(const std::string& name, unsigned latency) {
+  links_.push_back(std::make_unique<FlitLink>(name.c_str(), latency));
+  return links_.back().get();
+}
+
+SwitchFabric::TerminalPorts SwitchFabric::build_tree(const std::string& tree, unsigned ports,
+                                                     const TreeAddressing& addr) {
+  const TreeShape shape = tree_shape(ports, cfg_.topology.tree_radix, cfg_.topology.tree_taper);
+  auto add_switch = [&](const std::string& sw_name, unsigned sw_ports, FatTreeSwitch::Role role) {
+    switches_.push_back(std::make_unique<FatTreeSwitch>(sw_name, sw_ports, vcs_, switch_depth_,
+                                                        switch_latency_, cfg_.fabric_switch.speedup,
+                                                        role, addr, tracker_, on_error_));
+    return switches_.back().get();
+  };
+  // A cable between two switch ports: a link each way.
+  auto cable = [&](FatTreeSwitch* s, unsigned sp, FatTreeSwitch* d, unsigned dp) {
+    const std::string n = s->name() + "_p" + std::to_string(sp) + "__" + d->name() + "_p" + std::to_string(dp);
+    FlitLink* up = make_link(n + "_up", cable_latency_);
+    FlitLink* down = make_link(n + "_down", cable_latency_);
+    s->connect(sp, down, up, switch_depth_);
+    d->connect(dp, up, down, switch_depth_);
+    ++cables_;
+  };
+
+  TerminalPorts terminal_port(shape.ports);
+  if (shape.leaves == 0) {
+    FatTreeSwitch* s = add_switch(tree + "_sw", shape.ports, FatTreeSwitch::Role{});
+    for (unsigned t = 0; t < shape.ports; ++t) terminal_port[t] = {s, t};
+    return terminal_port;
+  }
+  std::vector<FatTreeSwitch*> leaves, spines;
+  for (unsigned l = 0; l < shape.leaves; ++l) {
+    FatTreeSwitch::Role role{FatTreeSwitch::Role::Kind::Leaf, l, shape.down, shape.up, shape.spines};
+    leaves.push_back(add_switch(tree + "_leaf" + std::to_string(l), shape.down + shape.up, role));
+  }
+  for (unsigned s = 0; s < shape.spines; ++s) {
+    FatTreeSwitch::Role role{FatTreeSwitch::Role::Kind::Spine, s, shape.down, shape.up, shape.spines};
+    spines.push_back(add_switch(tree + "_spine" + std::to_string(s), shape.spine_ports, role));
+  }
+  for (unsigned l = 0; l < shape.leaves; ++l) {
+    for (unsigned j = 0; j < shape.up; ++j) {
+      const unsigned g = l * shape.up + j;  // up links dealt round-robin over the spines
+      cable(leaves[l], shape.down + j, spines[g % shape.spines], g / shape.spines);
+    }
+  }
+  for (unsigned t = 0; t < shape.ports; ++t) terminal_port[t] = {leaves[t / shape.down], t % shape.down};
+  return terminal_port;
+}
+
+void SwitchFabric::attach(const std::pair<FatTreeSwitch*, unsigned>& terminal, const std::string& name,
+                          FlitLink* from_node, FlitLink* to_node, unsigned x, unsigned y) {
+  FlitLink* to_switch = make_link(name + "_to_switch", cable_latency_);
+  FlitLink* from_switch = make_link(name + "_from_switch", cable_latency_);
+  edge_ports_.push_back(std::make_unique<EdgePort>(name + "_off", EdgePort::Direction::OffBoard, vcs_,
+                                                   router_depth_, switch_depth_, x, y));
+  edge_ports_.back()->connect(from_node, to_switch, tracker_, on_error_);
+  edge_ports_.push_back(std::make_unique<EdgePort>(name + "_on", EdgePort::Direction::OnBoard, vcs_,
+                                                   switch_depth_, router_depth_, x, y));
+  edge_ports_.back()->connect(from_switch, to_node, tracker_, on_error_);
+  terminal.first->connect(terminal.second, to_switch, from_switch, switch_depth_);
+  ++cables_;
+}
+
+void SwitchFabric::connect_boards(const std::vector<PlaneModel*>& planes) {
+  const unsigned row_lines = tree_lines(cfg_, true), col_lines = tree_lines(cfg_, false);
+  for (unsigned by = 0; by < cfg_.topology.global_y; ++by) {
+    for (unsigned l = 0; l < cfg_.topology.board_y; l += row_lines) build_hammingmesh_tree(planes, true, by, l);
+  }
+  for (unsigned bx = 0; bx < cfg_.topology.global_x; ++bx) {
+    for (unsigned l = 0; l < cfg_.topology.board_x; l += col_lines) build_hammingmesh_tree(planes, false, bx, l);
+  }
+}
+
+void SwitchFabric::connect_endpoints(const std::vector<FlitLink*>& inject, const std::vector<FlitLink*>& eject) {
+  TreeAddressing addr;
+  addr.endpoints = true;
+  addr.fmt.payload_width = cfg_.router.flit_width_bits;
+  const TerminalPorts terminals = build_tree("tree", static_cast<unsigned>(inject.size()), addr);
+  for (unsigned n = 0; n < inject.size(); ++n) {
+    attach(terminals[n], "node" + std::to_string(n) + "_port", inject[n], eject[n], 0, 0);
+  }
+}
+
+// One HammingMesh tree and, per terminal, the board edge port it serves.
+void SwitchFabric::build_hammingmesh_tree(const std::vector<PlaneModel*>& planes, bool rows,
+                                          unsigned board_rc, unsigned first_line) {
+  const unsigned a = cfg_.topology.board_x, b = cfg_.topology.board_y;
+  const unsigned lines = tree_lines(cfg_, rows);
+  const unsigned positions = rows ? cfg_.topology.global_x : cfg_.topology.global_y;
+  TreeAddressing addr;
+  addr.rows = rows;
+  addr.lines = lines;
+  addr.board_x = a;
+  addr.board_y = b;
+  addr.fmt.payload_width = cfg_.router.flit_width_bits;
+  const TerminalPorts terminals =
+      build_tree(std::string(rows ? "row" : "col") + std::to_string(board_rc) + "_line" + std::to_string(first_line),
+                 tree_ports(cfg_, rows), addr);
+
+  // Terminal (position, line, side) -> a board's edge port.
+  const BoardGeometry geom{a, b};
+  for (unsigned pos = 0; pos < positions; ++pos) {
+    for (unsigned li = 0; li < lines; ++li) {
+      for (unsigned side = 0; side < 2; ++side) {
+        const unsigned t = (pos * lines + li) * 2 + side;
+        const unsigned line = first_line + li;
+        const unsigned bx = rows ? pos : board_rc, by = rows ? board_rc : pos;
+        unsigned x = 0, y = 0, dir = 0;
+        if (rows) {
+          x = side == 0 ? 0 : a - 1;
+          y = line;
+          dir = side == 0 ? kPortW : kPortE;
+        } else {
+          x = line;
+          y = side == 0 ? 0 : b - 1;
+          dir = side == 0 ? kPortS : kPortN;
+        }
+        PlaneModel& plane = *planes.at(by * cfg_.topology.global_x + bx);
+        const unsigned edge = geom.edge_port(dir, x, y);
+        static const char* const kDir = "NESW";
+        const std::string ep = "board" + std::to_string(by * cfg_.topology.global_x + bx) + "_" + kDir[dir] +
+                               std::to_string(x) + "_" + std::to_string(y);
+        FlitLink* from_router = make_link(ep + "_from_router", 0);
+        FlitLink* to_router = make_link(ep + "_to_router", 0);
+        plane.connect(edge, to_router, from_router);
+        attach(terminals[t], ep, from_router, to_router, x, y);
+      }
+    }
+  }
+}
+
+void SwitchFabric::on_clock() {
+  const uint64_t t = cycle_++;
+  for (auto& e : edge_ports_) e->step(t);
+  for (auto& s : switches_) s->step(t);
+}
+
+uint64_t SwitchFabric::flits_held() const {
+  uint64_t n = 0;
+  for (const auto& e : edge_ports_) n += e->held();
+  for (const auto& s : switches_) n += s->held();
+  return n;
+}
+
+std::string SwitchFabric::describe(unsigned max_lines) const {
+  std::ostringstream os;
+  unsigned lines = 0;
+  for (const auto& e : edge_ports_) {
+    if (e->held() == 0) continue;
+    if (++lines > max_lines) break;
+    os << "  " << e->name() << ": " << e->held() << " flits\n";
+  }
+  for (const auto& s : switches_) {
+    if (lines > max_lines) break;
+    if (s->held() == 0) continue;
+    const std::string d = s->describe();
+    os << d;
+    for (char ch : d) lines += ch == '\n';
+  }
+  if (lines > max_lines) os << "  ...\n";
+  return os.str();
+}
+
+}  // namespace hx
