@@ -108,7 +108,7 @@ def main():
         f.write("\n")
     os.replace(tmp, args.out)
 
-    print(f"\n{'system':>14} {'acc':>5} {'sw':>4} {'port':>6} {'4 links':>8} {'Table II':>9} "
+    print(f"\n{'system':>14} {'acc':>5} {'sw':>4} {'port':>6} {'links':>8} {'Table II':>9} "
           f"{'rx min':>7} {'rx max':>7} {'path':>5} {'wall s':>7} {'Mrc/s':>6} {'RSS MB':>7}")
     for r in rows:
         m = r["median"]
