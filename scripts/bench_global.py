@@ -3,8 +3,8 @@
 
 Saturating all-to-all (the HammingMesh paper's balanced shift) on the 64-accelerator systems
 and on the paper's small-cluster planes (1,024 accelerators: Hx2Mesh 16x16, Hx4Mesh 8x8, the
-2D HyperX = Hx1Mesh 32x32, and the nonblocking, 50% and 75% tapered fat trees), REPEATS seeds
-each. Writes the medians and every run to
+2D HyperX = Hx1Mesh 32x32, the nonblocking, 50% and 75% tapered fat trees, and the Dragonfly
+with minimal and UGAL-L routing), REPEATS seeds each. Writes the medians and every run to
 build/bench/global.json and a bar chart beside Table II's figures to build/bench/global.png.
 
 Global bandwidth is the accepted rate per accelerator, reported two ways: as a share of the
@@ -38,6 +38,8 @@ SYSTEMS = [
     ("fat_tree", "fat_tree_1024_alltoall.yaml", [], 99.9),
     ("fat_tree_50", "fat_tree_1024_alltoall.yaml", ["topology.tree.taper=0.5238"], 51.2),
     ("fat_tree_75", "fat_tree_1024_alltoall.yaml", ["topology.tree.taper=0.2549"], 25.7),
+    ("dragonfly_min", "dragonfly_1024_alltoall.yaml", ["topology.dragonfly.routing=minimal"], None),
+    ("dragonfly_ugal", "dragonfly_1024_alltoall.yaml", [], 62.9),
 ]
 
 FIELDS = [

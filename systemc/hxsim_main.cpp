@@ -100,14 +100,17 @@ void print_summary(const hx::SimConfig& cfg, const nlohmann::ordered_json& j, bo
   const auto& tr = j["traffic"];
   const auto& ck = j["checks"];
   const auto& sim = j["sim"];
-  const std::string system = cfg.hammingmesh() || cfg.fat_tree()
+  const std::string system = cfg.hammingmesh() || cfg.switched()
                                  ? j["config"]["system"].get<std::string>() + " (" +
                                        std::to_string(cfg.node_count()) + " accelerators, " +
                                        std::to_string(j["config"]["switches"].get<unsigned>()) + " switches)"
                                  : j["config"]["board"].get<std::string>() + " board";
   std::printf("hxsim run %s: %s, %s routing, %u VCs x %u flits, %.3g GHz\n",
               cfg.source.c_str(), system.c_str(),
-              (cfg.fat_tree() ? std::string("up/down") : hx::route_mode_name(cfg.router.routing)).c_str(), cfg.router.vcs,
+              (cfg.fat_tree()    ? std::string("up/down")
+               : cfg.dragonfly() ? std::string(cfg.topology.dragonfly.ugal ? "UGAL-L" : "minimal")
+                                 : hx::route_mode_name(cfg.router.routing))
+                  .c_str(), cfg.router.vcs,
               cfg.router.buffer_depth, cfg.router.clock_hz / 1e9);
   std::printf("  traffic  %s, %u-flit packets: offered %.3f, accepted %.3f flits/node/cycle"
               " (%.1f Gb/s per node)\n",
@@ -122,7 +125,7 @@ void print_summary(const hx::SimConfig& cfg, const nlohmann::ordered_json& j, bo
     std::printf(" (zero-load %.2f)", tr["zero_load_latency_cycles"].get<double>());
   }
   std::printf("\n");
-  if (cfg.hammingmesh() || cfg.fat_tree()) {
+  if (cfg.hammingmesh() || cfg.switched()) {
     std::printf("  global   %.3f of the local port = %.3f of the plane's links; longest path %u cables"
                 " (diameter formula %u), at most %u trees, VCs up to %u\n",
                 tr["global_bandwidth"]["share_of_local_port"].get<double>(),

@@ -467,7 +467,7 @@ TEST(ConfigEnums, BadValueListsTheAllowedOnes) {
   EXPECT_CONFIG_ERROR(error_of(kBase + "router:\n  vc_policy: [any]\n"), 6, 14, "router.vc_policy",
                       "one of any, keep", "a list");
   EXPECT_CONFIG_ERROR(error_of("topology:\n  kind: torus\n  board: 4x4\ntraffic:\n  injection_rate: 0.1\n"), 2, 9,
-                      "topology.kind", "one of board, hammingmesh, fat_tree", "'torus'");
+                      "topology.kind", "one of board, hammingmesh, fat_tree, dragonfly", "'torus'");
 }
 
 TEST(ConfigEnums, CodesMatchTheRtlStraps) {
@@ -947,7 +947,7 @@ TEST(ConfigShipped, DocsDescribeEveryKey) {
   ss << in.rdbuf();
   const std::string docs = ss.str();
   const auto keys = config_keys();
-  EXPECT_EQ(keys.size(), 44u);  // update docs/config.md when the schema changes
+  EXPECT_EQ(keys.size(), 50u);  // update docs/config.md when the schema changes
   for (const KeyInfo& k : keys)
     EXPECT_NE(docs.find("`" + k.path + "`"), std::string::npos) << k.path << " is not in docs/config.md";
 }
@@ -1048,6 +1048,24 @@ TEST(ConfigFatTree, EndpointsInsteadOfABoard) {
   EXPECT_NE(std::string(endpoints.what()).find("duplicate key"), std::string::npos) << endpoints.what();
   const ConfigError stray = error_of("topology:\n  board: 4x4\n  endpoints: 64\ntraffic:\n  injection_rate: 0.1\n");
   EXPECT_EQ(stray.key_path(), "topology.endpoints");
+}
+
+TEST(ConfigDragonfly, EndpointsFromGroupsAndErrors) {
+  const std::string df = "topology:\n  kind: dragonfly\n  dragonfly: {a: 16, p: 8, h: 8, groups: 8}\n"
+                         "traffic:\n  injection_rate: 0.1\n";
+  const SimConfig c = load_ok(df);
+  EXPECT_TRUE(c.dragonfly());
+  EXPECT_EQ(c.node_count(), 1024u);
+  EXPECT_TRUE(c.topology.dragonfly.ugal);
+  const ConfigError groups = error_of(df, {"topology.dragonfly.groups=130"});
+  EXPECT_EQ(groups.key_path(), "topology.dragonfly.groups");
+  EXPECT_EQ(groups.expected(), "at most a * h + 1 = 129 groups");
+  const ConfigError missing = error_of("topology:\n  kind: dragonfly\ntraffic:\n  injection_rate: 0.1\n");
+  EXPECT_EQ(missing.key_path(), "topology.dragonfly");
+  const ConfigError vcs = error_of(df, {"router.vcs=2"});
+  EXPECT_EQ(vcs.key_path(), "router.vcs");
+  const ConfigError board = error_of(df, {"topology.board=4x4"});
+  EXPECT_EQ(board.key_path(), "topology.board");
 }
 
 TEST(ConfigHammingMesh, SpanBoardServesAllLinesOfABoardRow) {

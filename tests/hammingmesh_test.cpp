@@ -168,6 +168,39 @@ TEST(FatTree, SaturatedAllToAllOnTwoLevels) {
   EXPECT_EQ(j["checks"]["max_path_cables"], 4);
 }
 
+// ---- the comparison Dragonfly: canonical groups of the same switch model -------------------------
+
+struct DragonflyCase {
+  const char* routing;
+  unsigned max_path;  // cables
+  unsigned max_vc;
+};
+
+class Dragonfly : public ::testing::TestWithParam<DragonflyCase> {};
+
+TEST_P(Dragonfly, SaturatedAllToAllIsCleanAndPathsAreBounded) {
+  // a = 4 routers of p = 2 endpoints and h = 2 global links, the maximum a h + 1 = 9 groups:
+  // 72 endpoints, one global link per group pair.
+  const DragonflyCase& c = GetParam();
+  const json j = run(config("dragonfly_1024_alltoall.yaml") +
+                     " --set topology.dragonfly.a=4 --set topology.dragonfly.p=2 --set topology.dragonfly.h=2"
+                     " --set topology.dragonfly.groups=9 --set topology.dragonfly.routing=" + c.routing +
+                     " --set run.warmup=1000cycles --set run.measure=30000cycles");
+  ASSERT_TRUE(j.contains("checks"));
+  expect_clean(j);
+  EXPECT_EQ(j["config"]["switches"], 36);
+  // Minimal: endpoint, local, global, local, endpoint = 5 cables, the analytical diameter.
+  // UGAL-L's non-minimal (Valiant) paths add a global and a local link: 7. The VC goes up by
+  // one per global link.
+  EXPECT_EQ(j["checks"]["diameter_formula"], 5);
+  EXPECT_EQ(j["checks"]["max_path_cables"], c.max_path);
+  EXPECT_EQ(j["checks"]["max_vc"], c.max_vc);
+}
+
+INSTANTIATE_TEST_SUITE_P(Groups9, Dragonfly,
+                         ::testing::Values(DragonflyCase{"minimal", 5, 1}, DragonflyCase{"ugal_l", 7, 2}),
+                         [](const auto& info) { return std::string(info.param.routing); });
+
 // ---- a packet never leaves the plane's trees for a tied-off port: a 1-D HammingMesh ------------
 
 TEST(HammingMesh, OneBoardRowUsesOnlyRowTrees) {

@@ -19,7 +19,8 @@ template <class E>
 using Options = std::vector<std::pair<std::string, E>>;
 
 const Options<std::string> kTopologyKinds = {
-    {"board", "board"}, {"hammingmesh", "hammingmesh"}, {"fat_tree", "fat_tree"}};
+    {"board", "board"}, {"hammingmesh", "hammingmesh"}, {"fat_tree", "fat_tree"}, {"dragonfly", "dragonfly"}};
+const Options<bool> kDragonflyRoutings = {{"minimal", false}, {"ugal_l", true}};
 const Options<TreeSpan> kTreeSpans = {{"line", TreeSpan::Line}, {"board", TreeSpan::Board}};
 const Options<RouteMode> kRouteModes = {
     {"xy", RouteMode::Xy}, {"north_last", RouteMode::NorthLast}, {"min_adaptive", RouteMode::MinAdaptive}};
@@ -83,6 +84,7 @@ std::string board_text(const SimConfig& c) {
 // What the traffic runs on: the board, or the whole HammingMesh.
 std::string system_text(const SimConfig& c) {
   if (c.fat_tree()) return "fat tree of " + std::to_string(c.topology.endpoints) + " endpoints";
+  if (c.dragonfly()) return "Dragonfly of " + std::to_string(c.topology.endpoints) + " endpoints";
   if (!c.hammingmesh()) return board_text(c) + " board";
   return std::to_string(c.topology.global_x) + "x" + std::to_string(c.topology.global_y) + " Hx" + board_text(c) +
          "Mesh (" + std::to_string(c.system_x()) + "x" + std::to_string(c.system_y()) + " accelerators)";
@@ -266,6 +268,21 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                            [&c](const Field& f) {
                              c.topology.endpoints = static_cast<unsigned>(f.integer(2, 65536));
                            }),
+                      section("dragonfly", P::Optional,
+                              {
+                                  leaf("a", P::Required, "an integer in 1..64: routers per group", "",
+                                       [&c](const Field& f) { c.topology.dragonfly.a = static_cast<unsigned>(f.integer(1, 64)); }),
+                                  leaf("p", P::Required, "an integer in 1..64: endpoints per router", "",
+                                       [&c](const Field& f) { c.topology.dragonfly.p = static_cast<unsigned>(f.integer(1, 64)); }),
+                                  leaf("h", P::Required, "an integer in 1..64: global links per router", "",
+                                       [&c](const Field& f) { c.topology.dragonfly.h = static_cast<unsigned>(f.integer(1, 64)); }),
+                                  leaf("groups", P::Required, "an integer in 2..4097", "",
+                                       [&c](const Field& f) {
+                                         c.topology.dragonfly.groups = static_cast<unsigned>(f.integer(2, 4097));
+                                       }),
+                                  leaf("routing", P::Defaulted, one_of(kDragonflyRoutings), "ugal_l",
+                                       [&c](const Field& f) { c.topology.dragonfly.ugal = f.choice(kDragonflyRoutings); }),
+                              }),
                       section("tree", P::Defaulted,
                               {
                                   leaf("span", P::Defaulted, one_of(kTreeSpans), "line",
@@ -391,12 +408,28 @@ void check_topology(const ConfigReader& reader, SimConfig& c) {
     }
   };
   if (c.fat_tree()) {
-    forbid({"topology.board", "topology.global"});
+    forbid({"topology.board", "topology.global", "topology.dragonfly"});
     if (!reader.present("topology.endpoints"))
       reader.field("topology").fail_missing("endpoints", "an integer in 2..65536, required for a fat_tree");
+  } else if (c.dragonfly()) {
+    forbid({"topology.board", "topology.global", "topology.endpoints", "topology.tree"});
+    if (!reader.present("topology.dragonfly"))
+      reader.field("topology").fail_missing("dragonfly", "a map with a, p, h and groups, required for a dragonfly");
+    const SimConfig::Dragonfly& d = c.topology.dragonfly;
+    if (d.groups > d.a * d.h + 1)
+      reader.field("topology.dragonfly.groups")
+          .fail("at most a * h + 1 = " + std::to_string(d.a * d.h + 1) + " groups",
+                "every group needs a global link to every other");
+    const uint64_t endpoints = uint64_t{d.groups} * d.a * d.p;
+    if (endpoints > 65536)
+      reader.field("topology.dragonfly.groups").fail("groups * a * p <= 65536 endpoints", std::to_string(endpoints) + " endpoints");
+    c.topology.endpoints = static_cast<unsigned>(endpoints);
+    // A Valiant path takes two global links, each moving the packet to VC + 1.
+    if (c.router.vcs < 3)
+      reader.field("router.vcs").fail("at least 3 in a dragonfly", "a packet moves to VC + 1 on each of up to two global links");
   } else {
     if (!reader.present("topology.board")) reader.field("topology").fail_missing("board", kBoardExpected);
-    forbid({"topology.endpoints"});
+    forbid({"topology.endpoints", "topology.dragonfly"});
   }
   if (c.topology.kind == "board") {
     forbid({"topology.global", "topology.tree", "links.global", "switch"});
@@ -416,6 +449,7 @@ void check_topology(const ConfigReader& reader, SimConfig& c) {
                 "a packet takes VC 0, 1 and 2 on its source, intermediate and destination boards");
   }
   for (const bool rows : {true, false}) {
+    if (tree_count(c, rows) == 0) continue;
     const unsigned ports = tree_ports(c, rows);
     const TreeShape t = tree_shape(ports, c.topology.tree_radix, c.topology.tree_taper);
     if (!t.valid)
@@ -453,7 +487,7 @@ void derive(SimConfig& c, const Given& g, const ConfigReader& reader) {
               format_data_size(c.router.flit_width_bits) + " x " + format_frequency(clock) + ": one flit per cycle" +
               (reader.present("links.local.bandwidth") ? "" : " (derived, not given)"));
   d.push_back(duration_line("links.local.latency", g.latency, c.local_link.latency_cycles, clock));
-  if (c.hammingmesh() || c.fat_tree()) {
+  if (c.hammingmesh() || c.switched()) {
     d.push_back("system: " + system_text(c) + " = " + std::to_string(c.node_count()) + " accelerators" +
                 (c.fat_tree() ? "" : " on " + std::to_string(c.board_count()) + " boards") + ", one plane");
     d.push_back(duration_line("links.global.latency", g.global_latency, c.global_link.latency_cycles, clock));
@@ -575,6 +609,13 @@ std::vector<std::pair<std::string, std::string>> effective_values(const SimConfi
   };
   if (c.fat_tree()) {
     v.emplace_back("topology.endpoints", std::to_string(c.topology.endpoints));
+  } else if (c.dragonfly()) {
+    const SimConfig::Dragonfly& d = c.topology.dragonfly;
+    v.emplace_back("topology.dragonfly.a", std::to_string(d.a));
+    v.emplace_back("topology.dragonfly.p", std::to_string(d.p));
+    v.emplace_back("topology.dragonfly.h", std::to_string(d.h));
+    v.emplace_back("topology.dragonfly.groups", std::to_string(d.groups));
+    v.emplace_back("topology.dragonfly.routing", name_in(kDragonflyRoutings, d.ugal));
   } else {
     v.emplace_back("topology.board", board_text(c));
   }
@@ -594,7 +635,7 @@ std::vector<std::pair<std::string, std::string>> effective_values(const SimConfi
                         {"links.local.bandwidth", format_bandwidth(c.local_link.bandwidth_bps)},
                         {"links.local.latency", cycles(c.local_link.latency_cycles)},
                     });
-  if (hm || c.fat_tree()) {
+  if (hm || c.switched()) {
     v.emplace_back("links.global.bandwidth", format_bandwidth(c.local_link.bandwidth_bps));
     v.emplace_back("links.global.latency", cycles(c.global_link.latency_cycles));
     v.emplace_back("switch.latency", cycles(c.fabric_switch.latency_cycles));
@@ -659,6 +700,7 @@ unsigned tree_ports(const SimConfig& c, bool rows) {
 }
 
 unsigned tree_count(const SimConfig& c, bool rows) {
+  if (c.dragonfly()) return 0;
   if (c.fat_tree()) return rows ? 1 : 0;
   const unsigned lines_total = rows ? c.topology.board_y * c.topology.global_y : c.topology.board_x * c.topology.global_x;
   return lines_total / tree_lines(c, rows);

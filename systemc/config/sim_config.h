@@ -39,6 +39,12 @@ constexpr unsigned kFlitTypeBits = 2;
 constexpr unsigned kFlitVcBits = 2;
 
 struct SimConfig {
+  /// A Dragonfly (dragonfly_plan.h): groups of a routers with p endpoints and h global links.
+  struct Dragonfly {
+    unsigned a = 0, p = 0, h = 0, groups = 0;
+    bool ugal = false;  // UGAL-L, else minimal routing
+  };
+
   std::string source;  // the file path, or the source name given to load_config_text
   std::string name;    // defaults to the file name without directory and extension
   std::string description;
@@ -49,7 +55,8 @@ struct SimConfig {
     unsigned board_y = 0;        // rows (b), 1..16
     unsigned global_x = 1;       // boards per row (x); 1 for kind board
     unsigned global_y = 1;       // boards per column (y); 1 for kind board
-    unsigned endpoints = 0;      // fat_tree: endpoints attached to the leaves
+    unsigned endpoints = 0;      // fat_tree: endpoints on the leaves; dragonfly: groups * a * p
+    Dragonfly dragonfly;
     TreeSpan tree_span = TreeSpan::Line;
     unsigned tree_radix = 64;    // ports per fat-tree switch
     double tree_taper = 1;       // up/down port ratio of a two-level tree's leaves, (0, 1]
@@ -109,11 +116,14 @@ struct SimConfig {
   // Derived quantities, for reports.
   bool hammingmesh() const { return topology.kind == "hammingmesh"; }
   bool fat_tree() const { return topology.kind == "fat_tree"; }
+  bool dragonfly() const { return topology.kind == "dragonfly"; }
+  /// Endpoints attached straight to switches (no boards): a fat tree or a Dragonfly.
+  bool switched() const { return fat_tree() || dragonfly(); }
   /// Accelerators along x and y of the whole system (board times global size); a fat tree's
   /// endpoints are one row.
-  unsigned system_x() const { return fat_tree() ? topology.endpoints : topology.board_x * topology.global_x; }
-  unsigned system_y() const { return fat_tree() ? 1 : topology.board_y * topology.global_y; }
-  unsigned board_count() const { return fat_tree() ? 0 : topology.global_x * topology.global_y; }
+  unsigned system_x() const { return switched() ? topology.endpoints : topology.board_x * topology.global_x; }
+  unsigned system_y() const { return switched() ? 1 : topology.board_y * topology.global_y; }
+  unsigned board_count() const { return switched() ? 0 : topology.global_x * topology.global_y; }
   /// Accelerators (= routers) of the system; node n sits at (n mod system_x, n div system_x).
   unsigned node_count() const { return system_x() * system_y(); }
   double cycle_s() const { return 1.0 / router.clock_hz; }

@@ -6,7 +6,7 @@ namespace hx {
 
 FatTreeSwitch::FatTreeSwitch(std::string name, unsigned ports, unsigned vcs, unsigned depth,
                              unsigned latency, unsigned speedup, Role role, TreeAddressing addressing,
-                             PacketTracker* tracker, ErrorHandler on_error)
+                             PacketTracker* tracker, ErrorHandler on_error, uint64_t seed)
     : name_(std::move(name)),
       vcs_(vcs),
       latency_(latency),
@@ -24,6 +24,7 @@ FatTreeSwitch::FatTreeSwitch(std::string name, unsigned ports, unsigned vcs, uns
       owed_total_(ports, 0),
       rr_credit_(ports, 0),
       route_(static_cast<std::size_t>(ports) * vcs, kNone),
+      route_vc_(static_cast<std::size_t>(ports) * vcs, 0),
       owner_(static_cast<std::size_t>(ports) * vcs, kNone),
       credits_(static_cast<std::size_t>(ports) * vcs, 0),
       full_credits_(ports, 0),
@@ -31,7 +32,9 @@ FatTreeSwitch::FatTreeSwitch(std::string name, unsigned ports, unsigned vcs, uns
       rr_out_(ports, ports - 1),
       req_out_(ports, kNone),
       req_vc_(ports, 0),
+      req_out_vc_(ports, 0),
       grant_in_(ports, kNone) {
+  rng_.reseed(seed);
   touched_.reserve(ports);
 }
 
@@ -60,6 +63,8 @@ int FatTreeSwitch::down_port(unsigned terminal) const {
       const unsigned first = first_g / s, count = (last_g - first_g) / s + 1;
       return static_cast<int>(first + terminal % count);
     }
+    case Role::Kind::Dragonfly:
+      break;  // routed by route_dragonfly
   }
   return kNone;
 }
@@ -81,22 +86,92 @@ int FatTreeSwitch::pick_up_port(unsigned vc) {
   return best;
 }
 
-int FatTreeSwitch::route(const Flit& head, unsigned vc) {
+FatTreeSwitch::Route FatTreeSwitch::if_free(int o, unsigned vc) const {
+  if (o < 0 || owner_[static_cast<unsigned>(o) * vcs_ + vc] != kNone || obuf_[static_cast<unsigned>(o)].full(vc))
+    return Route{};
+  return Route{o, vc};
+}
+
+unsigned FatTreeSwitch::load(unsigned o, unsigned vc) const {
+  return obuf_[o].size(vc) + (full_credits_[o] - credits_[o * vcs_ + vc]);
+}
+
+FatTreeSwitch::Route FatTreeSwitch::route(const Flit& head, unsigned in, unsigned vc) {
+  if (role_.kind == Role::Kind::Dragonfly) return route_dragonfly(head, in, vc);
   const unsigned terminal = addr_.terminal(head);
-  int o = kNone;
   if (role_.kind == Role::Kind::Leaf && terminal / role_.down != role_.index) {
-    return pick_up_port(vc);
+    return Route{pick_up_port(vc), vc};
   }
-  o = down_port(terminal);
+  const int o = down_port(terminal);
   if (o < 0 || o >= static_cast<int>(out_.size()) || out_[o] == nullptr) {
     if (on_error_) {
       on_error_(name_ + ": no port towards tree terminal " + std::to_string(terminal) + " for " +
                 Header::decode(addr_.fmt, head.payload).to_string());
     }
-    return kNone;
+    return Route{};
   }
-  if (owner_[o * vcs_ + vc] != kNone || obuf_[o].full(vc)) return kNone;
-  return o;
+  return if_free(o, vc);
+}
+
+unsigned FatTreeSwitch::dragonfly_minimal(unsigned target, unsigned dst) const {
+  const DragonflyPlan& d = *role_.plan;
+  const unsigned r = role_.index;
+  if (target == role_.group) {
+    const unsigned dr = d.router_of(dst);
+    return dr == r ? d.port_of(dst) : d.local_port(r, dr);
+  }
+  const auto& exits = d.exits[role_.group][target];
+  // This router's own global links to the target group first, spread by destination.
+  unsigned own = 0;
+  for (const auto& e : exits) own += e.first == r ? 1 : 0;
+  if (own > 0) {
+    unsigned k = dst % own;
+    for (const auto& e : exits) {
+      if (e.first == r && k-- == 0) return e.second;
+    }
+  }
+  return d.local_port(r, exits[dst % exits.size()].first);
+}
+
+FatTreeSwitch::Route FatTreeSwitch::route_dragonfly(const Flit& head, unsigned in, unsigned vc) {
+  DragonflyPlan& d = *role_.plan;
+  const Header h = Header::decode(addr_.fmt, head.payload);
+  const unsigned dst = h.dst_board_y * TreeAddressing::kEndpointsPerBoardRow + h.dst_board_x;
+  const unsigned dst_group = d.group_of(dst);
+  const uint32_t id = read_tag(addr_.fmt, head.payload).packet_id;
+  unsigned target = dst_group;
+  const auto it = d.intermediate.find(id);
+  if (it != d.intermediate.end()) {
+    if (it->second == role_.group) {
+      d.intermediate.erase(it);  // arrived at the intermediate group: minimal from here
+    } else {
+      target = it->second;
+    }
+  } else if (d.ugal && in < d.p && dst_group != role_.group && d.groups > 2) {
+    // UGAL-L at the source router: minimal unless its output is the more loaded, weighted by
+    // the hops each path still has (a minimal path at most 3 router-to-router hops, a
+    // non-minimal one at most 6).
+    unsigned mid = rng_.below(d.groups - 2);
+    for (const unsigned g : {std::min(role_.group, dst_group), std::max(role_.group, dst_group)}) {
+      if (mid >= g) ++mid;
+    }
+    const unsigned pm = dragonfly_minimal(dst_group, dst), pv = dragonfly_minimal(mid, dst);
+    const unsigned vm = vc + (d.is_global(pm) ? 1 : 0), vv = vc + (d.is_global(pv) ? 1 : 0);
+    if (load(pm, vm) * 3 > load(pv, vv) * 6) {
+      d.intermediate[id] = mid;
+      target = mid;
+    }
+  }
+  const unsigned o = dragonfly_minimal(target, dst);
+  const unsigned ov = vc + (d.is_global(o) ? 1 : 0);
+  if (ov >= vcs_ || out_[o] == nullptr) {
+    if (on_error_) {
+      on_error_(name_ + ": no VC or link for output " + std::to_string(o) + " (VC " + std::to_string(ov) +
+                ") towards group " + std::to_string(target) + " for " + h.to_string());
+    }
+    return Route{};
+  }
+  return if_free(static_cast<int>(o), ov);
 }
 
 void FatTreeSwitch::step(uint64_t t) {
@@ -158,6 +233,7 @@ void FatTreeSwitch::crossbar_round(uint64_t t) {
       const VcBuffer::Entry& e = buf_[i].front(v);
       if (e.ready > t) continue;
       int o = route_[i * vcs_ + v];
+      unsigned ov = route_vc_[i * vcs_ + v];
       if (o == kNone) {
         if (!is_head(e.flit.type)) {
           if (on_error_) {
@@ -166,13 +242,16 @@ void FatTreeSwitch::crossbar_round(uint64_t t) {
           }
           continue;
         }
-        o = route(e.flit, v);
-      } else if (obuf_[o].full(v)) {
+        const Route r = route(e.flit, i, v);
+        o = r.port;
+        ov = r.vc;
+      } else if (obuf_[o].full(ov)) {
         o = kNone;
       }
       if (o == kNone) continue;
       req_out_[i] = o;
       req_vc_[i] = static_cast<int>(v);
+      req_out_vc_[i] = ov;
       // Output stage, folded in: keep the request nearest after the output's last grant.
       const unsigned uo = static_cast<unsigned>(o);
       const int cur = grant_in_[uo];
@@ -194,7 +273,9 @@ void FatTreeSwitch::crossbar_round(uint64_t t) {
     const unsigned i = static_cast<unsigned>(grant_in_[o]);
     grant_in_[o] = kNone;
     const unsigned v = static_cast<unsigned>(req_vc_[i]);
-    const Flit f = buf_[i].front(v).flit;
+    const unsigned ov = req_out_vc_[i];
+    Flit f = buf_[i].front(v).flit;
+    f.vc = ov;
     buf_[i].pop(v);
     ++owed_credits_[i * vcs_ + v];  // returned by step(), one per cycle and link
     ++owed_total_[i];
@@ -202,11 +283,12 @@ void FatTreeSwitch::crossbar_round(uint64_t t) {
     if (is_head(f.type)) {
       if (tracker_ != nullptr) tracker_->on_switch(f);
       if (!is_tail(f.type)) {
-        owner_[o * vcs_ + v] = static_cast<int>(i);
+        owner_[o * vcs_ + ov] = static_cast<int>(i);
         route_[i * vcs_ + v] = static_cast<int>(o);
+        route_vc_[i * vcs_ + v] = ov;
       }
     } else if (is_tail(f.type)) {
-      owner_[o * vcs_ + v] = kNone;
+      owner_[o * vcs_ + ov] = kNone;
       route_[i * vcs_ + v] = kNone;
     }
     rr_out_[o] = i;
@@ -227,11 +309,12 @@ std::string FatTreeSwitch::describe() const {
     for (unsigned v = 0; v < vcs_; ++v) {
       if (buf_[i].empty(v)) continue;
       const int o = route_[i * vcs_ + v];
+      const unsigned ov = route_vc_[i * vcs_ + v];
       os << "  " << name_ << " in " << i << " vc " << v << ": " << buf_[i].size(v) << " flits";
       if (o != kNone) {
-        os << ", packet in progress to out " << o << " (queued " << obuf_[o].size(v) << ", credits "
-           << credits_[o * vcs_ + v] << ")";
-      } else {
+        os << ", packet in progress to out " << o << " vc " << ov << " (queued " << obuf_[o].size(ov)
+           << ", credits " << credits_[o * vcs_ + ov] << ")";
+      } else if (role_.kind != Role::Kind::Dragonfly) {
         os << ", head for terminal " << addr_.terminal(buf_[i].front(v).flit);
       }
       os << "\n";

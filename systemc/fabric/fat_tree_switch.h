@@ -13,7 +13,10 @@
 // tail has entered the output queue. A flit keeps its VC through the tree; the boards change
 // VCs.
 //
-// Routing is up/down. Every tree port that faces a board is a terminal, numbered by
+// A Dragonfly router is the same switch with the Dragonfly's routing (dragonfly_plan.h), which
+// moves a packet to VC + 1 on every global link.
+//
+// Tree routing is up/down. Every tree port that faces a board is a terminal, numbered by
 // TreeAddressing from the destination in the packet's header. A single-switch tree sends a
 // packet straight to its terminal. In a two-level tree a leaf sends it down when the terminal
 // is its own, else up, adaptively, to the up port with the most credits for the packet's VC
@@ -35,7 +38,9 @@
 
 #include "flit_link.h"
 #include "hx_flit.h"
+#include "dragonfly_plan.h"
 #include "packet_tracker.h"
+#include "rng.h"
 #include "vc_buffer.h"
 
 namespace hx {
@@ -72,10 +77,14 @@ struct TreeAddressing {
 class FatTreeSwitch {
  public:
   /// The switch's place in its tree (TreeShape names in sim_config.h).
+  /// The switch's place in its network: a one-switch tree, a leaf or spine of a two-level
+  /// tree, or a Dragonfly router (router `index` of group `group`, tables in `plan`).
   struct Role {
-    enum class Kind : uint8_t { Single, Leaf, Spine } kind = Kind::Single;
-    unsigned index = 0;  ///< leaf or spine number
+    enum class Kind : uint8_t { Single, Leaf, Spine, Dragonfly } kind = Kind::Single;
+    unsigned index = 0;  ///< leaf, spine or router number
     unsigned down = 0, up = 0, spines = 0;
+    unsigned group = 0;
+    DragonflyPlan* plan = nullptr;
   };
   using ErrorHandler = std::function<void(const std::string&)>;
 
@@ -84,7 +93,7 @@ class FatTreeSwitch {
 
   FatTreeSwitch(std::string name, unsigned ports, unsigned vcs, unsigned depth, unsigned latency,
                 unsigned speedup, Role role, TreeAddressing addressing, PacketTracker* tracker,
-                ErrorHandler on_error);
+                ErrorHandler on_error, uint64_t seed = 1);
 
   /// Port p: `in` brings flits (its sender counts this switch's `depth` credits per VC), `out`
   /// takes them to a receiver with `out_credits` slots per VC.
@@ -104,8 +113,21 @@ class FatTreeSwitch {
 
   /// One crossbar round: move at most one flit per input and per output into output queues.
   void crossbar_round(uint64_t t);
-  /// Output for the head at the front of (input, vc), or kNone if none can take it now.
-  int route(const Flit& head, unsigned vc);
+  struct Route {
+    int port = kNone;
+    unsigned vc = 0;
+  };
+  /// Output port and VC for the head at the front of (input, vc); port kNone if none can take
+  /// it now.
+  Route route(const Flit& head, unsigned in, unsigned vc);
+  Route route_dragonfly(const Flit& head, unsigned in, unsigned vc);
+  /// The Dragonfly's minimal output from this router towards group `target` (or, in the
+  /// destination group, towards the destination endpoint).
+  unsigned dragonfly_minimal(unsigned target, unsigned dst) const;
+  /// Flits waiting for output `o` on `vc`: queued here and held downstream (UGAL's load).
+  unsigned load(unsigned o, unsigned vc) const;
+  /// The route if output (o, vc) can take a new packet now.
+  Route if_free(int o, unsigned vc) const;
   int pick_up_port(unsigned vc);
   int down_port(unsigned terminal) const;
 
@@ -124,14 +146,18 @@ class FatTreeSwitch {
   std::vector<unsigned> owed_total_;       // per input
   std::vector<unsigned> rr_credit_;        // per input: next VC whose credit goes back first
   std::vector<int> route_;                 // [in * vcs + vc]: output of the packet in progress
+  std::vector<unsigned> route_vc_;         // [in * vcs + vc]: ... and its VC there
   std::vector<int> owner_;                 // [out * vcs + vc]: input holding that output VC
   std::vector<unsigned> credits_;          // [out * vcs + vc]: the receiver's free slots
   std::vector<unsigned> full_credits_;     // per output
   std::vector<unsigned> rr_in_;            // per input: next VC to look at first
   std::vector<unsigned> rr_out_;           // per output: last input granted
   unsigned rr_up_ = 0;                     // tie-break among equally loaded up ports
+  Rng rng_;                                // UGAL-L's intermediate groups
   // Per cycle scratch: each input's request and each output's best request so far.
-  std::vector<int> req_out_, req_vc_, grant_in_;
+  std::vector<int> req_out_, req_vc_;
+  std::vector<unsigned> req_out_vc_;
+  std::vector<int> grant_in_;
   std::vector<unsigned> touched_;
 };
 

@@ -31,6 +31,15 @@ FlitLink* SwitchFabric::make_link(const std::string& name, unsigned latency) {
   return links_.back().get();
 }
 
+void SwitchFabric::cable(FatTreeSwitch* s, unsigned sp, FatTreeSwitch* d, unsigned dp) {
+  const std::string n = s->name() + "_p" + std::to_string(sp) + "__" + d->name() + "_p" + std::to_string(dp);
+  FlitLink* up = make_link(n + "_up", cable_latency_);
+  FlitLink* down = make_link(n + "_down", cable_latency_);
+  s->connect(sp, down, up, switch_depth_);
+  d->connect(dp, up, down, switch_depth_);
+  ++cables_;
+}
+
 SwitchFabric::TerminalPorts SwitchFabric::build_tree(const std::string& tree, unsigned ports,
                                                      const TreeAddressing& addr) {
   const TreeShape shape = tree_shape(ports, cfg_.topology.tree_radix, cfg_.topology.tree_taper);
@@ -39,15 +48,6 @@ SwitchFabric::TerminalPorts SwitchFabric::build_tree(const std::string& tree, un
                                                         switch_latency_, cfg_.fabric_switch.speedup,
                                                         role, addr, tracker_, on_error_));
     return switches_.back().get();
-  };
-  // A cable between two switch ports: a link each way.
-  auto cable = [&](FatTreeSwitch* s, unsigned sp, FatTreeSwitch* d, unsigned dp) {
-    const std::string n = s->name() + "_p" + std::to_string(sp) + "__" + d->name() + "_p" + std::to_string(dp);
-    FlitLink* up = make_link(n + "_up", cable_latency_);
-    FlitLink* down = make_link(n + "_down", cable_latency_);
-    s->connect(sp, down, up, switch_depth_);
-    d->connect(dp, up, down, switch_depth_);
-    ++cables_;
   };
 
   TerminalPorts terminal_port(shape.ports);
@@ -106,6 +106,46 @@ void SwitchFabric::connect_endpoints(const std::vector<FlitLink*>& inject, const
   const TerminalPorts terminals = build_tree("tree", static_cast<unsigned>(inject.size()), addr);
   for (unsigned n = 0; n < inject.size(); ++n) {
     attach(terminals[n], "node" + std::to_string(n) + "_port", inject[n], eject[n], 0, 0);
+  }
+}
+
+void SwitchFabric::connect_dragonfly(const std::vector<FlitLink*>& inject, const std::vector<FlitLink*>& eject) {
+  const SimConfig::Dragonfly& df = cfg_.topology.dragonfly;
+  dragonfly_ = std::make_unique<DragonflyPlan>(df.a, df.p, df.h, df.groups, df.ugal);
+  DragonflyPlan& d = *dragonfly_;
+  TreeAddressing addr;  // the header fields that carry the endpoint number
+  addr.endpoints = true;
+  addr.fmt.payload_width = cfg_.router.flit_width_bits;
+  std::vector<FatTreeSwitch*> router(d.groups * d.a);
+  for (unsigned g = 0; g < d.groups; ++g) {
+    for (unsigned r = 0; r < d.a; ++r) {
+      FatTreeSwitch::Role role;
+      role.kind = FatTreeSwitch::Role::Kind::Dragonfly;
+      role.group = g;
+      role.index = r;
+      role.plan = &d;
+      switches_.push_back(std::make_unique<FatTreeSwitch>(
+          "g" + std::to_string(g) + "_r" + std::to_string(r), d.radix(), vcs_, switch_depth_, switch_latency_,
+          cfg_.fabric_switch.speedup, role, addr, tracker_, on_error_, cfg_.run.seed * 7919 + g * d.a + r + 1));
+      router[g * d.a + r] = switches_.back().get();
+    }
+  }
+  for (unsigned g = 0; g < d.groups; ++g) {
+    for (unsigned r1 = 0; r1 < d.a; ++r1) {
+      for (unsigned r2 = r1 + 1; r2 < d.a; ++r2) {
+        cable(router[g * d.a + r1], d.local_port(r1, r2), router[g * d.a + r2], d.local_port(r2, r1));
+      }
+      for (unsigned j = 0; j < d.h; ++j) {
+        const DragonflyPlan::End& far = d.link[(g * d.a + r1) * d.h + j];
+        const bool unused = far.port == 0;  // a global port the pairing left free
+        if (unused || far.group < g) continue;  // each global cable once, from its lower group
+        cable(router[g * d.a + r1], d.global_port(j), router[far.group * d.a + far.router], far.port);
+      }
+    }
+  }
+  for (unsigned n = 0; n < inject.size(); ++n) {
+    attach({router[d.group_of(n) * d.a + d.router_of(n)], d.port_of(n)}, "node" + std::to_string(n) + "_port",
+           inject[n], eject[n], 0, 0);
   }
 }
 

@@ -47,6 +47,8 @@ class SwitchFabric : public sc_core::sc_module {
   void connect_boards(const std::vector<PlaneModel*>& planes);
   /// A fat tree: endpoint n sends on `inject[n]` and receives on `eject[n]`.
   void connect_endpoints(const std::vector<FlitLink*>& inject, const std::vector<FlitLink*>& eject);
+  /// A Dragonfly (dragonfly_plan.h) with endpoint n on `inject[n]` / `eject[n]`.
+  void connect_dragonfly(const std::vector<FlitLink*>& inject, const std::vector<FlitLink*>& eject);
 
   unsigned num_switches() const { return static_cast<unsigned>(switches_.size()); }
   unsigned num_cables() const { return cables_; }
@@ -58,6 +60,8 @@ class SwitchFabric : public sc_core::sc_module {
  private:
   void on_clock();
   FlitLink* make_link(const std::string& name, unsigned latency);
+  /// A cable between two switch ports: a link each way.
+  void cable(FatTreeSwitch* s, unsigned sp, FatTreeSwitch* d, unsigned dp);
   using TerminalPorts = std::vector<std::pair<FatTreeSwitch*, unsigned>>;
   /// The switches and inner cables of one tree of `ports` terminals; where each terminal is.
   TerminalPorts build_tree(const std::string& name, unsigned ports, const TreeAddressing& addr);
@@ -74,6 +78,7 @@ class SwitchFabric : public sc_core::sc_module {
   std::vector<std::unique_ptr<FlitLink>> links_;
   std::vector<std::unique_ptr<EdgePort>> edge_ports_;
   std::vector<std::unique_ptr<FatTreeSwitch>> switches_;
+  std::unique_ptr<DragonflyPlan> dragonfly_;
   unsigned cables_ = 0;
   unsigned router_depth_, switch_depth_, vcs_, cable_latency_, switch_latency_;
   uint64_t cycle_ = 0;

@@ -37,7 +37,7 @@ FlitFormat flit_format(const SimConfig& cfg) {
 // node (X mod a, Y mod b) of that board.
 std::vector<EndpointAddress> node_addresses(const SimConfig& cfg) {
   std::vector<EndpointAddress> addr(cfg.node_count());
-  if (cfg.fat_tree()) {
+  if (cfg.switched()) {
     // No boards: the endpoint number rides in the header's board fields (TreeAddressing).
     constexpr unsigned kRow = TreeAddressing::kEndpointsPerBoardRow;
     for (unsigned n = 0; n < addr.size(); ++n) addr[n] = {n % kRow, n / kRow, 0, 0};
@@ -124,8 +124,24 @@ unsigned fat_tree_diameter(const SimConfig& cfg) {
   return cost::evaluate(spec, cost::Prices{}).diameter;
 }
 
+unsigned dragonfly_diameter(const SimConfig& cfg) {
+  const SimConfig::Dragonfly& d = cfg.topology.dragonfly;
+  cost::DragonflyParams p;
+  p.a = d.a;
+  p.p = d.p;
+  p.h = d.h;
+  p.groups = d.groups;
+  cost::TopologySpec spec;
+  // One virtual router per switch, as in the cycle model: the smallest even radix that holds
+  // one router (the cost model prices switches of even radix).
+  spec.radix = (d.p + d.a - 1 + d.h + 1) / 2 * 2;
+  spec.target_endpoints = cfg.node_count();
+  spec.params = p;
+  return cost::evaluate(spec, cost::Prices{}).diameter;
+}
+
 double zero_load_latency(const SimConfig& cfg) {
-  if (cfg.hammingmesh() || cfg.fat_tree()) return -1;
+  if (cfg.hammingmesh() || cfg.switched()) return -1;
   const TrafficPattern pattern = make_pattern(cfg);
   double sum = 0;
   unsigned senders = 0;
@@ -158,7 +174,7 @@ struct Simulation::Netlist {
 };
 
 void check_buildable(const SimConfig& cfg) {
-  if (cfg.fat_tree()) return;  // no boards, no RTL
+  if (cfg.switched()) return;  // no boards, no RTL
   const PlaneVariant* v =
       find_plane_variant(cfg.topology.board_x, cfg.topology.board_y, cfg.router.vcs,
                          cfg.router.buffer_depth, cfg.router.flit_width_bits);
@@ -175,10 +191,10 @@ void check_buildable(const SimConfig& cfg) {
 
 Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg), opt_(opt) {
   check_buildable(cfg);
-  if (cfg.fat_tree() && !opt.trace_path.empty())
-    throw std::invalid_argument("--trace: a fat_tree has no RTL to trace (waveforms need boards)");
+  if (cfg.switched() && !opt.trace_path.empty())
+    throw std::invalid_argument("--trace: a " + cfg.topology.kind + " has no RTL to trace (waveforms need boards)");
   const PlaneVariant* v =
-      cfg.fat_tree() ? nullptr
+      cfg.switched() ? nullptr
                      : find_plane_variant(cfg.topology.board_x, cfg.topology.board_y, cfg.router.vcs,
                                           cfg.router.buffer_depth, cfg.router.flit_width_bits);
   net_ = std::make_unique<Netlist>(cfg);
@@ -210,7 +226,7 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
     boards[i].planes.push_back(make_plane(*v, n.vctx.get(), (boards[i].name + "_plane0").c_str()));
     plane_of_board.push_back(boards[i].planes.front().get());
   }
-  for (unsigned i = 0; i < nodes && !cfg.fat_tree(); ++i) {
+  for (unsigned i = 0; i < nodes && !cfg.switched(); ++i) {
     PlaneModel& plane = *plane_of_board[addr[i].board_y * cfg.topology.global_x + addr[i].board_x];
     plane.connect(geom.local_port(addr[i].node_x, addr[i].node_y), n.inject[i].get(), n.eject[i].get());
   }
@@ -236,17 +252,21 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
 
   AcceleratorArray* acc = n.accelerators.get();
   auto on_error = [acc](const std::string& msg) { acc->stop(RunEnd::ModelError, "MODEL ERROR " + msg); };
-  if (cfg.hammingmesh() || cfg.fat_tree()) {
+  if (cfg.hammingmesh() || cfg.switched()) {
     n.tracker.check_path_rule(true);
     n.fabric = std::make_unique<SwitchFabric>("fabric", cfg, &n.tracker, on_error);
     n.fabric->clk(*n.clock);
-    if (cfg.fat_tree()) {
+    if (cfg.switched()) {
       std::vector<FlitLink*> inject, eject;
       for (unsigned i = 0; i < nodes; ++i) {
         inject.push_back(n.inject[i].get());
         eject.push_back(n.eject[i].get());
       }
-      n.fabric->connect_endpoints(inject, eject);
+      if (cfg.dragonfly()) {
+        n.fabric->connect_dragonfly(inject, eject);
+      } else {
+        n.fabric->connect_endpoints(inject, eject);
+      }
     } else {
       n.fabric->connect_boards(plane_of_board);
     }
@@ -343,6 +363,13 @@ nlohmann::ordered_json Simulation::run() {
   derived["board"] = std::to_string(cfg_.topology.board_x) + "x" +
                      std::to_string(cfg_.topology.board_y);
   derived["rtl_model"] = n.variant ? "hx_board_plane " + n.variant->name : "none";
+  if (cfg_.dragonfly()) {
+    derived.erase("board");
+    const SimConfig::Dragonfly& d = cfg_.topology.dragonfly;
+    derived["system"] = "Dragonfly a=" + std::to_string(d.a) + " p=" + std::to_string(d.p) + " h=" +
+                        std::to_string(d.h) + ", " + std::to_string(d.groups) + " groups, " +
+                        (d.ugal ? "UGAL-L" : "minimal") + " routing";
+  }
   if (cfg_.fat_tree()) {
     derived.erase("board");
     const TreeShape t = tree_shape(cfg_.topology.endpoints, cfg_.topology.tree_radix, cfg_.topology.tree_taper);
@@ -439,6 +466,7 @@ nlohmann::ordered_json Simulation::run() {
   checks["path_violations"] = c.path_violations;
   if (cfg_.hammingmesh()) checks["diameter_formula"] = hammingmesh_diameter(cfg_);
   if (cfg_.fat_tree()) checks["diameter_formula"] = fat_tree_diameter(cfg_);
+  if (cfg_.dragonfly()) checks["diameter_formula"] = dragonfly_diameter(cfg_);
   checks["messages"] = n.tracker.messages();
   checks["report"] = failure_;
   j["checks"] = checks;

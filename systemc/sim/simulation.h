@@ -69,5 +69,7 @@ double zero_load_latency(const SimConfig& cfg);
 unsigned hammingmesh_diameter(const SimConfig& cfg);
 /// The same for a fat_tree: 2 cables per level, endpoint cables included.
 unsigned fat_tree_diameter(const SimConfig& cfg);
+/// The same for a dragonfly's minimal routes (UGAL-L's non-minimal ones are longer).
+unsigned dragonfly_diameter(const SimConfig& cfg);
 
 }  // namespace hx
