@@ -333,4 +333,28 @@ TEST(HxsimTrace, FstAndSaveFileWithOneRouterGroupedByPort) {
   EXPECT_EQ(j["trace"]["from_cycle"], 100);
 }
 
+TEST(HxsimTrace, HammingMeshHoldsEveryBoardAndTheCables) {
+  const fs::path d = scratch();
+  const fs::path fst = d / "hx.fst";
+  const Result r = hxsim("run " + config("hx2mesh_4x4_alltoall.yaml") +
+                         " --set run.warmup=100cycles --set run.measure=200cycles --quiet --trace " +
+                         fst.string() + " --out " + (d / "r.json").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::set<std::string> names = fst_signals(fst);
+  // The RTL of the last of the 16 boards, a board's cable to its row tree, and a local link.
+  EXPECT_TRUE(names.count("board15_plane0.hx_board_plane.error_o")) << "board 15's RTL";
+  EXPECT_TRUE(names.count("links.board0_W0_0_to_switch.valid")) << "a cable";
+  EXPECT_TRUE(names.count("links.board0_W0_0_from_switch.packet")) << "a cable";
+  EXPECT_TRUE(names.count("links.node0_inject.valid")) << "a local link";
+}
+
+TEST(HxsimTrace, SwitchedTopologiesHaveNoRtlToTrace) {
+  const fs::path d = scratch();
+  const Result r = hxsim("run " + config("fat_tree_1024_alltoall.yaml") + " --set topology.endpoints=16 --trace " +
+                         (d / "f.fst").string() + " --out " + (d / "r.json").string());
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("no RTL to trace"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(d / "r.json"));
+}
+
 }  // namespace

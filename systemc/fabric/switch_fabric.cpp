@@ -203,6 +203,12 @@ void SwitchFabric::on_clock() {
   for (auto& s : switches_) s->step(t);
 }
 
+std::vector<FlitLink*> SwitchFabric::links() const {
+  std::vector<FlitLink*> v;
+  for (const auto& l : links_) v.push_back(l.get());
+  return v;
+}
+
 uint64_t SwitchFabric::flits_held() const {
   uint64_t n = 0;
   for (const auto& e : edge_ports_) n += e->held();

@@ -52,6 +52,8 @@ class SwitchFabric : public sc_core::sc_module {
 
   unsigned num_switches() const { return static_cast<unsigned>(switches_.size()); }
   unsigned num_cables() const { return cables_; }
+  /// Every link of the fabric (cables and the edge ports' links to the routers), for waveforms.
+  std::vector<FlitLink*> links() const;
   /// Flits in the switches' and edge ports' buffers.
   uint64_t flits_held() const;
   /// Where the held flits sit (for deadlock reports); at most `max_lines` lines.

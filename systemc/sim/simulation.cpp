@@ -301,6 +301,9 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
       n.waveform->add_link(n.inject[i].get());
       n.waveform->add_link(n.eject[i].get());
     }
+    if (n.fabric) {
+      for (FlitLink* l : n.fabric->links()) n.waveform->add_link(l);
+    }
     n.waveform->open();
     Waveform* w = n.waveform.get();
     n.boards->set_observer([w](uint64_t t) { w->dump(t); });
