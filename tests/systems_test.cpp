@@ -1,4 +1,5 @@
-// hammingmesh_test.cpp: HammingMesh systems end to end, through the hxsim command line.
+// systems_test.cpp: whole systems end to end, through the hxsim command line: HammingMeshes and
+// the comparison fat trees and Dragonflies.
 //
 // The two 64-accelerator systems of configs/ (a 4x4 Hx2Mesh and a 2x2 Hx4Mesh), boards of RTL
 // routers joined by the fat-tree switch models:
@@ -27,7 +28,7 @@ using nlohmann::json;
 
 using hx::test::hxsim;
 
-fs::path scratch() { return hx::test::scratch_dir("hammingmesh_test"); }
+fs::path scratch() { return hx::test::scratch_dir("systems_test"); }
 
 std::string config(const std::string& name) { return std::string(HX_CONFIG_DIR) + "/" + name; }
 
