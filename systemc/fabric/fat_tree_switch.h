@@ -1,4 +1,5 @@
-// fat_tree_switch.h: a switch of a HammingMesh row or column fat tree, as a C++ cycle model.
+// fat_tree_switch.h: a switch of a fat tree (HammingMesh row and column trees, the comparison
+// fat trees) or a Dragonfly router, as a C++ cycle model.
 //
 // Radix k ports. Each input has a buffer of `depth` flits per VC (VcBuffer), each output a
 // small output queue per VC and, towards its receiver, one credit counter per VC. A flit may
@@ -6,9 +7,9 @@
 // paper: 40 ns input plus 40 ns output buffer latency). The crossbar runs `speedup` times faster
 // than a link (Table III: 800 Gb/s crossbar for 400 Gb/s links, speedup 2): per cycle an input
 // may move up to `speedup` flits into output queues and an output may take up to `speedup`,
-// while each output link sends one (and each input's credit wire returns one credit).
-// Speedup is what keeps an input-queued switch from losing
-// a third of its throughput to head-of-line blocking under uniform traffic.
+// while each output link sends one (and each input's credit wire returns one credit). Speedup
+// lets a backed-up input drain faster than its link fills it; it does not remove head-of-line
+// blocking within one VC FIFO (docs/hammingmesh.md measures both).
 // Flow control is credit based and wormhole per VC: a head reserves an output VC until its
 // tail has entered the output queue. A flit keeps its VC through the tree; the boards change
 // VCs.
@@ -19,9 +20,9 @@
 // Tree routing is up/down. Every tree port that faces a board is a terminal, numbered by
 // TreeAddressing from the destination in the packet's header. A single-switch tree sends a
 // packet straight to its terminal. In a two-level tree a leaf sends it down when the terminal
-// is its own, else up, adaptively, to the up port with the most credits for the packet's VC
-// (among those whose output VC is free); a spine sends it down, deterministically, to the leaf
-// of the terminal. Up/down routes have no cycles, so the tree cannot deadlock by itself.
+// is its own, else up, adaptively, to the up port with the most room for the packet's VC
+// (downstream credits plus free output queue, among those whose output VC is free); a spine
+// sends it down, deterministically, to the leaf of the terminal. Up/down routes have no cycles, so the tree cannot deadlock by itself.
 //
 // Allocation is separable, input first, once per crossbar round (`speedup` rounds a cycle):
 // each input picks, round-robin over its VCs, one VC whose front flit is ready and can go (room
