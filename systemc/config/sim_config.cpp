@@ -489,7 +489,7 @@ void derive(SimConfig& c, const Given& g, const ConfigReader& reader) {
   d.push_back(duration_line("links.local.latency", g.latency, c.local_link.latency_cycles, clock));
   if (c.hammingmesh() || c.switched()) {
     d.push_back("system: " + system_text(c) + " = " + std::to_string(c.node_count()) + " accelerators" +
-                (c.fat_tree() ? "" : " on " + std::to_string(c.board_count()) + " boards") + ", one plane");
+                (c.switched() ? "" : " on " + std::to_string(c.board_count()) + " boards") + ", one plane");
     d.push_back(duration_line("links.global.latency", g.global_latency, c.global_link.latency_cycles, clock));
     d.push_back(duration_line("switch.latency", g.switch_latency, c.fabric_switch.latency_cycles, clock));
     for (const bool rows : {true, false}) {
