@@ -3,13 +3,14 @@
 
 Saturating all-to-all (the HammingMesh paper's balanced shift) on the 64-accelerator systems
 and on the paper's small-cluster planes (1,024 accelerators: Hx2Mesh 16x16, Hx4Mesh 8x8, the
-2D HyperX = Hx1Mesh 32x32, the nonblocking, 50% and 75% tapered fat trees, and the Dragonfly
-with minimal and UGAL-L routing), REPEATS seeds each. Writes the medians and every run to
+2D HyperX = Hx1Mesh 32x32, the nonblocking, 50% and 75% tapered fat trees, the Dragonfly
+with minimal and UGAL-L routing, and the 32x32 torus of 2x2 boards), REPEATS seeds each. Writes the medians and every run to
 build/bench/global.json and a bar chart beside Table II's figures to build/bench/global.png.
 
 Global bandwidth is the accepted rate per accelerator, reported two ways: as a share of the
 accelerator's local port (the RTL router's injection port, one link), and as a share of the
-plane's links (four for a HammingMesh, one for a fat tree), which is how Table II states it.
+plane's links (four for a HammingMesh or torus, one for a fat tree or Dragonfly), which is how
+Table II states it.
 The HammingMesh router's one local port caps the second at 0.25; see docs/hammingmesh.md.
 
     scripts/bench_global.py [--hxsim build/hxsim] [--out build/bench/global.json]
@@ -40,6 +41,7 @@ SYSTEMS = [
     ("fat_tree_75", "fat_tree_1024_alltoall.yaml", ["topology.tree.taper=0.2549"], 25.7),
     ("dragonfly_min", "dragonfly_1024_alltoall.yaml", ["topology.dragonfly.routing=minimal"], None),
     ("dragonfly_ugal", "dragonfly_1024_alltoall.yaml", [], 62.9),
+    ("torus_32x32", "torus_32x32_alltoall.yaml", [], 2.0),
 ]
 
 FIELDS = [

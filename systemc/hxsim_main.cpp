@@ -109,6 +109,7 @@ void print_summary(const hx::SimConfig& cfg, const nlohmann::ordered_json& j, bo
               cfg.source.c_str(), system.c_str(),
               (cfg.fat_tree()    ? std::string("up/down")
                : cfg.dragonfly() ? std::string(cfg.topology.dragonfly.ugal ? "UGAL-L" : "minimal")
+               : cfg.torus()     ? std::string("dimension-order")
                                  : hx::route_mode_name(cfg.router.routing))
                   .c_str(), cfg.router.vcs,
               cfg.router.buffer_depth, cfg.router.clock_hz / 1e9);

@@ -466,8 +466,8 @@ TEST(ConfigEnums, BadValueListsTheAllowedOnes) {
   EXPECT_EQ(p.hint(), "");
   EXPECT_CONFIG_ERROR(error_of(kBase + "router:\n  vc_policy: [any]\n"), 6, 14, "router.vc_policy",
                       "one of any, keep", "a list");
-  EXPECT_CONFIG_ERROR(error_of("topology:\n  kind: torus\n  board: 4x4\ntraffic:\n  injection_rate: 0.1\n"), 2, 9,
-                      "topology.kind", "one of board, hammingmesh, fat_tree, dragonfly", "'torus'");
+  EXPECT_CONFIG_ERROR(error_of("topology:\n  kind: ring\n  board: 4x4\ntraffic:\n  injection_rate: 0.1\n"), 2, 9,
+                      "topology.kind", "one of board, hammingmesh, fat_tree, dragonfly, torus", "'ring'");
 }
 
 TEST(ConfigEnums, CodesMatchTheRtlStraps) {
@@ -1066,6 +1066,20 @@ TEST(ConfigDragonfly, EndpointsFromGroupsAndErrors) {
   EXPECT_EQ(vcs.key_path(), "router.vcs");
   const ConfigError board = error_of(df, {"topology.board=4x4"});
   EXPECT_EQ(board.key_path(), "topology.board");
+}
+
+TEST(ConfigTorus, BoardsAndGlobalRequiredTwoVcs) {
+  const std::string t = "topology:\n  kind: torus\n  board: 2x2\n  global: 16x16\ntraffic:\n  injection_rate: 0.1\n";
+  const SimConfig c = load_ok(t);
+  EXPECT_TRUE(c.torus());
+  EXPECT_EQ(c.system_x(), 32u);
+  EXPECT_EQ(c.node_count(), 1024u);
+  // The routers are accelerators' routers (one-cycle pipeline): auto buffers cover a cable.
+  EXPECT_EQ(c.fabric_switch.buffer_depth, 2u * 21u + 1u + 2u);
+  EXPECT_EQ(error_of(t, {"router.vcs=1"}).key_path(), "router.vcs");
+  EXPECT_EQ(error_of("topology:\n  kind: torus\n  board: 2x2\ntraffic:\n  injection_rate: 0.1\n").key_path(),
+            "topology.global");
+  EXPECT_EQ(error_of(t, {"topology.tree.radix=32"}).key_path(), "topology.tree");
 }
 
 TEST(ConfigHammingMesh, SpanBoardServesAllLinesOfABoardRow) {

@@ -202,6 +202,23 @@ INSTANTIATE_TEST_SUITE_P(Groups9, Dragonfly,
                          ::testing::Values(DragonflyCase{"minimal", 5, 1}, DragonflyCase{"ugal_l", 7, 2}),
                          [](const auto& info) { return std::string(info.param.routing); });
 
+// ---- the comparison torus: 2x2 boards, routers of the switch model ------------------------------
+
+TEST(Torus, SaturatedAllToAllIsCleanAndReachesTheDiameter) {
+  // An 8x8 torus of 2x2 boards: dimension order, dateline VCs (0 before the wrap-around, 1
+  // after), no trees.
+  const json j = run(config("torus_32x32_alltoall.yaml") +
+                     " --set topology.global=4x4 --set run.warmup=1000cycles --set run.measure=30000cycles");
+  ASSERT_TRUE(j.contains("checks"));
+  expect_clean(j);
+  EXPECT_EQ(j["config"]["switches"], 64);
+  EXPECT_EQ(j["checks"]["max_trees"], 0);
+  EXPECT_EQ(j["checks"]["max_vc"], 1);
+  // 4 + 4 router-to-router hops: the analytical diameter (the routers are the accelerators').
+  EXPECT_EQ(j["checks"]["diameter_formula"], 8);
+  EXPECT_EQ(j["checks"]["max_path_cables"], 8);
+}
+
 // ---- a packet never leaves the plane's trees for a tied-off port: a 1-D HammingMesh ------------
 
 TEST(HammingMesh, OneBoardRowUsesOnlyRowTrees) {

@@ -19,7 +19,7 @@ template <class E>
 using Options = std::vector<std::pair<std::string, E>>;
 
 const Options<std::string> kTopologyKinds = {
-    {"board", "board"}, {"hammingmesh", "hammingmesh"}, {"fat_tree", "fat_tree"}, {"dragonfly", "dragonfly"}};
+    {"board", "board"}, {"hammingmesh", "hammingmesh"}, {"fat_tree", "fat_tree"}, {"dragonfly", "dragonfly"}, {"torus", "torus"}};
 const Options<bool> kDragonflyRoutings = {{"minimal", false}, {"ugal_l", true}};
 const Options<TreeSpan> kTreeSpans = {{"line", TreeSpan::Line}, {"board", TreeSpan::Board}};
 const Options<RouteMode> kRouteModes = {
@@ -85,6 +85,8 @@ std::string board_text(const SimConfig& c) {
 std::string system_text(const SimConfig& c) {
   if (c.fat_tree()) return "fat tree of " + std::to_string(c.topology.endpoints) + " endpoints";
   if (c.dragonfly()) return "Dragonfly of " + std::to_string(c.topology.endpoints) + " endpoints";
+  if (c.torus())
+    return std::to_string(c.system_x()) + "x" + std::to_string(c.system_y()) + " torus of " + board_text(c) + " boards";
   if (!c.hammingmesh()) return board_text(c) + " board";
   return std::to_string(c.topology.global_x) + "x" + std::to_string(c.topology.global_y) + " Hx" + board_text(c) +
          "Mesh (" + std::to_string(c.system_x()) + "x" + std::to_string(c.system_y()) + " accelerators)";
@@ -431,6 +433,16 @@ void check_topology(const ConfigReader& reader, SimConfig& c) {
     if (!reader.present("topology.board")) reader.field("topology").fail_missing("board", kBoardExpected);
     forbid({"topology.endpoints", "topology.dragonfly"});
   }
+  if (c.torus()) {
+    forbid({"topology.tree"});
+    if (!reader.present("topology.global"))
+      reader.field("topology").fail_missing("global", std::string(kGlobalExpected) + ", required for a torus");
+    if (c.node_count() > 65536)
+      reader.field("topology.global").fail("at most 65536 accelerators", std::to_string(c.node_count()) + " accelerators");
+    // Dateline deadlock avoidance: VC 0 before a dimension's wrap-around link, VC 1 after it.
+    if (c.router.vcs < 2)
+      reader.field("router.vcs").fail("at least 2 in a torus", "the dateline scheme moves a packet to VC 1 at the wrap-around");
+  }
   if (c.topology.kind == "board") {
     forbid({"topology.global", "topology.tree", "links.global", "switch"});
     return;
@@ -460,8 +472,9 @@ void check_topology(const ConfigReader& reader, SimConfig& c) {
     // Full rate on one VC needs a credit for every flit of a round trip: the flit's cable
     // (send register + latency), the switch pipeline, the credit's way back, and a margin of
     // two cycles for the credit and flit registers.
-    c.fabric_switch.buffer_depth =
-        std::max(8u, 2 * (1 + c.global_link.latency_cycles) + c.fabric_switch.latency_cycles + 2);
+    // A torus router is an accelerator's router with a one-cycle pipeline (switch_fabric.h).
+    const unsigned pipeline = c.torus() ? 1 : c.fabric_switch.latency_cycles;
+    c.fabric_switch.buffer_depth = std::max(8u, 2 * (1 + c.global_link.latency_cycles) + pipeline + 2);
   }
 }
 
@@ -505,7 +518,8 @@ void derive(SimConfig& c, const Given& g, const ConfigReader& reader) {
     d.push_back("switch.buffer_depth " + std::to_string(c.fabric_switch.buffer_depth) + " flits per VC" +
                 (c.fabric_switch.buffer_auto
                      ? " = 2 x (1 + " + std::to_string(c.global_link.latency_cycles) + ") cable + " +
-                           std::to_string(c.fabric_switch.latency_cycles) + " pipeline + 2 (auto: the credit round trip)"
+                           std::to_string(c.torus() ? 1 : c.fabric_switch.latency_cycles) +
+                           " pipeline + 2 (auto: the credit round trip)"
                      : ""));
   }
   if (g.rate_is_bandwidth)
@@ -619,7 +633,7 @@ std::vector<std::pair<std::string, std::string>> effective_values(const SimConfi
   } else {
     v.emplace_back("topology.board", board_text(c));
   }
-  if (hm) v.emplace_back("topology.global", std::to_string(c.topology.global_x) + "x" + std::to_string(c.topology.global_y));
+  if (hm || c.torus()) v.emplace_back("topology.global", std::to_string(c.topology.global_x) + "x" + std::to_string(c.topology.global_y));
   if (hm || c.fat_tree()) {
     v.emplace_back("topology.tree.span", tree_span_name(c.topology.tree_span));
     v.emplace_back("topology.tree.radix", std::to_string(c.topology.tree_radix));
@@ -700,7 +714,7 @@ unsigned tree_ports(const SimConfig& c, bool rows) {
 }
 
 unsigned tree_count(const SimConfig& c, bool rows) {
-  if (c.dragonfly()) return 0;
+  if (c.dragonfly() || c.torus()) return 0;
   if (c.fat_tree()) return rows ? 1 : 0;
   const unsigned lines_total = rows ? c.topology.board_y * c.topology.global_y : c.topology.board_x * c.topology.global_x;
   return lines_total / tree_lines(c, rows);

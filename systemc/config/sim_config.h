@@ -117,12 +117,15 @@ struct SimConfig {
   bool hammingmesh() const { return topology.kind == "hammingmesh"; }
   bool fat_tree() const { return topology.kind == "fat_tree"; }
   bool dragonfly() const { return topology.kind == "dragonfly"; }
-  /// Endpoints attached straight to switches (no boards): a fat tree or a Dragonfly.
-  bool switched() const { return fat_tree() || dragonfly(); }
-  /// Accelerators along x and y of the whole system (board times global size); a fat tree's
-  /// endpoints are one row.
-  unsigned system_x() const { return switched() ? topology.endpoints : topology.board_x * topology.global_x; }
-  unsigned system_y() const { return switched() ? 1 : topology.board_y * topology.global_y; }
+  bool torus() const { return topology.kind == "torus"; }
+  /// Systems without RTL boards, all of switch models: a fat tree, a Dragonfly, a torus.
+  bool switched() const { return fat_tree() || dragonfly() || torus(); }
+  /// Accelerators along x and y of the whole system (board times global size); the endpoints
+  /// of a fat tree or Dragonfly are one row.
+  bool endpoint_row() const { return fat_tree() || dragonfly(); }
+  unsigned system_x() const { return endpoint_row() ? topology.endpoints : topology.board_x * topology.global_x; }
+  unsigned system_y() const { return endpoint_row() ? 1 : topology.board_y * topology.global_y; }
+  /// Boards of RTL routers.
   unsigned board_count() const { return switched() ? 0 : topology.global_x * topology.global_y; }
   /// Accelerators (= routers) of the system; node n sits at (n mod system_x, n div system_x).
   unsigned node_count() const { return system_x() * system_y(); }

@@ -102,7 +102,11 @@ void AcceleratorArray::on_clock() {
   if (end_ != RunEnd::Running) return;
   const uint64_t window_end = cfg_.warmup + cfg_.measure;
   const bool in_window = t >= cfg_.warmup && t < window_end;
-  if (!flushing_ && t >= window_end && tracker_.measured_outstanding() == 0) flushing_ = true;
+  // Saturating sources (a bounded queue) measure throughput: they stop at the end of the
+  // window. Otherwise traffic stays on until the measured packets have arrived, so that
+  // their latencies are taken under the offered load.
+  if (!flushing_ && t >= window_end && (tracker_.measured_outstanding() == 0 || cfg_.source_queue > 0))
+    flushing_ = true;
   const bool generate = !flushing_;
 
   bool moved = false;
@@ -145,6 +149,7 @@ void AcceleratorArray::on_clock() {
                   " cycles after the measurement window; " +
                   std::to_string(tracker_.outstanding()) + " packets outstanding:\n" +
                   tracker_.describe_undelivered(20);
+    if (network_report_) end_report_ += "Flits in the fabric's buffers:\n" + network_report_();
   } else if (moved || tracker_.outstanding() == 0) {
     idle_ = 0;
   } else if (++idle_ >= cfg_.watchdog) {

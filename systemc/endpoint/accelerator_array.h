@@ -15,7 +15,10 @@
 // With source_queue > 0 a source holds at most that many packets (queued or being injected)
 // and skips its Bernoulli trials while full: offered load above what the network accepts then
 // saturates the sources instead of growing their queues without bound, which is how the
-// saturation throughput (e.g. the global bandwidth of all-to-all) is measured.
+// saturation throughput (e.g. the global bandwidth of all-to-all) is measured. Saturating
+// sources stop at the end of the measurement window (no drain phase under load): under
+// saturation an arbiter that is fair per hop can delay a far flow almost without bound (the
+// parking-lot effect), and the measured quantity is the accepted rate, not those latencies.
 //
 // The run, in cycles:
 //   warm-up     [0, W)             traffic on, nothing measured

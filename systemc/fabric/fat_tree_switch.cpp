@@ -64,7 +64,8 @@ int FatTreeSwitch::down_port(unsigned terminal) const {
       return static_cast<int>(first + terminal % count);
     }
     case Role::Kind::Dragonfly:
-      break;  // routed by route_dragonfly
+    case Role::Kind::Torus:
+      break;  // routed by route_dragonfly / route_torus
   }
   return kNone;
 }
@@ -98,6 +99,7 @@ unsigned FatTreeSwitch::load(unsigned o, unsigned vc) const {
 
 FatTreeSwitch::Route FatTreeSwitch::route(const Flit& head, unsigned in, unsigned vc) {
   if (role_.kind == Role::Kind::Dragonfly) return route_dragonfly(head, in, vc);
+  if (role_.kind == Role::Kind::Torus) return route_torus(head, in, vc);
   const unsigned terminal = addr_.terminal(head);
   if (role_.kind == Role::Kind::Leaf && terminal / role_.down != role_.index) {
     return Route{pick_up_port(vc), vc};
@@ -131,6 +133,29 @@ unsigned FatTreeSwitch::dragonfly_minimal(unsigned target, unsigned dst) const {
     }
   }
   return d.local_port(r, exits[dst % exits.size()].first);
+}
+
+FatTreeSwitch::Route FatTreeSwitch::route_torus(const Flit& head, unsigned in, unsigned vc) {
+  enum : unsigned { kLocal = 0, kN = 1, kE = 2, kS = 3, kW = 4 };
+  const Header h = Header::decode(addr_.fmt, head.payload);
+  const unsigned dst = h.dst_board_y * TreeAddressing::kEndpointsPerBoardRow + h.dst_board_x;
+  const unsigned X = role_.size_x, Y = role_.size_y, x = role_.x, y = role_.y;
+  const unsigned dx = dst % X, dy = dst / X;
+  unsigned port = kLocal, ov = vc;
+  if (dx != x) {
+    const bool east = (dx + X - x) % X <= X / 2;
+    port = east ? kE : kW;
+    const bool in_x = in == kE || in == kW;  // still travelling along x
+    const bool wraps = east ? x == X - 1 : x == 0;
+    ov = wraps ? 1 : (in_x ? vc : 0);
+  } else if (dy != y) {
+    const bool north = (dy + Y - y) % Y <= Y / 2;
+    port = north ? kN : kS;
+    const bool in_y = in == kN || in == kS;
+    const bool wraps = north ? y == Y - 1 : y == 0;
+    ov = wraps ? 1 : (in_y ? vc : 0);
+  }
+  return if_free(static_cast<int>(port), ov);
 }
 
 FatTreeSwitch::Route FatTreeSwitch::route_dragonfly(const Flit& head, unsigned in, unsigned vc) {
@@ -281,7 +306,9 @@ void FatTreeSwitch::crossbar_round(uint64_t t) {
     ++owed_total_[i];
     obuf_[o].push(f, t);
     if (is_head(f.type)) {
-      if (tracker_ != nullptr) tracker_->on_switch(f);
+      // A torus router is its accelerator's own: handing a packet to it is no hop.
+      const bool ejects_here = role_.kind == Role::Kind::Torus && o == 0;
+      if (tracker_ != nullptr && !ejects_here) tracker_->on_switch(f);
       if (!is_tail(f.type)) {
         owner_[o * vcs_ + ov] = static_cast<int>(i);
         route_[i * vcs_ + v] = static_cast<int>(o);

@@ -15,7 +15,10 @@
 // VCs.
 //
 // A Dragonfly router is the same switch with the Dragonfly's routing (dragonfly_plan.h), which
-// moves a packet to VC + 1 on every global link.
+// moves a packet to VC + 1 on every global link. A torus router is the same switch with port 0
+// to its accelerator and ports 1..4 to N, E, S, W: dimension-order routing (x first) the short
+// way round, on VC 0 in each dimension until the packet crosses that dimension's wrap-around
+// link (the dateline), then on VC 1, which breaks the ring's cycle of channel waits.
 //
 // Tree routing is up/down. Every tree port that faces a board is a terminal, numbered by
 // TreeAddressing from the destination in the packet's header. A single-switch tree sends a
@@ -81,11 +84,12 @@ class FatTreeSwitch {
   /// The switch's place in its network: a one-switch tree, a leaf or spine of a two-level
   /// tree, or a Dragonfly router (router `index` of group `group`, tables in `plan`).
   struct Role {
-    enum class Kind : uint8_t { Single, Leaf, Spine, Dragonfly } kind = Kind::Single;
+    enum class Kind : uint8_t { Single, Leaf, Spine, Dragonfly, Torus } kind = Kind::Single;
     unsigned index = 0;  ///< leaf, spine or router number
     unsigned down = 0, up = 0, spines = 0;
     unsigned group = 0;
     DragonflyPlan* plan = nullptr;
+    unsigned x = 0, y = 0, size_x = 0, size_y = 0;  ///< torus: this router and the torus size
   };
   using ErrorHandler = std::function<void(const std::string&)>;
 
@@ -122,6 +126,7 @@ class FatTreeSwitch {
   /// it now.
   Route route(const Flit& head, unsigned in, unsigned vc);
   Route route_dragonfly(const Flit& head, unsigned in, unsigned vc);
+  Route route_torus(const Flit& head, unsigned in, unsigned vc);
   /// The Dragonfly's minimal output from this router towards group `target` (or, in the
   /// destination group, towards the destination endpoint).
   unsigned dragonfly_minimal(unsigned target, unsigned dst) const;

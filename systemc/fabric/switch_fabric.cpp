@@ -32,9 +32,13 @@ FlitLink* SwitchFabric::make_link(const std::string& name, unsigned latency) {
 }
 
 void SwitchFabric::cable(FatTreeSwitch* s, unsigned sp, FatTreeSwitch* d, unsigned dp) {
+  cable(s, sp, d, dp, cable_latency_);
+}
+
+void SwitchFabric::cable(FatTreeSwitch* s, unsigned sp, FatTreeSwitch* d, unsigned dp, unsigned latency) {
   const std::string n = s->name() + "_p" + std::to_string(sp) + "__" + d->name() + "_p" + std::to_string(dp);
-  FlitLink* up = make_link(n + "_up", cable_latency_);
-  FlitLink* down = make_link(n + "_down", cable_latency_);
+  FlitLink* up = make_link(n + "_up", latency);
+  FlitLink* down = make_link(n + "_down", latency);
   s->connect(sp, down, up, switch_depth_);
   d->connect(dp, up, down, switch_depth_);
   ++cables_;
@@ -106,6 +110,40 @@ void SwitchFabric::connect_endpoints(const std::vector<FlitLink*>& inject, const
   const TerminalPorts terminals = build_tree("tree", static_cast<unsigned>(inject.size()), addr);
   for (unsigned n = 0; n < inject.size(); ++n) {
     attach(terminals[n], "node" + std::to_string(n) + "_port", inject[n], eject[n], 0, 0);
+  }
+}
+
+void SwitchFabric::connect_torus(const std::vector<FlitLink*>& inject, const std::vector<FlitLink*>& eject) {
+  const unsigned a = cfg_.topology.board_x, b = cfg_.topology.board_y;
+  const unsigned X = cfg_.system_x(), Y = cfg_.system_y();
+  TreeAddressing addr;  // the header fields that carry the endpoint number
+  addr.endpoints = true;
+  addr.fmt.payload_width = cfg_.router.flit_width_bits;
+  std::vector<FatTreeSwitch*> router(X * Y);
+  for (unsigned n = 0; n < X * Y; ++n) {
+    FatTreeSwitch::Role role;
+    role.kind = FatTreeSwitch::Role::Kind::Torus;
+    role.x = n % X;
+    role.y = n / X;
+    role.size_x = X;
+    role.size_y = Y;
+    // An accelerator's router: a one-cycle pipeline and no crossbar speedup, like the RTL
+    // router of the boards.
+    switches_.push_back(std::make_unique<FatTreeSwitch>("r" + std::to_string(role.x) + "_" + std::to_string(role.y),
+                                                        5, vcs_, switch_depth_, 1, 1, role, addr, tracker_,
+                                                        on_error_));
+    router[n] = switches_.back().get();
+    // The accelerator's own port: its local links, with the accelerator's credits.
+    router[n]->connect(0, inject[n], eject[n], router_depth_);
+  }
+  enum : unsigned { kN = 1, kE = 2, kS = 3, kW = 4 };
+  for (unsigned n = 0; n < X * Y; ++n) {
+    const unsigned x = n % X, y = n / X;
+    const unsigned east = y * X + (x + 1) % X, north = ((y + 1) % Y) * X + x;
+    // A link that leaves the board is a cable; one within a board is a PCB trace.
+    const bool x_cable = (x + 1) % a == 0, y_cable = (y + 1) % b == 0;
+    if (X > 1) cable(router[n], kE, router[east], kW, x_cable ? cable_latency_ : cfg_.local_link.latency_cycles);
+    if (Y > 1) cable(router[n], kN, router[north], kS, y_cable ? cable_latency_ : cfg_.local_link.latency_cycles);
   }
 }
 

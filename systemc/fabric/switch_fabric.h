@@ -47,6 +47,10 @@ class SwitchFabric : public sc_core::sc_module {
   void connect_boards(const std::vector<PlaneModel*>& planes);
   /// A fat tree: endpoint n sends on `inject[n]` and receives on `eject[n]`.
   void connect_endpoints(const std::vector<FlitLink*>& inject, const std::vector<FlitLink*>& eject);
+  /// A 2D torus of boards (board a x b, global x x y) whose routers are switch models, router n
+  /// serving accelerator n through `inject[n]` / `eject[n]`: links within a board have the
+  /// links.local latency, links between boards the links.global latency.
+  void connect_torus(const std::vector<FlitLink*>& inject, const std::vector<FlitLink*>& eject);
   /// A Dragonfly (dragonfly_plan.h) with endpoint n on `inject[n]` / `eject[n]`.
   void connect_dragonfly(const std::vector<FlitLink*>& inject, const std::vector<FlitLink*>& eject);
 
@@ -64,6 +68,7 @@ class SwitchFabric : public sc_core::sc_module {
   FlitLink* make_link(const std::string& name, unsigned latency);
   /// A cable between two switch ports: a link each way.
   void cable(FatTreeSwitch* s, unsigned sp, FatTreeSwitch* d, unsigned dp);
+  void cable(FatTreeSwitch* s, unsigned sp, FatTreeSwitch* d, unsigned dp, unsigned latency);
   using TerminalPorts = std::vector<std::pair<FatTreeSwitch*, unsigned>>;
   /// The switches and inner cables of one tree of `ports` terminals; where each terminal is.
   TerminalPorts build_tree(const std::string& name, unsigned ports, const TreeAddressing& addr);

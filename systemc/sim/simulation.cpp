@@ -124,6 +124,18 @@ unsigned fat_tree_diameter(const SimConfig& cfg) {
   return cost::evaluate(spec, cost::Prices{}).diameter;
 }
 
+unsigned torus_diameter(const SimConfig& cfg) {
+  cost::TorusParams p;
+  p.a = cfg.topology.board_x;
+  p.b = cfg.topology.board_y;
+  p.x = cfg.topology.global_x;
+  p.y = cfg.topology.global_y;
+  cost::TopologySpec spec;
+  spec.target_endpoints = cfg.node_count();
+  spec.params = p;
+  return cost::evaluate(spec, cost::Prices{}).diameter;
+}
+
 unsigned dragonfly_diameter(const SimConfig& cfg) {
   const SimConfig::Dragonfly& d = cfg.topology.dragonfly;
   cost::DragonflyParams p;
@@ -264,6 +276,8 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
       }
       if (cfg.dragonfly()) {
         n.fabric->connect_dragonfly(inject, eject);
+      } else if (cfg.torus()) {
+        n.fabric->connect_torus(inject, eject);
       } else {
         n.fabric->connect_endpoints(inject, eject);
       }
@@ -366,6 +380,10 @@ nlohmann::ordered_json Simulation::run() {
   derived["board"] = std::to_string(cfg_.topology.board_x) + "x" +
                      std::to_string(cfg_.topology.board_y);
   derived["rtl_model"] = n.variant ? "hx_board_plane " + n.variant->name : "none";
+  if (cfg_.torus()) {
+    derived["system"] = std::to_string(cfg_.system_x()) + "x" + std::to_string(cfg_.system_y()) + " torus of " +
+                        derived["board"].get<std::string>() + " boards, dimension-order routing with datelines";
+  }
   if (cfg_.dragonfly()) {
     derived.erase("board");
     const SimConfig::Dragonfly& d = cfg_.topology.dragonfly;
@@ -432,16 +450,17 @@ nlohmann::ordered_json Simulation::run() {
   traffic["receive_bandwidth"] = receive_distribution(tr.node_accepted_flits, window);
   if (n.fabric) {
     // The paper reports global bandwidth as a share of an accelerator's injection bandwidth
-    // in one plane. A HammingMesh plane gives an accelerator four network links, and the RTL
-    // router's local port carries one link's bandwidth, so the model's accelerators can inject
-    // at most 25% of that. A fat-tree plane gives an endpoint one link.
-    const double links = cfg_.hammingmesh() ? 4.0 : 1.0;
+    // in one plane. A HammingMesh or torus plane gives an accelerator four network links, and
+    // its router's local port carries one link's bandwidth, so the model's accelerators can
+    // inject at most 25% of that. A fat-tree or Dragonfly plane gives an endpoint one link.
+    const bool four_ports = cfg_.hammingmesh() || cfg_.torus();  // N, E, S, W per plane
+    const double links = four_ports ? 4.0 : 1.0;
     ordered_json g;
     g["share_of_local_port"] = traffic["accepted"];
     g["share_of_plane_links"] = traffic["accepted"].get<double>() / links;
-    g["note"] = cfg_.hammingmesh() ? "share_of_plane_links = accepted / 4: the paper's injection bandwidth is "
-                                     "the 4 links of a plane; the router's local port limits it to 0.25"
-                                   : "share_of_plane_links = accepted: an endpoint has one link per plane";
+    g["note"] = four_ports ? "share_of_plane_links = accepted / 4: the paper's injection bandwidth is "
+                             "the 4 links of a plane; the router's local port limits it to 0.25"
+                           : "share_of_plane_links = accepted: an endpoint has one link per plane";
     traffic["global_bandwidth"] = g;
   }
   traffic["packets"] = tr.measured_packets;
@@ -470,6 +489,7 @@ nlohmann::ordered_json Simulation::run() {
   if (cfg_.hammingmesh()) checks["diameter_formula"] = hammingmesh_diameter(cfg_);
   if (cfg_.fat_tree()) checks["diameter_formula"] = fat_tree_diameter(cfg_);
   if (cfg_.dragonfly()) checks["diameter_formula"] = dragonfly_diameter(cfg_);
+  if (cfg_.torus()) checks["diameter_formula"] = torus_diameter(cfg_);
   checks["messages"] = n.tracker.messages();
   checks["report"] = failure_;
   j["checks"] = checks;

@@ -71,5 +71,7 @@ unsigned hammingmesh_diameter(const SimConfig& cfg);
 unsigned fat_tree_diameter(const SimConfig& cfg);
 /// The same for a dragonfly's minimal routes (UGAL-L's non-minimal ones are longer).
 unsigned dragonfly_diameter(const SimConfig& cfg);
+/// The same for a torus (router hops; the routers are the accelerators').
+unsigned torus_diameter(const SimConfig& cfg);
 
 }  // namespace hx
