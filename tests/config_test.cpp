@@ -947,7 +947,7 @@ TEST(ConfigShipped, DocsDescribeEveryKey) {
   ss << in.rdbuf();
   const std::string docs = ss.str();
   const auto keys = config_keys();
-  EXPECT_EQ(keys.size(), 50u);  // update docs/config.md when the schema changes
+  EXPECT_EQ(keys.size(), 51u);  // update docs/config.md when the schema changes
   for (const KeyInfo& k : keys)
     EXPECT_NE(docs.find("`" + k.path + "`"), std::string::npos) << k.path << " is not in docs/config.md";
 }
@@ -1080,6 +1080,13 @@ TEST(ConfigTorus, BoardsAndGlobalRequiredTwoVcs) {
   EXPECT_EQ(error_of("topology:\n  kind: torus\n  board: 2x2\ntraffic:\n  injection_rate: 0.1\n").key_path(),
             "topology.global");
   EXPECT_EQ(error_of(t, {"topology.tree.radix=32"}).key_path(), "topology.tree");
+}
+
+TEST(ConfigHammingMesh, PlanesOnlyForAHammingMesh) {
+  EXPECT_EQ(load_ok(kHxBase, {"topology.planes=4"}).topology.planes, 4u);
+  const ConfigError e = error_of(kBase, {"topology.planes=2"});
+  EXPECT_EQ(e.key_path(), "topology.planes");
+  EXPECT_EQ(e.expected(), "1 for a board");
 }
 
 TEST(ConfigHammingMesh, SpanBoardServesAllLinesOfABoardRow) {

@@ -219,6 +219,24 @@ TEST(Torus, SaturatedAllToAllIsCleanAndReachesTheDiameter) {
   EXPECT_EQ(j["checks"]["max_path_cables"], 8);
 }
 
+// ---- planes: independent networks -----------------------------------------------------------------
+
+TEST(HammingMesh, FourPlanesAreFourIndependentNetworks) {
+  // The 4x4 Hx2Mesh with its 4 planes: 4 x 16 boards' planes, 4 x 16 switches. Every packet
+  // stays in its plane (a packet that changed plane would arrive at the wrong endpoint and
+  // count as misrouted), and each plane carries what the one-plane system carries.
+  const json one = run(config("hx2mesh_4x4_alltoall.yaml") + " --set run.warmup=1000cycles --set run.measure=5000cycles");
+  const json four = run(config("hx2mesh_4x4_alltoall.yaml") +
+                        " --set topology.planes=4 --set run.warmup=1000cycles --set run.measure=5000cycles");
+  ASSERT_TRUE(four.contains("checks"));
+  expect_clean(four);
+  EXPECT_EQ(four["config"]["switches"], 4 * 16);
+  EXPECT_EQ(four["traffic"]["sending_nodes"], 4 * 64);
+  EXPECT_EQ(four["checks"]["max_trees"], 2);
+  const double a1 = one["traffic"]["accepted"].get<double>(), a4 = four["traffic"]["accepted"].get<double>();
+  EXPECT_NEAR(a4, a1, 0.05 * a1);  // per port: the planes do not interact
+}
+
 // ---- a packet never leaves the plane's trees for a tied-off port: a 1-D HammingMesh ------------
 
 TEST(HammingMesh, OneBoardRowUsesOnlyRowTrees) {

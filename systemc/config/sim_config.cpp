@@ -266,6 +266,8 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                            [&c](const Field& f) { read_board(f, c); }),
                       leaf("global", P::Optional, kGlobalExpected + std::string(" (hammingmesh only)"), "",
                            [&c](const Field& f) { read_global(f, c); }),
+                      integer_key("planes", 1, 4, "1",
+                                  [&c](uint64_t v) { c.topology.planes = static_cast<unsigned>(v); }),
                       leaf("endpoints", P::Optional, "an integer in 2..65536 (fat_tree only)", "",
                            [&c](const Field& f) {
                              c.topology.endpoints = static_cast<unsigned>(f.integer(2, 65536));
@@ -443,6 +445,8 @@ void check_topology(const ConfigReader& reader, SimConfig& c) {
     if (c.router.vcs < 2)
       reader.field("router.vcs").fail("at least 2 in a torus", "the dateline scheme moves a packet to VC 1 at the wrap-around");
   }
+  if (!c.hammingmesh() && c.topology.planes != 1)
+    reader.field("topology.planes").fail("1 for a " + c.topology.kind, "only a hammingmesh simulates several planes");
   if (c.topology.kind == "board") {
     forbid({"topology.global", "topology.tree", "links.global", "switch"});
     return;
@@ -502,7 +506,9 @@ void derive(SimConfig& c, const Given& g, const ConfigReader& reader) {
   d.push_back(duration_line("links.local.latency", g.latency, c.local_link.latency_cycles, clock));
   if (c.hammingmesh() || c.switched()) {
     d.push_back("system: " + system_text(c) + " = " + std::to_string(c.node_count()) + " accelerators" +
-                (c.switched() ? "" : " on " + std::to_string(c.board_count()) + " boards") + ", one plane");
+                (c.switched() ? "" : " on " + std::to_string(c.board_count()) + " boards") + ", " +
+                (c.topology.planes == 1 ? std::string("one plane")
+                                        : std::to_string(c.topology.planes) + " planes (independent networks)"));
     d.push_back(duration_line("links.global.latency", g.global_latency, c.global_link.latency_cycles, clock));
     d.push_back(duration_line("switch.latency", g.switch_latency, c.fabric_switch.latency_cycles, clock));
     for (const bool rows : {true, false}) {
@@ -621,19 +627,20 @@ std::vector<std::pair<std::string, std::string>> effective_values(const SimConfi
       {"description", yaml_string(c.description)},
       {"topology.kind", c.topology.kind},
   };
-  if (c.fat_tree()) {
-    v.emplace_back("topology.endpoints", std::to_string(c.topology.endpoints));
-  } else if (c.dragonfly()) {
+  // In schema order: board, global, planes, endpoints, dragonfly, tree.
+  if (!c.endpoint_row()) v.emplace_back("topology.board", board_text(c));
+  if (hm || c.torus())
+    v.emplace_back("topology.global", std::to_string(c.topology.global_x) + "x" + std::to_string(c.topology.global_y));
+  v.emplace_back("topology.planes", std::to_string(c.topology.planes));
+  if (c.fat_tree()) v.emplace_back("topology.endpoints", std::to_string(c.topology.endpoints));
+  if (c.dragonfly()) {
     const SimConfig::Dragonfly& d = c.topology.dragonfly;
     v.emplace_back("topology.dragonfly.a", std::to_string(d.a));
     v.emplace_back("topology.dragonfly.p", std::to_string(d.p));
     v.emplace_back("topology.dragonfly.h", std::to_string(d.h));
     v.emplace_back("topology.dragonfly.groups", std::to_string(d.groups));
     v.emplace_back("topology.dragonfly.routing", name_in(kDragonflyRoutings, d.ugal));
-  } else {
-    v.emplace_back("topology.board", board_text(c));
   }
-  if (hm || c.torus()) v.emplace_back("topology.global", std::to_string(c.topology.global_x) + "x" + std::to_string(c.topology.global_y));
   if (hm || c.fat_tree()) {
     v.emplace_back("topology.tree.span", tree_span_name(c.topology.tree_span));
     v.emplace_back("topology.tree.radix", std::to_string(c.topology.tree_radix));

@@ -56,6 +56,7 @@ struct SimConfig {
     unsigned global_x = 1;       // boards per row (x); 1 for kind board
     unsigned global_y = 1;       // boards per column (y); 1 for kind board
     unsigned endpoints = 0;      // fat_tree: endpoints on the leaves; dragonfly: groups * a * p
+    unsigned planes = 1;         // hammingmesh: independent router planes per board
     Dragonfly dragonfly;
     TreeSpan tree_span = TreeSpan::Line;
     unsigned tree_radix = 64;    // ports per fat-tree switch

@@ -26,14 +26,14 @@ AcceleratorArray::AcceleratorArray(sc_core::sc_module_name name,
       cfg_(cfg),
       pattern_(pattern),
       tracker_(tracker),
-      nodes_(pattern.num_nodes()),
+      nodes_(pattern.num_nodes() * cfg.planes),
       p_packet_(cfg.injection_rate / cfg.packet_length) {
   for (unsigned i = 0; i < nodes_.size(); ++i) {
     Node& n = nodes_[i];
     // One generator per accelerator, seeded from (seed, node): draws do not depend on the
     // order in which nodes are handled.
     n.rng.reseed(cfg.seed * 0x9e3779b97f4a7c15ull + i + 1);
-    n.sends = pattern.sends_traffic(i) && cfg.injection_rate > 0 &&
+    n.sends = pattern.sends_traffic(i % pattern.num_nodes()) && cfg.injection_rate > 0 &&
               (cfg.only_source < 0 || static_cast<int>(i) == cfg.only_source);
     n.queue.resize(64);
     n.credits.fill(0);
@@ -133,7 +133,9 @@ void AcceleratorArray::on_clock() {
     const bool room = cfg_.source_queue == 0 ||
                       n.q_size + (n.cur != UINT32_MAX ? 1 : 0) < cfg_.source_queue;
     if (generate && n.sends && room && n.rng.chance(p_packet_)) {
-      const unsigned dst = pattern_.destination(i, n.rng, n.created++);
+      const unsigned accelerators = pattern_.num_nodes();
+      const unsigned plane = i / accelerators;
+      const unsigned dst = plane * accelerators + pattern_.destination(i % accelerators, n.rng, n.created++);
       push_queue(n, tracker_.create(i, dst, cfg_.packet_length, t, in_window));
       if (in_window) window_generated_ += cfg_.packet_length;
     }

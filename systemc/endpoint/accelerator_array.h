@@ -55,6 +55,9 @@ struct AcceleratorArrayConfig {
   unsigned packet_length = 1;    ///< flits
   unsigned source_queue = 0;     ///< packets a source may hold (queued or injecting); 0: no bound
   int only_source = -1;          ///< test hook: only this node sends; -1: all
+  /// Independent network planes: endpoint e is accelerator e mod N's port in plane e div N
+  /// (N = the pattern's nodes); its traffic stays in its plane.
+  unsigned planes = 1;
   uint64_t warmup = 1000, measure = 10000, drain = 50000, watchdog = 2000;
   uint64_t seed = 1;
 };

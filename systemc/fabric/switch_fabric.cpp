@@ -93,7 +93,8 @@ void SwitchFabric::attach(const std::pair<FatTreeSwitch*, unsigned>& terminal, c
   ++cables_;
 }
 
-void SwitchFabric::connect_boards(const std::vector<PlaneModel*>& planes) {
+void SwitchFabric::connect_boards(const std::vector<PlaneModel*>& planes, const std::string& prefix) {
+  prefix_ = prefix;
   const unsigned row_lines = tree_lines(cfg_, true), col_lines = tree_lines(cfg_, false);
   for (unsigned by = 0; by < cfg_.topology.global_y; ++by) {
     for (unsigned l = 0; l < cfg_.topology.board_y; l += row_lines) build_hammingmesh_tree(planes, true, by, l);
@@ -200,7 +201,7 @@ void SwitchFabric::build_hammingmesh_tree(const std::vector<PlaneModel*>& planes
   addr.board_y = b;
   addr.fmt.payload_width = cfg_.router.flit_width_bits;
   const TerminalPorts terminals =
-      build_tree(std::string(rows ? "row" : "col") + std::to_string(board_rc) + "_line" + std::to_string(first_line),
+      build_tree(prefix_ + (rows ? "row" : "col") + std::to_string(board_rc) + "_line" + std::to_string(first_line),
                  tree_ports(cfg_, rows), addr);
 
   // Terminal (position, line, side) -> a board's edge port.
@@ -224,7 +225,7 @@ void SwitchFabric::build_hammingmesh_tree(const std::vector<PlaneModel*>& planes
         PlaneModel& plane = *planes.at(by * cfg_.topology.global_x + bx);
         const unsigned edge = geom.edge_port(dir, x, y);
         static const char* const kDir = "NESW";
-        const std::string ep = "board" + std::to_string(by * cfg_.topology.global_x + bx) + "_" + kDir[dir] +
+        const std::string ep = prefix_ + "board" + std::to_string(by * cfg_.topology.global_x + bx) + "_" + kDir[dir] +
                                std::to_string(x) + "_" + std::to_string(y);
         FlitLink* from_router = make_link(ep + "_from_router", 0);
         FlitLink* to_router = make_link(ep + "_to_router", 0);

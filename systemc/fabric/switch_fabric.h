@@ -44,7 +44,7 @@ class SwitchFabric : public sc_core::sc_module {
 
   /// A HammingMesh: `planes[by * global_x + bx]` is the plane of board (bx, by); builds the
   /// row and column trees and connects the boards' edge ports to them.
-  void connect_boards(const std::vector<PlaneModel*>& planes);
+  void connect_boards(const std::vector<PlaneModel*>& planes, const std::string& prefix = "");
   /// A fat tree: endpoint n sends on `inject[n]` and receives on `eject[n]`.
   void connect_endpoints(const std::vector<FlitLink*>& inject, const std::vector<FlitLink*>& eject);
   /// A 2D torus of boards (board a x b, global x x y) whose routers are switch models, router n
@@ -87,6 +87,7 @@ class SwitchFabric : public sc_core::sc_module {
   std::vector<std::unique_ptr<FatTreeSwitch>> switches_;
   std::unique_ptr<DragonflyPlan> dragonfly_;
   unsigned cables_ = 0;
+  std::string prefix_;  // names of the plane being built
   unsigned router_depth_, switch_depth_, vcs_, cable_latency_, switch_latency_;
   uint64_t cycle_ = 0;
 };

@@ -35,6 +35,7 @@ FlitFormat flit_format(const SimConfig& cfg) {
 
 // Node n sits at (X, Y) = (n mod system_x, n div system_x): on board (X div a, Y div b), as
 // node (X mod a, Y mod b) of that board.
+// Endpoint e is accelerator e mod N's port in plane e div N: the same address in every plane.
 std::vector<EndpointAddress> node_addresses(const SimConfig& cfg) {
   std::vector<EndpointAddress> addr(cfg.node_count());
   if (cfg.switched()) {
@@ -49,6 +50,13 @@ std::vector<EndpointAddress> node_addresses(const SimConfig& cfg) {
     addr[n] = {x / a, y / b, x % a, y % b};
   }
   return addr;
+}
+
+std::vector<EndpointAddress> endpoint_addresses(const SimConfig& cfg) {
+  const std::vector<EndpointAddress> one = node_addresses(cfg);
+  std::vector<EndpointAddress> all;
+  for (unsigned p = 0; p < cfg.topology.planes; ++p) all.insert(all.end(), one.begin(), one.end());
+  return all;
 }
 
 unsigned routers_crossed(const SimConfig& cfg, unsigned s, unsigned d) {
@@ -182,7 +190,7 @@ struct Simulation::Netlist {
   const PlaneVariant* variant = nullptr;
 
   Netlist(const SimConfig& cfg)
-      : pattern(make_pattern(cfg)), tracker(flit_format(cfg), node_addresses(cfg)) {}
+      : pattern(make_pattern(cfg)), tracker(flit_format(cfg), endpoint_addresses(cfg)) {}
 };
 
 void check_buildable(const SimConfig& cfg) {
@@ -218,28 +226,35 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
   const double period_ps = std::round(1e12 / cfg.router.clock_hz);
   n.clock = std::make_unique<sc_core::sc_clock>("clk", sc_core::sc_time(period_ps, sc_core::SC_PS));
 
-  const unsigned nodes = cfg.node_count();
+  // One link pair per accelerator and plane: endpoint e = plane * N + accelerator.
+  const unsigned planes = cfg.topology.planes;
+  const unsigned nodes = cfg.node_count() * planes;
   for (unsigned i = 0; i < nodes; ++i) {
-    const std::string id = "node" + std::to_string(i);
+    const unsigned accel = i % cfg.node_count(), plane = i / cfg.node_count();
+    const std::string id = "node" + std::to_string(accel) + (planes > 1 ? "_plane" + std::to_string(plane) : "");
     n.inject.push_back(std::make_unique<FlitLink>((id + "_inject").c_str(),
                                                   cfg.local_link.latency_cycles));
     n.eject.push_back(std::make_unique<FlitLink>((id + "_eject").c_str(),
                                                  cfg.local_link.latency_cycles));
   }
 
-  // Every board of the system with its one plane. Board i is board (i mod global_x,
-  // i div global_x).
+  // Every board of the system with its planes. Board i is board (i mod global_x,
+  // i div global_x); plane_of_board[p][i] is its plane p.
   const BoardGeometry geom{cfg.topology.board_x, cfg.topology.board_y};
-  const std::vector<EndpointAddress> addr = node_addresses(cfg);
+  const std::vector<EndpointAddress> addr = endpoint_addresses(cfg);
   std::vector<Board> boards(cfg.board_count());
-  std::vector<PlaneModel*> plane_of_board;
+  std::vector<std::vector<PlaneModel*>> plane_of_board(planes);
   for (unsigned i = 0; i < cfg.board_count(); ++i) {
     boards[i].name = "board" + std::to_string(i);
-    boards[i].planes.push_back(make_plane(*v, n.vctx.get(), (boards[i].name + "_plane0").c_str()));
-    plane_of_board.push_back(boards[i].planes.front().get());
+    for (unsigned p = 0; p < planes; ++p) {
+      boards[i].planes.push_back(
+          make_plane(*v, n.vctx.get(), (boards[i].name + "_plane" + std::to_string(p)).c_str()));
+      plane_of_board[p].push_back(boards[i].planes.back().get());
+    }
   }
   for (unsigned i = 0; i < nodes && !cfg.switched(); ++i) {
-    PlaneModel& plane = *plane_of_board[addr[i].board_y * cfg.topology.global_x + addr[i].board_x];
+    PlaneModel& plane =
+        *plane_of_board[i / cfg.node_count()][addr[i].board_y * cfg.topology.global_x + addr[i].board_x];
     plane.connect(geom.local_port(addr[i].node_x, addr[i].node_y), n.inject[i].get(), n.eject[i].get());
   }
 
@@ -251,6 +266,7 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
   ac.packet_length = cfg.traffic.packet_length;
   ac.source_queue = cfg.traffic.source_queue;
   ac.only_source = opt.only_source;
+  ac.planes = planes;
   ac.warmup = cfg.run.warmup_cycles;
   ac.measure = cfg.run.measure_cycles;
   ac.drain = cfg.run.drain_cycles;
@@ -282,7 +298,9 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
         n.fabric->connect_endpoints(inject, eject);
       }
     } else {
-      n.fabric->connect_boards(plane_of_board);
+      for (unsigned p = 0; p < planes; ++p) {
+        n.fabric->connect_boards(plane_of_board[p], planes > 1 ? "plane" + std::to_string(p) + "_" : "");
+      }
     }
     SwitchFabric* fabric = n.fabric.get();
     acc->set_network_report([fabric] { return fabric->describe(40); });
@@ -294,7 +312,7 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
     straps.board_y = i / cfg.topology.global_x;
     straps.route_mode = cfg.router.routing;
     straps.vc_policy = cfg.router.vc_policy;
-    plane_of_board[i]->reset(straps, 4);
+    for (unsigned p = 0; p < planes; ++p) plane_of_board[p][i]->reset(straps, 4);
   }
   if (!boards.empty()) {
     n.boards = std::make_unique<BoardArray>("boards", std::move(boards), on_error);
@@ -310,7 +328,9 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
   if (!opt.trace_path.empty()) {
     n.waveform = std::make_unique<Waveform>(opt.trace_path, opt.trace_from, opt.trace_to,
                                             static_cast<uint64_t>(period_ps), flit_format(cfg));
-    for (PlaneModel* plane : plane_of_board) n.waveform->add_plane(*plane);
+    for (const auto& plane_p : plane_of_board) {
+      for (PlaneModel* plane : plane_p) n.waveform->add_plane(*plane);
+    }
     for (unsigned i = 0; i < nodes; ++i) {
       n.waveform->add_link(n.inject[i].get());
       n.waveform->add_link(n.eject[i].get());
@@ -359,7 +379,7 @@ nlohmann::ordered_json Simulation::run() {
   const TrafficResults tr = acc.results();
   const RunEnd end = acc.end();
   const uint64_t lost = c.created - c.delivered;
-  const unsigned routers = cfg_.node_count();
+  const unsigned routers = cfg_.node_count() * cfg_.topology.planes;  // one per accelerator and plane
 
   passed_ = end == RunEnd::Drained && lost == 0 && c.duplicated == 0 && c.corrupted == 0 &&
             c.misrouted == 0 && c.path_violations == 0 && acc.all_credits_home();
@@ -402,8 +422,12 @@ nlohmann::ordered_json Simulation::run() {
   }
   if (cfg_.hammingmesh()) {
     derived["system"] = std::to_string(cfg_.topology.global_x) + "x" + std::to_string(cfg_.topology.global_y) +
-                        " Hx" + derived["board"].get<std::string>() + "Mesh";
+                        " Hx" + derived["board"].get<std::string>() + "Mesh" +
+                        (cfg_.topology.planes > 1 ? ", " + std::to_string(cfg_.topology.planes) +
+                                                        " planes (rates per port)"
+                                                  : std::string());
     derived["boards"] = cfg_.board_count();
+    derived["planes"] = cfg_.topology.planes;
     derived["tree_span"] = tree_span_name(cfg_.topology.tree_span);
   }
   if (n.fabric) {
