@@ -53,6 +53,16 @@ def run_once(hxsim, config, sets, seed):
             return json.load(f)
 
 
+def write_json(path, doc):
+    """Write `doc` to `path` atomically (a temporary file, then a rename)."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(doc, f, indent=2)
+        f.write("\n")
+    os.replace(tmp, path)
+
+
 def pick(doc, path):
     for k in path:
         doc = doc[k]
@@ -100,12 +110,7 @@ def main():
                     "peak_rss_mb": 100},
         "loads": rows,
     }
-    os.makedirs(os.path.dirname(args.out), exist_ok=True)
-    tmp = args.out + ".tmp"
-    with open(tmp, "w") as f:
-        json.dump(doc, f, indent=2)
-        f.write("\n")
-    os.replace(tmp, args.out)
+    write_json(args.out, doc)
 
     print(f"\n{'offered':>8} {'accepted':>9} {'avg lat':>8} {'p99 lat':>8} {'cycles':>8} {'wall s':>7} "
           f"{'Mrc/s':>7} {'Mfh/s':>7} {'RSS MB':>7}")

@@ -17,7 +17,6 @@ The HammingMesh router's one local port caps the second at 0.25; see docs/hammin
                             [--repeats 3] [--measure CYCLES] [--only NAME,...]
 """
 import argparse
-import json
 import os
 import platform
 import statistics
@@ -25,7 +24,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench import ROOT, pick, run_once  # noqa: E402
+from bench import ROOT, pick, run_once, write_json  # noqa: E402
 
 # (name, config, Table II global bandwidth of the small cluster in % of injection, or None)
 # (name, config, extra --set overrides, Table II global bandwidth of the small cluster in % of
@@ -105,12 +104,7 @@ def main():
                 "through one local port, so global_share_of_plane_links is at most 0.25",
         "systems": rows,
     }
-    os.makedirs(os.path.dirname(args.out), exist_ok=True)
-    tmp = args.out + ".tmp"
-    with open(tmp, "w") as f:
-        json.dump(doc, f, indent=2)
-        f.write("\n")
-    os.replace(tmp, args.out)
+    write_json(args.out, doc)
 
     print(f"\n{'system':>14} {'acc':>5} {'sw':>4} {'port':>6} {'links':>8} {'Table II':>9} "
           f"{'rx min':>7} {'rx max':>7} {'path':>5} {'wall s':>7} {'Mrc/s':>6} {'RSS MB':>7}")

@@ -96,9 +96,22 @@ nlohmann::ordered_json receive_distribution(std::vector<uint64_t> flits, double 
 
 }  // namespace
 
+namespace {
+
+// The diameter the analytical model (analytic/topology_cost.h, the one `hxsim cost` uses) gives
+// for these parameters: the simulation's longest path is checked against it.
+template <class Params>
+unsigned analytic_diameter(const SimConfig& cfg, const Params& params, unsigned radix) {
+  cost::TopologySpec spec;
+  spec.radix = radix;
+  spec.target_endpoints = cfg.node_count();
+  spec.params = params;
+  return cost::evaluate(spec, cost::Prices{}).diameter;
+}
+
+}  // namespace
+
 unsigned hammingmesh_diameter(const SimConfig& cfg) {
-  // The analytical model's HammingMesh (analytic/topology_cost.h), the same one `hxsim cost`
-  // uses: the simulation's longest path is checked against it.
   cost::HxMeshParams p;
   p.a = cfg.topology.board_x;
   p.b = cfg.topology.board_y;
@@ -111,11 +124,7 @@ unsigned hammingmesh_diameter(const SimConfig& cfg) {
     p.tree_down = shape.down;
     p.tree_up = shape.up;
   }
-  cost::TopologySpec spec;
-  spec.radix = cfg.topology.tree_radix;
-  spec.target_endpoints = cfg.node_count();
-  spec.params = p;
-  return cost::evaluate(spec, cost::Prices{}).diameter;
+  return analytic_diameter(cfg, p, cfg.topology.tree_radix);
 }
 
 unsigned fat_tree_diameter(const SimConfig& cfg) {
@@ -125,11 +134,7 @@ unsigned fat_tree_diameter(const SimConfig& cfg) {
     p.leaf_down = shape.down;
     p.leaf_up = shape.up;
   }
-  cost::TopologySpec spec;
-  spec.radix = cfg.topology.tree_radix;
-  spec.target_endpoints = cfg.node_count();
-  spec.params = p;
-  return cost::evaluate(spec, cost::Prices{}).diameter;
+  return analytic_diameter(cfg, p, cfg.topology.tree_radix);
 }
 
 unsigned torus_diameter(const SimConfig& cfg) {
@@ -138,10 +143,7 @@ unsigned torus_diameter(const SimConfig& cfg) {
   p.b = cfg.topology.board_y;
   p.x = cfg.topology.global_x;
   p.y = cfg.topology.global_y;
-  cost::TopologySpec spec;
-  spec.target_endpoints = cfg.node_count();
-  spec.params = p;
-  return cost::evaluate(spec, cost::Prices{}).diameter;
+  return analytic_diameter(cfg, p, 64);  // switchless: the radix does not enter
 }
 
 unsigned dragonfly_diameter(const SimConfig& cfg) {
@@ -151,13 +153,9 @@ unsigned dragonfly_diameter(const SimConfig& cfg) {
   p.p = d.p;
   p.h = d.h;
   p.groups = d.groups;
-  cost::TopologySpec spec;
   // One virtual router per switch, as in the cycle model: the smallest even radix that holds
   // one router (the cost model prices switches of even radix).
-  spec.radix = (d.p + d.a - 1 + d.h + 1) / 2 * 2;
-  spec.target_endpoints = cfg.node_count();
-  spec.params = p;
-  return cost::evaluate(spec, cost::Prices{}).diameter;
+  return analytic_diameter(cfg, p, (d.p + d.a - 1 + d.h + 1) / 2 * 2);
 }
 
 double zero_load_latency(const SimConfig& cfg) {
