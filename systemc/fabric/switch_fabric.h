@@ -1,5 +1,6 @@
 // switch_fabric.h: the switches, cables and edge ports of a system: the row and column fat
-// trees that join the boards of a HammingMesh, or the one fat tree of a fat-tree system.
+// trees that join the boards of a HammingMesh, and the comparison topologies built from the
+// same switch model (a fat tree, a Dragonfly, a torus).
 //
 // Wiring (section III of the paper, one plane): the E and W edge ports of every line (row) of
 // accelerators go to a row tree, the N and S edge ports of every column to a column tree. A
@@ -9,9 +10,9 @@
 // cable, board to switch and switch to switch, is a FlitLink with the links.global latency in
 // each direction; the edge ports sit between the routers and the cables (edge_port.h).
 //
-// A fat-tree system (the paper's comparison topology) is one such tree whose terminals are the
-// endpoints themselves: endpoint n sits on terminal n, behind an edge port (its NIC's cable
-// port) and a cable.
+// A fat-tree system is one such tree whose terminals are the endpoints themselves: endpoint n
+// sits on terminal n, behind an edge port (its NIC's cable port) and a cable. A Dragonfly's
+// routers and a torus's routers are the same switch with their own routing (fat_tree_switch.h).
 //
 // The fabric is one SystemC module with one clocked process that steps every edge port and
 // switch, plain C++ objects, once per cycle.
