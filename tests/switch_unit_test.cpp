@@ -1,4 +1,4 @@
-// switch_unit_test.cpp: the fat-tree switch model (systemc/fabric/fat_tree_switch.h) on its
+// switch_unit_test.cpp: the switch model (systemc/fabric/network_switch.h) on its
 // own, driven cycle by cycle through its links: pipeline latency and credits, adaptive up
 // routing by load, wormhole switching without interleaving, and the Dragonfly router's VC + 1
 // on a global link. (Crossbar speedup shows in throughput: see docs/hammingmesh.md.)
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "dragonfly_plan.h"
-#include "fat_tree_switch.h"
+#include "network_switch.h"
 #include "flit_link.h"
 
 int sc_main(int, char*[]) { return 0; }  // libsystemc needs one; gtest_main runs the tests
@@ -23,15 +23,15 @@ namespace {
 struct Bench {
   static constexpr unsigned kVcs = 3, kDepth = 16, kLatency = 4;
   std::vector<std::unique_ptr<FlitLink>> in, out;
-  std::unique_ptr<FatTreeSwitch> sw;
+  std::unique_ptr<NetworkSwitch> sw;
   std::vector<std::string> errors;
   uint64_t t = 0;
 
-  Bench(const std::string& name, unsigned ports, FatTreeSwitch::Role role, unsigned out_credits,
+  Bench(const std::string& name, unsigned ports, NetworkSwitch::Role role, unsigned out_credits,
         unsigned speedup = 2) {
     TreeAddressing addr;
     addr.endpoints = true;  // terminal = the destination endpoint number
-    sw = std::make_unique<FatTreeSwitch>(name, ports, kVcs, kDepth, kLatency, speedup, role, addr, nullptr,
+    sw = std::make_unique<NetworkSwitch>(name, ports, kVcs, kDepth, kLatency, speedup, role, addr, nullptr,
                                          [this](const std::string& e) { errors.push_back(e); });
     for (unsigned p = 0; p < ports; ++p) {
       in.push_back(std::make_unique<FlitLink>((name + "_in" + std::to_string(p)).c_str(), 0));
@@ -65,8 +65,8 @@ struct Bench {
   }
 };
 
-TEST(FatTreeSwitch, PipelineLatencyAndCredits) {
-  Bench b("single", 4, FatTreeSwitch::Role{}, 8);
+TEST(NetworkSwitch, PipelineLatencyAndCredits) {
+  Bench b("single", 4, NetworkSwitch::Role{}, 8);
   b.in[0]->send(0, Bench::flit(3, 1, 0, 1, 42));  // arrives in cycle 1
   int arrived = -1;
   for (b.t = 1; b.t < 30; ++b.t) {
@@ -89,10 +89,10 @@ TEST(FatTreeSwitch, PipelineLatencyAndCredits) {
   EXPECT_TRUE(b.errors.empty());
 }
 
-TEST(FatTreeSwitch, LeafSendsUpToTheLeastLoadedUpPort) {
+TEST(NetworkSwitch, LeafSendsUpToTheLeastLoadedUpPort) {
   // A leaf with 2 down ports (terminals 0, 1) and 2 up ports (2, 3). Up port 2's receiver
   // never returns credits, so once it holds some flits, heads for other leaves go to port 3.
-  FatTreeSwitch::Role leaf{FatTreeSwitch::Role::Kind::Leaf, 0, 2, 2, 1};
+  NetworkSwitch::Role leaf{NetworkSwitch::Role::Kind::Leaf, 0, 2, 2, 1};
   Bench b("leaf", 4, leaf, 4);
   unsigned up2 = 0, up3 = 0;
   uint32_t id = 0;
@@ -111,10 +111,10 @@ TEST(FatTreeSwitch, LeafSendsUpToTheLeastLoadedUpPort) {
   EXPECT_TRUE(b.errors.empty());
 }
 
-TEST(FatTreeSwitch, WormholePacketsDoNotInterleaveOnAnOutputVc) {
+TEST(NetworkSwitch, WormholePacketsDoNotInterleaveOnAnOutputVc) {
   // Two 4-flit packets from inputs 0 and 1 to terminal 2, on the same VC: the output carries
   // one whole packet, then the other.
-  Bench b("worm", 3, FatTreeSwitch::Role{}, 16);
+  Bench b("worm", 3, NetworkSwitch::Role{}, 16);
   std::vector<uint32_t> order;
   for (b.t = 0; b.t < 60; ++b.t) {
     if (b.t < 4) {
@@ -137,7 +137,7 @@ TEST(FatTreeSwitch, WormholePacketsDoNotInterleaveOnAnOutputVc) {
   EXPECT_TRUE(b.errors.empty());
 }
 
-TEST(FatTreeSwitch, DragonflyRouterTakesVcPlusOneOnAGlobalLink) {
+TEST(NetworkSwitch, DragonflyRouterTakesVcPlusOneOnAGlobalLink) {
   // Dragonfly a=2, p=1, h=1, 3 groups: router 0 of group 0 has port 0 (endpoint), port 1
   // (local, to router 1) and port 2 (global). A packet for an endpoint in another group that
   // this router links to leaves on the global port with VC + 1.
@@ -145,8 +145,8 @@ TEST(FatTreeSwitch, DragonflyRouterTakesVcPlusOneOnAGlobalLink) {
   const auto& exits = plan.exits[0][1];
   ASSERT_FALSE(exits.empty());
   const unsigned router = exits.front().first;
-  FatTreeSwitch::Role role;
-  role.kind = FatTreeSwitch::Role::Kind::Dragonfly;
+  NetworkSwitch::Role role;
+  role.kind = NetworkSwitch::Role::Kind::Dragonfly;
   role.group = 0;
   role.index = router;
   role.plan = &plan;

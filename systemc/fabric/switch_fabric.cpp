@@ -31,11 +31,11 @@ FlitLink* SwitchFabric::make_link(const std::string& name, unsigned latency) {
   return links_.back().get();
 }
 
-void SwitchFabric::cable(FatTreeSwitch* s, unsigned sp, FatTreeSwitch* d, unsigned dp) {
+void SwitchFabric::cable(NetworkSwitch* s, unsigned sp, NetworkSwitch* d, unsigned dp) {
   cable(s, sp, d, dp, cable_latency_);
 }
 
-void SwitchFabric::cable(FatTreeSwitch* s, unsigned sp, FatTreeSwitch* d, unsigned dp, unsigned latency) {
+void SwitchFabric::cable(NetworkSwitch* s, unsigned sp, NetworkSwitch* d, unsigned dp, unsigned latency) {
   const std::string n = s->name() + "_p" + std::to_string(sp) + "__" + d->name() + "_p" + std::to_string(dp);
   FlitLink* up = make_link(n + "_up", latency);
   FlitLink* down = make_link(n + "_down", latency);
@@ -47,8 +47,8 @@ void SwitchFabric::cable(FatTreeSwitch* s, unsigned sp, FatTreeSwitch* d, unsign
 SwitchFabric::TerminalPorts SwitchFabric::build_tree(const std::string& tree, unsigned ports,
                                                      const TreeAddressing& addr) {
   const TreeShape shape = tree_shape(ports, cfg_.topology.tree_radix, cfg_.topology.tree_taper);
-  auto add_switch = [&](const std::string& sw_name, unsigned sw_ports, FatTreeSwitch::Role role) {
-    switches_.push_back(std::make_unique<FatTreeSwitch>(sw_name, sw_ports, vcs_, switch_depth_,
+  auto add_switch = [&](const std::string& sw_name, unsigned sw_ports, NetworkSwitch::Role role) {
+    switches_.push_back(std::make_unique<NetworkSwitch>(sw_name, sw_ports, vcs_, switch_depth_,
                                                         switch_latency_, cfg_.fabric_switch.speedup,
                                                         role, addr, tracker_, on_error_));
     return switches_.back().get();
@@ -56,17 +56,17 @@ SwitchFabric::TerminalPorts SwitchFabric::build_tree(const std::string& tree, un
 
   TerminalPorts terminal_port(shape.ports);
   if (shape.leaves == 0) {
-    FatTreeSwitch* s = add_switch(tree + "_sw", shape.ports, FatTreeSwitch::Role{});
+    NetworkSwitch* s = add_switch(tree + "_sw", shape.ports, NetworkSwitch::Role{});
     for (unsigned t = 0; t < shape.ports; ++t) terminal_port[t] = {s, t};
     return terminal_port;
   }
-  std::vector<FatTreeSwitch*> leaves, spines;
+  std::vector<NetworkSwitch*> leaves, spines;
   for (unsigned l = 0; l < shape.leaves; ++l) {
-    FatTreeSwitch::Role role{FatTreeSwitch::Role::Kind::Leaf, l, shape.down, shape.up, shape.spines};
+    NetworkSwitch::Role role{NetworkSwitch::Role::Kind::Leaf, l, shape.down, shape.up, shape.spines};
     leaves.push_back(add_switch(tree + "_leaf" + std::to_string(l), shape.down + shape.up, role));
   }
   for (unsigned s = 0; s < shape.spines; ++s) {
-    FatTreeSwitch::Role role{FatTreeSwitch::Role::Kind::Spine, s, shape.down, shape.up, shape.spines};
+    NetworkSwitch::Role role{NetworkSwitch::Role::Kind::Spine, s, shape.down, shape.up, shape.spines};
     spines.push_back(add_switch(tree + "_spine" + std::to_string(s), shape.spine_ports, role));
   }
   for (unsigned l = 0; l < shape.leaves; ++l) {
@@ -79,7 +79,7 @@ SwitchFabric::TerminalPorts SwitchFabric::build_tree(const std::string& tree, un
   return terminal_port;
 }
 
-void SwitchFabric::attach(const std::pair<FatTreeSwitch*, unsigned>& terminal, const std::string& name,
+void SwitchFabric::attach(const std::pair<NetworkSwitch*, unsigned>& terminal, const std::string& name,
                           FlitLink* from_node, FlitLink* to_node, unsigned x, unsigned y) {
   FlitLink* to_switch = make_link(name + "_to_switch", cable_latency_);
   FlitLink* from_switch = make_link(name + "_from_switch", cable_latency_);
@@ -120,17 +120,17 @@ void SwitchFabric::connect_torus(const std::vector<FlitLink*>& inject, const std
   TreeAddressing addr;  // the header fields that carry the endpoint number
   addr.endpoints = true;
   addr.fmt.payload_width = cfg_.router.flit_width_bits;
-  std::vector<FatTreeSwitch*> router(X * Y);
+  std::vector<NetworkSwitch*> router(X * Y);
   for (unsigned n = 0; n < X * Y; ++n) {
-    FatTreeSwitch::Role role;
-    role.kind = FatTreeSwitch::Role::Kind::Torus;
+    NetworkSwitch::Role role;
+    role.kind = NetworkSwitch::Role::Kind::Torus;
     role.x = n % X;
     role.y = n / X;
     role.size_x = X;
     role.size_y = Y;
     // An accelerator's router: a one-cycle pipeline and no crossbar speedup, like the RTL
     // router of the boards.
-    switches_.push_back(std::make_unique<FatTreeSwitch>("r" + std::to_string(role.x) + "_" + std::to_string(role.y),
+    switches_.push_back(std::make_unique<NetworkSwitch>("r" + std::to_string(role.x) + "_" + std::to_string(role.y),
                                                         5, vcs_, switch_depth_, 1, 1, role, addr, tracker_,
                                                         on_error_));
     router[n] = switches_.back().get();
@@ -155,15 +155,15 @@ void SwitchFabric::connect_dragonfly(const std::vector<FlitLink*>& inject, const
   TreeAddressing addr;  // the header fields that carry the endpoint number
   addr.endpoints = true;
   addr.fmt.payload_width = cfg_.router.flit_width_bits;
-  std::vector<FatTreeSwitch*> router(d.groups * d.a);
+  std::vector<NetworkSwitch*> router(d.groups * d.a);
   for (unsigned g = 0; g < d.groups; ++g) {
     for (unsigned r = 0; r < d.a; ++r) {
-      FatTreeSwitch::Role role;
-      role.kind = FatTreeSwitch::Role::Kind::Dragonfly;
+      NetworkSwitch::Role role;
+      role.kind = NetworkSwitch::Role::Kind::Dragonfly;
       role.group = g;
       role.index = r;
       role.plan = &d;
-      switches_.push_back(std::make_unique<FatTreeSwitch>(
+      switches_.push_back(std::make_unique<NetworkSwitch>(
           "g" + std::to_string(g) + "_r" + std::to_string(r), d.radix(), vcs_, switch_depth_, switch_latency_,
           cfg_.fabric_switch.speedup, role, addr, tracker_, on_error_, cfg_.run.seed * 7919 + g * d.a + r + 1));
       router[g * d.a + r] = switches_.back().get();

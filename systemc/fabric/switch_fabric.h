@@ -12,7 +12,7 @@
 //
 // A fat-tree system is one such tree whose terminals are the endpoints themselves: endpoint n
 // sits on terminal n, behind an edge port (its NIC's cable port) and a cable. A Dragonfly's
-// routers and a torus's routers are the same switch with their own routing (fat_tree_switch.h).
+// routers and a torus's routers are the same switch with their own routing (network_switch.h).
 //
 // The fabric is one SystemC module with one clocked process that steps every edge port and
 // switch, plain C++ objects, once per cycle.
@@ -27,7 +27,7 @@
 #include <systemc>
 
 #include "edge_port.h"
-#include "fat_tree_switch.h"
+#include "network_switch.h"
 #include "flit_link.h"
 #include "plane_model.h"
 #include "sim_config.h"
@@ -68,14 +68,14 @@ class SwitchFabric : public sc_core::sc_module {
   void on_clock();
   FlitLink* make_link(const std::string& name, unsigned latency);
   /// A cable between two switch ports: a link each way.
-  void cable(FatTreeSwitch* s, unsigned sp, FatTreeSwitch* d, unsigned dp);
-  void cable(FatTreeSwitch* s, unsigned sp, FatTreeSwitch* d, unsigned dp, unsigned latency);
-  using TerminalPorts = std::vector<std::pair<FatTreeSwitch*, unsigned>>;
+  void cable(NetworkSwitch* s, unsigned sp, NetworkSwitch* d, unsigned dp);
+  void cable(NetworkSwitch* s, unsigned sp, NetworkSwitch* d, unsigned dp, unsigned latency);
+  using TerminalPorts = std::vector<std::pair<NetworkSwitch*, unsigned>>;
   /// The switches and inner cables of one tree of `ports` terminals; where each terminal is.
   TerminalPorts build_tree(const std::string& name, unsigned ports, const TreeAddressing& addr);
   /// A terminal's cable pair and the edge ports between it and a router port or endpoint:
   /// flits from `from_node` go up the tree, flits for the node go out on `to_node`.
-  void attach(const std::pair<FatTreeSwitch*, unsigned>& terminal, const std::string& name,
+  void attach(const std::pair<NetworkSwitch*, unsigned>& terminal, const std::string& name,
               FlitLink* from_node, FlitLink* to_node, unsigned x, unsigned y);
   void build_hammingmesh_tree(const std::vector<PlaneModel*>& planes, bool rows,
                               unsigned board_row_or_col, unsigned first_line);
@@ -85,7 +85,7 @@ class SwitchFabric : public sc_core::sc_module {
   ErrorHandler on_error_;
   std::vector<std::unique_ptr<FlitLink>> links_;
   std::vector<std::unique_ptr<EdgePort>> edge_ports_;
-  std::vector<std::unique_ptr<FatTreeSwitch>> switches_;
+  std::vector<std::unique_ptr<NetworkSwitch>> switches_;
   std::unique_ptr<DragonflyPlan> dragonfly_;
   unsigned cables_ = 0;
   std::string prefix_;  // names of the plane being built

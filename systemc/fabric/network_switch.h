@@ -1,5 +1,6 @@
-// fat_tree_switch.h: a switch of a fat tree (HammingMesh row and column trees, the comparison
-// fat trees) or a Dragonfly router, as a C++ cycle model.
+// network_switch.h: the network switch model of hxsim, a C++ cycle model: the switches of the
+// fat trees (HammingMesh row and column trees, the comparison fat trees), and, with their own
+// routing, the routers of the comparison Dragonfly and torus.
 //
 // Radix k ports. Each input has a buffer of `depth` flits per VC (VcBuffer), each output a
 // small output queue per VC and, towards its receiver, one credit counter per VC. A flit may
@@ -78,7 +79,7 @@ struct TreeAddressing {
   }
 };
 
-class FatTreeSwitch {
+class NetworkSwitch {
  public:
   /// The switch's place in its tree (TreeShape names in sim_config.h).
   /// The switch's place in its network: a one-switch tree, a leaf or spine of a two-level
@@ -96,7 +97,7 @@ class FatTreeSwitch {
   /// Flits per VC of an output queue: enough for `speedup` arrivals while the link sends one.
   static constexpr unsigned kOutputQueueDepth = 8;
 
-  FatTreeSwitch(std::string name, unsigned ports, unsigned vcs, unsigned depth, unsigned latency,
+  NetworkSwitch(std::string name, unsigned ports, unsigned vcs, unsigned depth, unsigned latency,
                 unsigned speedup, Role role, TreeAddressing addressing, PacketTracker* tracker,
                 ErrorHandler on_error, uint64_t seed = 1);
 

@@ -1,10 +1,10 @@
-#include "fat_tree_switch.h"
+#include "network_switch.h"
 
 #include <sstream>
 
 namespace hx {
 
-FatTreeSwitch::FatTreeSwitch(std::string name, unsigned ports, unsigned vcs, unsigned depth,
+NetworkSwitch::NetworkSwitch(std::string name, unsigned ports, unsigned vcs, unsigned depth,
                              unsigned latency, unsigned speedup, Role role, TreeAddressing addressing,
                              PacketTracker* tracker, ErrorHandler on_error, uint64_t seed)
     : name_(std::move(name)),
@@ -38,14 +38,14 @@ FatTreeSwitch::FatTreeSwitch(std::string name, unsigned ports, unsigned vcs, uns
   touched_.reserve(ports);
 }
 
-void FatTreeSwitch::connect(unsigned port, FlitLink* in, FlitLink* out, unsigned out_credits) {
+void NetworkSwitch::connect(unsigned port, FlitLink* in, FlitLink* out, unsigned out_credits) {
   in_.at(port) = in;
   out_.at(port) = out;
   full_credits_[port] = out_credits;
   for (unsigned v = 0; v < vcs_; ++v) credits_[port * vcs_ + v] = out_credits;
 }
 
-int FatTreeSwitch::down_port(unsigned terminal) const {
+int NetworkSwitch::down_port(unsigned terminal) const {
   switch (role_.kind) {
     case Role::Kind::Single:
       return static_cast<int>(terminal);
@@ -70,7 +70,7 @@ int FatTreeSwitch::down_port(unsigned terminal) const {
   return kNone;
 }
 
-int FatTreeSwitch::pick_up_port(unsigned vc) {
+int NetworkSwitch::pick_up_port(unsigned vc) {
   // The least loaded up port: the most room downstream, counting what its queue still holds.
   int best = kNone;
   unsigned best_room = 0;
@@ -87,17 +87,17 @@ int FatTreeSwitch::pick_up_port(unsigned vc) {
   return best;
 }
 
-FatTreeSwitch::Route FatTreeSwitch::if_free(int o, unsigned vc) const {
+NetworkSwitch::Route NetworkSwitch::if_free(int o, unsigned vc) const {
   if (o < 0 || owner_[static_cast<unsigned>(o) * vcs_ + vc] != kNone || obuf_[static_cast<unsigned>(o)].full(vc))
     return Route{};
   return Route{o, vc};
 }
 
-unsigned FatTreeSwitch::load(unsigned o, unsigned vc) const {
+unsigned NetworkSwitch::load(unsigned o, unsigned vc) const {
   return obuf_[o].size(vc) + (full_credits_[o] - credits_[o * vcs_ + vc]);
 }
 
-FatTreeSwitch::Route FatTreeSwitch::route(const Flit& head, unsigned in, unsigned vc) {
+NetworkSwitch::Route NetworkSwitch::route(const Flit& head, unsigned in, unsigned vc) {
   if (role_.kind == Role::Kind::Dragonfly) return route_dragonfly(head, in, vc);
   if (role_.kind == Role::Kind::Torus) return route_torus(head, in, vc);
   const unsigned terminal = addr_.terminal(head);
@@ -115,7 +115,7 @@ FatTreeSwitch::Route FatTreeSwitch::route(const Flit& head, unsigned in, unsigne
   return if_free(o, vc);
 }
 
-unsigned FatTreeSwitch::dragonfly_minimal(unsigned target, unsigned dst) const {
+unsigned NetworkSwitch::dragonfly_minimal(unsigned target, unsigned dst) const {
   const DragonflyPlan& d = *role_.plan;
   const unsigned r = role_.index;
   if (target == role_.group) {
@@ -135,7 +135,7 @@ unsigned FatTreeSwitch::dragonfly_minimal(unsigned target, unsigned dst) const {
   return d.local_port(r, exits[dst % exits.size()].first);
 }
 
-FatTreeSwitch::Route FatTreeSwitch::route_torus(const Flit& head, unsigned in, unsigned vc) {
+NetworkSwitch::Route NetworkSwitch::route_torus(const Flit& head, unsigned in, unsigned vc) {
   enum : unsigned { kLocal = 0, kN = 1, kE = 2, kS = 3, kW = 4 };
   const Header h = Header::decode(addr_.fmt, head.payload);
   const unsigned dst = h.dst_board_y * TreeAddressing::kEndpointsPerBoardRow + h.dst_board_x;
@@ -158,7 +158,7 @@ FatTreeSwitch::Route FatTreeSwitch::route_torus(const Flit& head, unsigned in, u
   return if_free(static_cast<int>(port), ov);
 }
 
-FatTreeSwitch::Route FatTreeSwitch::route_dragonfly(const Flit& head, unsigned in, unsigned vc) {
+NetworkSwitch::Route NetworkSwitch::route_dragonfly(const Flit& head, unsigned in, unsigned vc) {
   DragonflyPlan& d = *role_.plan;
   const Header h = Header::decode(addr_.fmt, head.payload);
   const unsigned dst = h.dst_board_y * TreeAddressing::kEndpointsPerBoardRow + h.dst_board_x;
@@ -199,7 +199,7 @@ FatTreeSwitch::Route FatTreeSwitch::route_dragonfly(const Flit& head, unsigned i
   return if_free(static_cast<int>(o), ov);
 }
 
-void FatTreeSwitch::step(uint64_t t) {
+void NetworkSwitch::step(uint64_t t) {
   const unsigned ports = static_cast<unsigned>(in_.size());
   for (unsigned p = 0; p < ports; ++p) {
     if (in_[p] == nullptr) continue;
@@ -245,7 +245,7 @@ void FatTreeSwitch::step(uint64_t t) {
   }
 }
 
-void FatTreeSwitch::crossbar_round(uint64_t t) {
+void NetworkSwitch::crossbar_round(uint64_t t) {
   const unsigned ports = static_cast<unsigned>(in_.size());
   // Input stage: each input with flits requests one output.
   touched_.clear();
@@ -323,14 +323,14 @@ void FatTreeSwitch::crossbar_round(uint64_t t) {
   }
 }
 
-unsigned FatTreeSwitch::held() const {
+unsigned NetworkSwitch::held() const {
   unsigned n = 0;
   for (const VcBuffer& b : buf_) n += b.total();
   for (const VcBuffer& b : obuf_) n += b.total();
   return n;
 }
 
-std::string FatTreeSwitch::describe() const {
+std::string NetworkSwitch::describe() const {
   std::ostringstream os;
   for (unsigned i = 0; i < buf_.size(); ++i) {
     for (unsigned v = 0; v < vcs_; ++v) {
