@@ -5,7 +5,10 @@
 #   scripts/lint.sh            (run from anywhere; `make lint` calls it)
 set -euo pipefail
 
-# One entry per lint run: "TOP [-GParam=value ...]".
+# One entry per lint run: "TOP [-GParam=value ...]". The planes up to 4x4 and the 3x2 cover every
+# router position (corners, edges, interior, non-square). The 8x8 plane is left to the build:
+# rtl/CMakeLists.txt Verilates its 8x8v4 variant with -Wall, where any warning fails the
+# configure step, and linting it again here took 35 of the script's 50 seconds.
 LINT_RUNS=(
   "hx_router"
   "hx_router -GNumVcs=1 -GBufDepth=2"
@@ -14,7 +17,6 @@ LINT_RUNS=(
   "hx_board_plane -GSizeX=2 -GSizeY=2"
   "hx_board_plane -GSizeX=1 -GSizeY=1"
   "hx_board_plane -GSizeX=4 -GSizeY=4"
-  "hx_board_plane -GSizeX=8 -GSizeY=8"
   "hx_board_plane -GSizeX=3 -GSizeY=2"
 )
 
