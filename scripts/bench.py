@@ -53,6 +53,13 @@ def run_once(hxsim, config, sets, seed):
             return json.load(f)
 
 
+def machine_info():
+    """Where and when a benchmark ran, for its JSON."""
+    return {"machine": {"cpus": os.cpu_count(), "platform": platform.platform(),
+                        "processor": platform.processor()},
+            "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+
+
 def write_json(path, doc):
     """Write `doc` to `path` atomically (a temporary file, then a rename)."""
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -103,9 +110,7 @@ def main():
         "config": os.path.relpath(args.config, ROOT),
         "repeats": args.repeats,
         "statistic": "median over repeats (seeds 1..repeats)",
-        "machine": {"cpus": os.cpu_count(), "platform": platform.platform(),
-                    "processor": platform.processor()},
-        "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        **machine_info(),
         "targets": {"router_cycles_per_second_at_0.1": 2.2e6, "accepted_at_0.45": 0.40,
                     "peak_rss_mb": 100},
         "loads": rows,

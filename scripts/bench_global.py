@@ -18,13 +18,11 @@ The HammingMesh router's one local port caps the second at 0.25; see docs/hammin
 """
 import argparse
 import os
-import platform
 import statistics
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench import ROOT, pick, run_once, write_json  # noqa: E402
+from bench import ROOT, machine_info, pick, run_once, write_json  # noqa: E402
 
 # (name, config, Table II global bandwidth of the small cluster in % of injection, or None)
 # (name, config, extra --set overrides, Table II global bandwidth of the small cluster in % of
@@ -97,11 +95,10 @@ def main():
         "warmup_cycles": args.warmup,
         "measure_cycles": args.measure,
         "statistic": "median over repeats (seeds 1..repeats)",
-        "machine": {"cpus": os.cpu_count(), "platform": platform.platform()},
-        "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "note": "table_ii_global_bw_percent is the paper's SST figure for the whole small cluster "
-                "(4 planes of HammingMesh); the model simulates one plane whose accelerators inject "
-                "through one local port, so global_share_of_plane_links is at most 0.25",
+        **machine_info(),
+        "note": "table_ii_global_bw_percent is the paper's SST figure for the small cluster; the model "
+                "simulates one plane. HammingMesh and torus accelerators inject through one local port "
+                "into a plane of four links, so their global_share_of_plane_links is at most 0.25",
         "systems": rows,
     }
     write_json(args.out, doc)

@@ -34,8 +34,7 @@ class EdgePort {
   /// buffer per VC of `out`'s receiver. (router_x, router_y): the router on the board side.
   EdgePort(std::string name, Direction dir, unsigned vcs, unsigned depth, unsigned out_credits,
            unsigned router_x, unsigned router_y)
-      : name_(std::move(name)), dir_(dir), buf_(vcs, depth), credits_(vcs, out_credits),
-        full_credits_(out_credits), x_(router_x), y_(router_y) {}
+      : name_(std::move(name)), dir_(dir), buf_(vcs, depth), credits_(vcs, out_credits), x_(router_x), y_(router_y) {}
 
   void connect(FlitLink* in, FlitLink* out, PacketTracker* tracker, ErrorHandler on_error) {
     in_ = in;
@@ -73,12 +72,6 @@ class EdgePort {
 
   const std::string& name() const { return name_; }
   unsigned held() const { return buf_.total(); }
-  /// Credits of `out` not yet back: flits this port sent that its receiver still holds.
-  unsigned credits_out() const {
-    unsigned n = 0;
-    for (unsigned c : credits_) n += full_credits_ - c;
-    return n;
-  }
 
  private:
   void fail(uint64_t t, const std::string& what) {
@@ -89,7 +82,6 @@ class EdgePort {
   Direction dir_;
   VcBuffer buf_;
   std::vector<unsigned> credits_;
-  unsigned full_credits_;
   unsigned x_, y_;
   unsigned rr_ = 0;
   FlitLink* in_ = nullptr;

@@ -248,13 +248,6 @@ std::vector<FlitLink*> SwitchFabric::links() const {
   return v;
 }
 
-uint64_t SwitchFabric::flits_held() const {
-  uint64_t n = 0;
-  for (const auto& e : edge_ports_) n += e->held();
-  for (const auto& s : switches_) n += s->held();
-  return n;
-}
-
 std::string SwitchFabric::describe(unsigned max_lines) const {
   std::ostringstream os;
   unsigned lines = 0;

@@ -59,8 +59,6 @@ class SwitchFabric : public sc_core::sc_module {
   unsigned num_cables() const { return cables_; }
   /// Every link of the fabric (cables and the edge ports' links to the routers), for waveforms.
   std::vector<FlitLink*> links() const;
-  /// Flits in the switches' and edge ports' buffers.
-  uint64_t flits_held() const;
   /// Where the held flits sit (for deadlock reports); at most `max_lines` lines.
   std::string describe(unsigned max_lines) const;
 

@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
+#include <utility>
 
 #include <systemc.h>  // before Verilator's headers (::sc_time_stamp)
 
@@ -109,6 +111,13 @@ unsigned analytic_diameter(const SimConfig& cfg, const Params& params, unsigned 
   return cost::evaluate(spec, cost::Prices{}).diameter;
 }
 
+// The leaf ports of a two-level tree of `ports` ports, or {0, 0} for one switch (the
+// analytical model's "nonblocking / single switch").
+std::pair<unsigned, unsigned> leaf_ports(const SimConfig& cfg, unsigned ports) {
+  const TreeShape shape = tree_shape(ports, cfg.topology.tree_radix, cfg.topology.tree_taper);
+  return shape.leaves > 0 ? std::pair{shape.down, shape.up} : std::pair{0u, 0u};
+}
+
 }  // namespace
 
 unsigned hammingmesh_diameter(const SimConfig& cfg) {
@@ -118,22 +127,13 @@ unsigned hammingmesh_diameter(const SimConfig& cfg) {
   p.x = cfg.topology.global_x;
   p.y = cfg.topology.global_y;
   p.span = cfg.topology.tree_span == TreeSpan::Line ? cost::TreeSpan::Line : cost::TreeSpan::Board;
-  const TreeShape shape = tree_shape(std::max(tree_ports(cfg, true), tree_ports(cfg, false)),
-                                     cfg.topology.tree_radix, cfg.topology.tree_taper);
-  if (shape.leaves > 0) {
-    p.tree_down = shape.down;
-    p.tree_up = shape.up;
-  }
+  std::tie(p.tree_down, p.tree_up) = leaf_ports(cfg, std::max(tree_ports(cfg, true), tree_ports(cfg, false)));
   return analytic_diameter(cfg, p, cfg.topology.tree_radix);
 }
 
 unsigned fat_tree_diameter(const SimConfig& cfg) {
   cost::FatTreeParams p;
-  const TreeShape shape = tree_shape(cfg.topology.endpoints, cfg.topology.tree_radix, cfg.topology.tree_taper);
-  if (shape.leaves > 0) {
-    p.leaf_down = shape.down;
-    p.leaf_up = shape.up;
-  }
+  std::tie(p.leaf_down, p.leaf_up) = leaf_ports(cfg, cfg.topology.endpoints);
   return analytic_diameter(cfg, p, cfg.topology.tree_radix);
 }
 
