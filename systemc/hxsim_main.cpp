@@ -97,7 +97,8 @@ void parse_fault(const std::string& f, hx::RunOptions& opt) {
 
 void print_summary(const hx::SimConfig& cfg, const nlohmann::ordered_json& j, bool passed,
                    const std::string& out) {
-  const auto& tr = j["traffic"];
+  static const nlohmann::ordered_json kNone;
+  const auto& tr = j.contains("traffic") ? j["traffic"] : kNone;
   const auto& ck = j["checks"];
   const auto& sim = j["sim"];
   const std::string system = cfg.hammingmesh() || cfg.switched()
@@ -113,6 +114,22 @@ void print_summary(const hx::SimConfig& cfg, const nlohmann::ordered_json& j, bo
                                  : hx::route_mode_name(cfg.router.routing))
                   .c_str(), cfg.router.vcs,
               cfg.router.buffer_depth, cfg.router.clock_hz / 1e9);
+  if (j.contains("collective")) {
+    for (const auto& job : j["collective"]["jobs"]) {
+      std::printf("  %s  %s by %s on %u ranks (%s), %llu B each: %s in %.2f us = %llu cycles\n",
+                  job["name"].get<std::string>().c_str(), job["operation"].get<std::string>().c_str(),
+                  job["algorithm"].get<std::string>().c_str(), job["ranks"].get<unsigned>(),
+                  job["grid"].get<std::string>().c_str(),
+                  static_cast<unsigned long long>(job["message_bytes"].get<uint64_t>()),
+                  job["complete"].get<bool>() ? "complete" : "INCOMPLETE", job["time_us"].get<double>(),
+                  static_cast<unsigned long long>(job["time_cycles"].get<uint64_t>()));
+      std::printf("        algbw %.2f GB/s, busbw %.2f GB/s, %.1f%% of peak; %llu elements checked, %llu wrong\n",
+                  job["algbw_GBps"].get<double>(), job["busbw_GBps"].get<double>(),
+                  100 * job["fraction_of_peak"].get<double>(),
+                  static_cast<unsigned long long>(job["output_elements"].get<uint64_t>()),
+                  static_cast<unsigned long long>(job["wrong_elements"].get<uint64_t>()));
+    }
+  } else {
   std::printf("  traffic  %s, %u-flit packets: offered %.3f, accepted %.3f flits/node/cycle"
               " (%.1f Gb/s per node)\n",
               tr["pattern"].get<std::string>().c_str(), cfg.traffic.packet_length,
@@ -126,7 +143,8 @@ void print_summary(const hx::SimConfig& cfg, const nlohmann::ordered_json& j, bo
     std::printf(" (zero-load %.2f)", tr["zero_load_latency_cycles"].get<double>());
   }
   std::printf("\n");
-  if (cfg.hammingmesh() || cfg.switched()) {
+  }
+  if (!j.contains("collective") && (cfg.hammingmesh() || cfg.switched())) {
     std::printf("  global   %.3f of the local port = %.3f of the plane's links; longest path %u cables"
                 " (diameter formula %u), at most %u trees, VCs up to %u\n",
                 tr["global_bandwidth"]["share_of_local_port"].get<double>(),
@@ -172,9 +190,10 @@ int cmd_check(const std::string& path, const std::vector<std::string>& sets) {
 
 int cmd_run(const std::string& path, std::vector<std::string> sets, const std::string& seed,
             const std::string& out, const std::string& trace, const std::string& window,
-            const std::string& fault, int only_source, bool quiet) {
+            const std::string& fault, int only_source, const std::string& dump, bool quiet) {
   if (!seed.empty()) sets.push_back("run.seed=" + seed);
   hx::RunOptions opt;
+  opt.dump_buffers = dump;
   opt.only_source = only_source;
   opt.trace_path = trace;
   if (!window.empty()) {
@@ -185,6 +204,7 @@ int cmd_run(const std::string& path, std::vector<std::string> sets, const std::s
   opt.progress = !quiet && isatty(fileno(stderr));
   const hx::SimConfig cfg = load(path, sets);
   hx::check_buildable(cfg);
+  if (!dump.empty() && !cfg.collective.enabled) throw UsageError("--dump-buffers needs a config with a collective");
   if (only_source >= static_cast<int>(cfg.node_count()))
     throw UsageError("--only-source: expected a node index below " + std::to_string(cfg.node_count()));
   if (!trace.empty()) {
@@ -235,7 +255,7 @@ int sc_main(int argc, char* argv[]) {
   CLI::App app{"hxsim: cycle-accurate simulator of deep-learning training networks"};
   app.require_subcommand(1);
 
-  std::string path, seed, out, trace, window, fault;
+  std::string path, seed, out, trace, window, fault, dump;
   int only_source = -1;
   std::vector<std::string> sets;
   bool quiet = false;
@@ -249,6 +269,7 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--trace-window", window, "cycles to trace, FROM:TO (default: all)");
   run->add_option("--inject-fault", fault,
                   "test hook: drop:NODE:N or corrupt:NODE:N (the N-th flit delivered to NODE)");
+  run->add_option("--dump-buffers", dump, "collective runs: write every rank's output buffer here (binary)");
   run->add_option("--only-source", only_source,
                   "test hook: only this node sends (with a hotspot pattern: one directed route)");
   run->add_flag("--quiet", quiet, "no summary, no progress line");
@@ -273,7 +294,7 @@ int sc_main(int argc, char* argv[]) {
   try {
     if (*check) return cmd_check(path, sets);
     if (*cost) return cmd_cost(path, sets, out, quiet);
-    return cmd_run(path, sets, seed, out, trace, window, fault, only_source, quiet);
+    return cmd_run(path, sets, seed, out, trace, window, fault, only_source, dump, quiet);
   } catch (const hx::ConfigError& e) {
     std::fprintf(stderr, "hxsim: %s\n", e.what());
     return kExitBadInput;

@@ -83,25 +83,25 @@ TEST(ConfigFile, MoreThanOneDocument) {
 
 TEST(ConfigFile, TopLevelMustBeAMap) {
   const ConfigError e = error_of("- 1\n- 2\n");
-  EXPECT_CONFIG_ERROR(e, 1, 1, "", "a map with keys name, description, topology, router, links, switch, traffic, run",
+  EXPECT_CONFIG_ERROR(e, 1, 1, "", "a map with keys name, description, topology, router, links, switch, traffic, collective, run",
                       "a list");
 }
 
 TEST(ConfigFile, EmptyDocumentMissesRequiredKeys) {
-  // The first key the schema requires whatever the topology (topology.board depends on the
-  // kind, so it is checked after the schema's own required keys).
+  // The default kind, board, needs topology.board (checked after the schema's own required keys,
+  // since it depends on the kind).
   const ConfigError e = error_of("");
   EXPECT_EQ(e.line(), 0);  // no position in an empty file
-  EXPECT_EQ(e.key_path(), "traffic.injection_rate");
+  EXPECT_EQ(e.key_path(), "topology.board");
   EXPECT_EQ(e.problem(), "missing required key");
-  EXPECT_EQ(e.found(), "no 'traffic' map");
+  EXPECT_EQ(e.found(), "no 'topology' map");
 }
 
 // ---- keys: unknown, duplicate, missing ---------------------------------------------------------------
 
 TEST(ConfigKeys, UnknownTopLevelKeySuggestsClosest) {
   const ConfigError e = error_of(kBase + "routr:\n  vcs: 3\n");
-  EXPECT_CONFIG_ERROR(e, 5, 1, "routr", "one of name, description, topology, router, links, switch, traffic, run", "'routr'");
+  EXPECT_CONFIG_ERROR(e, 5, 1, "routr", "one of name, description, topology, router, links, switch, traffic, collective, run", "'routr'");
   EXPECT_EQ(e.problem(), "unknown key");
   EXPECT_EQ(e.hint(), "did you mean 'router'?");
 }
@@ -122,13 +122,13 @@ TEST(ConfigKeys, UnknownNestedKeySuggestsClosest) {
 
 TEST(ConfigKeys, UnknownKeyAtTheWrongLevelNamesItsPlace) {
   const ConfigError e = error_of(kBase + "vcs: 3\n");
-  EXPECT_CONFIG_ERROR(e, 5, 1, "vcs", "one of name, description, topology, router, links, switch, traffic, run", "'vcs'");
+  EXPECT_CONFIG_ERROR(e, 5, 1, "vcs", "one of name, description, topology, router, links, switch, traffic, collective, run", "'vcs'");
   EXPECT_EQ(e.hint(), "did you mean 'router.vcs'?");
 }
 
 TEST(ConfigKeys, UnknownKeyWithoutCloseMatchHasNoHint) {
   const ConfigError e = error_of(kBase + "router:\n  zzz: 1\n");
-  EXPECT_CONFIG_ERROR(e, 6, 3, "router.zzz", "one of clock, routing, vc_policy, vcs, buffer_depth, flit_width",
+  EXPECT_CONFIG_ERROR(e, 6, 3, "router.zzz", "one of clock, routing, vc_policy, vcs, buffer_depth, flit_width, local_ports",
                       "'zzz'");
   EXPECT_EQ(e.hint(), "");
 }
@@ -152,7 +152,7 @@ TEST(ConfigKeys, DuplicateTopLevelSection) {
 
 TEST(ConfigKeys, KeyMustBeAScalar) {
   const ConfigError e = error_of(kBase + "router:\n  [vcs]: 3\n");
-  EXPECT_CONFIG_ERROR(e, 6, 3, "router", "a key name (one of clock, routing, vc_policy, vcs, buffer_depth, flit_width)",
+  EXPECT_CONFIG_ERROR(e, 6, 3, "router", "a key name (one of clock, routing, vc_policy, vcs, buffer_depth, flit_width, local_ports)",
                       "a list");
 }
 
@@ -166,7 +166,7 @@ TEST(ConfigKeys, MissingRequiredKeyIsReportedAtTheParentMap) {
       "  packet_length: 2\n");
   EXPECT_CONFIG_ERROR(e, 4, 3, "traffic.injection_rate",
                       "key 'injection_rate' (a number in [0, 1] in flits per node per cycle, or a bandwidth per node "
-                      "such as '12.8 Gb/s')",
+                      "such as '12.8 Gb/s', required without a collective)",
                       "a map with keys pattern, packet_length");
   EXPECT_EQ(e.problem(), "missing required key");
 }
@@ -189,7 +189,7 @@ TEST(ConfigTypes, MapWhereScalarExpected) {
 
 TEST(ConfigTypes, ListWhereMapExpected) {
   const ConfigError e = error_of(kBase + "router: [vcs, 3]\n");
-  EXPECT_CONFIG_ERROR(e, 5, 9, "router", "a map with keys clock, routing, vc_policy, vcs, buffer_depth, flit_width",
+  EXPECT_CONFIG_ERROR(e, 5, 9, "router", "a map with keys clock, routing, vc_policy, vcs, buffer_depth, flit_width, local_ports",
                       "a list");
 }
 
@@ -791,7 +791,7 @@ TEST(ConfigOverride, CrossKeyErrorStaysAtTheFileValue) {
 
 TEST(ConfigOverride, NeedsAMapAlongThePath) {
   const ConfigError e = error_of(kBase + "router: 5\n", {"router.vcs=3"});
-  EXPECT_CONFIG_ERROR(e, 5, 9, "router", "a map with keys clock, routing, vc_policy, vcs, buffer_depth, flit_width",
+  EXPECT_CONFIG_ERROR(e, 5, 9, "router", "a map with keys clock, routing, vc_policy, vcs, buffer_depth, flit_width, local_ports",
                       "'5'");
 }
 
@@ -947,7 +947,7 @@ TEST(ConfigShipped, DocsDescribeEveryKey) {
   ss << in.rdbuf();
   const std::string docs = ss.str();
   const auto keys = config_keys();
-  EXPECT_EQ(keys.size(), 51u);  // update docs/config.md when the schema changes
+  EXPECT_EQ(keys.size(), 60u);  // update docs/config.md when the schema changes
   for (const KeyInfo& k : keys)
     EXPECT_NE(docs.find("`" + k.path + "`"), std::string::npos) << k.path << " is not in docs/config.md";
 }

@@ -6,10 +6,38 @@
 
 namespace hx {
 
-PacketTracker::PacketTracker(const FlitFormat& fmt, std::vector<EndpointAddress> addresses)
-    : fmt_(fmt), addr_(std::move(addresses)) {
+PacketTracker::PacketTracker(const FlitFormat& fmt, std::vector<EndpointAddress> addresses, unsigned lanes)
+    : fmt_(fmt), addr_(std::move(addresses)), lanes_(lanes) {
   ring_.resize(1u << 12);
-  assembly_.resize(addr_.size() * 4);
+  assembly_.resize(addr_.size() * lanes_ * 4);
+}
+
+namespace {
+// One step of the body hash: order-dependent, so a swapped or repeated flit changes it.
+uint64_t fold(uint64_t h, const Payload& p) {
+  for (uint64_t w : p) {
+    h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+    h ^= h >> 29;
+  }
+  return h;
+}
+}  // namespace
+
+uint64_t PacketTracker::data_hash(const Payload* body, unsigned flits) {
+  uint64_t h = 0x6a09e667f3bcc909ull;
+  for (unsigned i = 0; i < flits; ++i) h = fold(h, body[i]);
+  return h;
+}
+
+uint32_t PacketTracker::create_data(unsigned src, unsigned dst, unsigned length, uint64_t cycle, uint64_t user,
+                                    uint64_t body_hash) {
+  const uint32_t id = create(src, dst, length, cycle, false);
+  Record& r = ring_[id & (ring_.size() - 1)];
+  r.data = true;
+  r.user = user;
+  r.body_hash = body_hash;
+  r.folded = data_hash(nullptr, 0);
+  return id;
 }
 
 PacketTracker::Record* PacketTracker::find(uint32_t id) {
@@ -124,10 +152,10 @@ void PacketTracker::corrupt(Record* r, const std::string& msg) {
   note(msg);
 }
 
-PacketTracker::Arrival PacketTracker::on_delivered(unsigned dst, const Flit& f, uint64_t cycle) {
+PacketTracker::Arrival PacketTracker::on_delivered(unsigned dst, unsigned lane, const Flit& f, uint64_t cycle) {
   Arrival a;
   ++counts_.flits_delivered;
-  Assembly& as = assembly_[dst * 4 + (f.vc & 3u)];
+  Assembly& as = assembly_[(dst * lanes_ + lane) * 4 + (f.vc & 3u)];
   uint32_t id;
   unsigned index;
   if (is_head(f.type)) {
@@ -178,7 +206,20 @@ PacketTracker::Arrival PacketTracker::on_delivered(unsigned dst, const Flit& f, 
     note("cycle " + std::to_string(cycle) + ": packet " + std::to_string(id) + " for endpoint " +
          std::to_string(r->dst) + " arrived at endpoint " + std::to_string(dst));
   }
-  Flit expect = make_packet_flit(fmt_, header_of(*r), id, index, f.vc);
+  if (r->data && index > 0) {
+    r->folded = fold(r->folded, f.payload);
+    if (is_tail(f.type) && r->folded != r->body_hash)
+      corrupt(r, "cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) + ": data packet " +
+                     std::to_string(id) + ": its body differs from what was sent (hash mismatch)");
+  }
+  // A data packet's body is checked by its hash (above); its flit types still must be right.
+  Flit expect;
+  if (r->data && index > 0) {
+    expect = f;
+    expect.type = index + 1u == r->length ? FlitType::Tail : FlitType::Body;
+  } else {
+    expect = make_packet_flit(fmt_, header_of(*r), id, index, f.vc);
+  }
   if (!(expect == f)) {
     corrupt(r, "cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) +
                    ": packet " + std::to_string(id) + " flit " + std::to_string(index) +
@@ -186,6 +227,10 @@ PacketTracker::Arrival PacketTracker::on_delivered(unsigned dst, const Flit& f, 
                    "\n    got  " + f.to_string());
   }
   ++r->delivered;
+  a.ok = true;
+  a.id = id;
+  a.index = index;
+  a.user = r->user;
   if (is_tail(f.type)) {
     as.id = UINT32_MAX;
     if (r->delivered != r->length) {

@@ -16,6 +16,13 @@
 //   misrouted   a packet that arrived at another endpoint than its destination
 // A packet still undelivered at the end of the run is lost.
 //
+// Data packets (a DMA engine's payloads, see collective_engine.h) carry data in their body
+// flits instead of the pattern: their source gives the tracker a hash of the body when it
+// creates them, and the destination's body flits must fold to the same hash by the tail.
+//
+// An accelerator may have several local ports (lanes) into its router; flits of two packets can
+// then interleave on one VC at one endpoint, so assembly is per (endpoint, lane, VC).
+//
 // Records live in a window indexed by id that slides forward as the oldest packets complete,
 // so memory follows the packets in flight, not the length of the run.
 #pragma once
@@ -54,11 +61,18 @@ struct TrackerCounts {
 
 class PacketTracker {
  public:
-  /// `addresses[e]` is endpoint e's address (what heads for it carry).
-  PacketTracker(const FlitFormat& fmt, std::vector<EndpointAddress> addresses);
+  /// `addresses[e]` is endpoint e's address (what heads for it carry); every endpoint has
+  /// `lanes` local ports.
+  PacketTracker(const FlitFormat& fmt, std::vector<EndpointAddress> addresses, unsigned lanes = 1);
 
   /// A new packet from endpoint src to dst of `length` flits; returns its id.
   uint32_t create(unsigned src, unsigned dst, unsigned length, uint64_t cycle, bool measured);
+  /// A new data packet: its body flits are `body[0 .. length-2]`, whose data_hash the source
+  /// passes; `user` is the source's own tag, handed back with every flit on delivery.
+  uint32_t create_data(unsigned src, unsigned dst, unsigned length, uint64_t cycle, uint64_t user,
+                       uint64_t body_hash);
+  /// The hash of a data packet's body flits, as the tracker folds them on delivery.
+  static uint64_t data_hash(const Payload* body, unsigned flits);
 
   /// Flit `index` of packet `id`, exactly as its source sends it on `vc`.
   Flit flit(uint32_t id, unsigned index, unsigned vc) const;
@@ -67,6 +81,10 @@ class PacketTracker {
   void on_injected(uint32_t id, unsigned index, uint64_t cycle);
 
   struct Arrival {
+    bool ok = false;           ///< the flit belongs to a known packet, in sequence
+    uint32_t id = 0;           ///< ... this one
+    unsigned index = 0;        ///< ... as its flit number `index`
+    uint64_t user = 0;         ///< the tag its source gave a data packet
     bool packet_done = false;  ///< the flit completed a packet
     bool measured = false;     ///< ... one created in the measurement window
     uint64_t latency = 0;      ///< ... cycles from creation to its tail's arrival
@@ -86,8 +104,9 @@ class PacketTracker {
   /// The head entered a board from a fat tree through the edge port of router (x, y).
   void on_board_entry(const Flit& head, unsigned x, unsigned y);
 
-  /// A flit arrived at endpoint `dst` in `cycle`: check it.
-  Arrival on_delivered(unsigned dst, const Flit& f, uint64_t cycle);
+  /// A flit arrived at endpoint `dst` through its local port `lane` in `cycle`: check it.
+  Arrival on_delivered(unsigned dst, unsigned lane, const Flit& f, uint64_t cycle);
+  Arrival on_delivered(unsigned dst, const Flit& f, uint64_t cycle) { return on_delivered(dst, 0, f, cycle); }
 
   const TrackerCounts& counts() const { return counts_; }
   uint64_t outstanding() const { return counts_.created - counts_.delivered; }
@@ -112,6 +131,9 @@ class PacketTracker {
     State state = State::Free;
     bool measured = false;
     bool bad = false;  ///< already counted as corrupted
+    bool data = false;  ///< a data packet: body checked by hash
+    uint64_t user = 0;
+    uint64_t body_hash = 0, folded = 0;  ///< expected, and folded so far on delivery
     uint8_t trees = 0, switches = 0;
     uint8_t at_x = 0, at_y = 0;  ///< router where the packet entered its current board
     uint16_t routers = 0;        ///< routers crossed on the boards it has left
@@ -135,7 +157,8 @@ class PacketTracker {
   // Window of records for ids [base_, base_ + live_), ring of power-of-two capacity.
   std::vector<Record> ring_;
   uint64_t base_ = 0, live_ = 0;
-  std::vector<Assembly> assembly_;  // [endpoint * 4 + vc]
+  unsigned lanes_ = 1;
+  std::vector<Assembly> assembly_;  // [(endpoint * lanes + lane) * 4 + vc]
   TrackerCounts counts_;
   uint64_t measured_created_ = 0, measured_delivered_ = 0;
   std::vector<std::string> messages_;

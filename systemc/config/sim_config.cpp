@@ -25,6 +25,17 @@ const Options<TreeSpan> kTreeSpans = {{"line", TreeSpan::Line}, {"board", TreeSp
 const Options<RouteMode> kRouteModes = {
     {"xy", RouteMode::Xy}, {"north_last", RouteMode::NorthLast}, {"min_adaptive", RouteMode::MinAdaptive}};
 const Options<VcPolicy> kVcPolicies = {{"any", VcPolicy::Any}, {"keep", VcPolicy::Keep}};
+const Options<CollectiveOp> kCollectiveOps = {{"allreduce", CollectiveOp::AllReduce},
+                                              {"reduce_scatter", CollectiveOp::ReduceScatter},
+                                              {"all_gather", CollectiveOp::AllGather},
+                                              {"broadcast", CollectiveOp::Broadcast},
+                                              {"all_to_all", CollectiveOp::AllToAll}};
+const Options<CollectiveAlgorithm> kCollectiveAlgorithms = {{"ring", CollectiveAlgorithm::Ring},
+                                                            {"bidirectional_ring", CollectiveAlgorithm::BidirectionalRing},
+                                                            {"hamiltonian", CollectiveAlgorithm::Hamiltonian},
+                                                            {"torus2d", CollectiveAlgorithm::Torus2D},
+                                                            {"direct", CollectiveAlgorithm::Direct}};
+const Options<bool> kDataTypes = {{"fp32", false}, {"int32", true}};
 const Options<Pattern> kPatterns = {{"uniform", Pattern::Uniform},     {"permutation", Pattern::Permutation},
                                     {"transpose", Pattern::Transpose}, {"bit_complement", Pattern::BitComplement},
                                     {"neighbor", Pattern::Neighbor},   {"hotspot", Pattern::Hotspot},
@@ -69,7 +80,7 @@ bool nearly_equal(double a, double b) { return std::fabs(a - b) <= kRelTolerance
 struct Given {
   bool rate_is_bandwidth = false;
   double rate_bps = 0;
-  Duration latency, global_latency, switch_latency, warmup, measure, drain, watchdog;
+  Duration latency, global_latency, switch_latency, warmup, measure, drain, watchdog, timeout;
 };
 
 const char* const kBoardExpected = "a board size such as '4x4' or [4, 4], each side 1..16";
@@ -201,6 +212,30 @@ void read_hotspot_nodes(const Field& f, SimConfig& c) {
   }
 }
 
+const char* const kMessageExpected = "a data size of whole 4-byte elements, such as '16 MiB' (per accelerator)";
+const char* const kSegmentExpected = "a data size of 1..254 whole flits, such as '1 KiB'";
+// Collective messages: at most 2^34 segments are addressable; 64 GiB is far beyond what a run
+// could simulate anyway.
+constexpr double kMaxMessageBytes = 64.0 * (1ull << 30);
+
+void read_message(const Field& f, SimConfig& c) {
+  const double bits = f.data_size();
+  const double bytes = bits / 8;
+  if (bits <= 0 || std::floor(bytes) != bytes || std::fmod(bytes, 4) != 0 || bytes > kMaxMessageBytes)
+    f.fail(kMessageExpected, bits > 0 && bytes <= kMaxMessageBytes ? "the elements are 4 bytes (fp32, int32)" : "");
+  c.collective.message_bytes = static_cast<uint64_t>(bytes);
+}
+
+// A segment travels as one packet of whole flits (the router section is read first).
+void read_segment(const Field& f, SimConfig& c) {
+  const double bits = f.data_size();
+  const unsigned flit = c.router.flit_width_bits;
+  if (bits <= 0 || std::fmod(bits, flit) != 0 || bits / flit > 254 || std::fmod(bits, 32) != 0)
+    f.fail(std::string(kSegmentExpected) + " of " + format_data_size(flit),
+           bits > 0 ? format_data_size(bits) + " is " + format_number(bits / flit) + " flits" : "");
+  c.collective.segment_bytes = static_cast<unsigned>(bits / 8);
+}
+
 // A duration converted to whole cycles at the router clock (the router section is read first).
 // The bound is checked before converting: a huge time must not overflow the integer.
 uint64_t read_cycles(const Field& f, const SimConfig& c, Duration& given, bool positive, double max_cycles) {
@@ -317,6 +352,8 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                               [&c](uint64_t v) { c.router.buffer_depth = static_cast<unsigned>(v); }),
                   leaf("flit_width", P::Defaulted, kFlitWidthExpected, "128 bit",
                        [&c](const Field& f) { read_flit_width(f, c); }),
+                  integer_key("local_ports", 1, 4, "1",
+                              [&c](uint64_t v) { c.router.local_ports = static_cast<unsigned>(v); }),
               }),
           section("links", P::Defaulted,
                   {
@@ -350,7 +387,7 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                              c.traffic.pattern = f.choice(kPatterns);
                              check_pattern_fits(f, c);
                            }),
-                      leaf("injection_rate", P::Required, kRateExpected, "",
+                      leaf("injection_rate", P::Optional, kRateExpected + std::string(" (required without a collective)"), "",
                            [&c, &g](const Field& f) { read_injection_rate(f, c, g); }),
                       integer_key("packet_length", 1, 255, "1",
                                   [&c](uint64_t v) { c.traffic.packet_length = static_cast<unsigned>(v); }),
@@ -365,6 +402,22 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                                   leaf("fraction", P::Required, "a number in (0, 1]", "",
                                        [&c](const Field& f) { c.traffic.hotspot_fraction = f.number({0, 1, true}); }),
                               }),
+                  }),
+          section("collective", P::Optional,
+                  {
+                      leaf("operation", P::Defaulted, one_of(kCollectiveOps), "allreduce",
+                           [&c](const Field& f) { c.collective.op = f.choice(kCollectiveOps); }),
+                      leaf("algorithm", P::Required, one_of(kCollectiveAlgorithms), "",
+                           [&c](const Field& f) { c.collective.algorithm = f.choice(kCollectiveAlgorithms); }),
+                      leaf("message", P::Required, kMessageExpected, "",
+                           [&c](const Field& f) { read_message(f, c); }),
+                      leaf("segment", P::Defaulted, kSegmentExpected, "1 KiB",
+                           [&c](const Field& f) { read_segment(f, c); }),
+                      leaf("datatype", P::Defaulted, one_of(kDataTypes), "fp32",
+                           [&c](const Field& f) { c.collective.int32 = f.choice(kDataTypes); }),
+                      integer_key("root", 0, 65535, "0",
+                                  [&c](uint64_t v) { c.collective.root = static_cast<unsigned>(v); }),
+                      duration_key("timeout", "100 ms", g.timeout, c.collective.timeout_cycles, true),
                   }),
           section("run", P::Defaulted,
                   {
@@ -482,6 +535,41 @@ void check_topology(const ConfigReader& reader, SimConfig& c) {
   }
 }
 
+// A collective replaces the synthetic traffic and the measurement window; it must fit the
+// system (the plan's conditions, e.g. the Hamiltonian cycles' torus shape).
+void check_collective(const ConfigReader& reader, SimConfig& c) {
+  c.collective.enabled = reader.present("collective");
+  if (c.router.local_ports > 1 && c.topology.kind != "board" && !c.hammingmesh())
+    reader.field("router.local_ports")
+        .fail("1 for a " + c.topology.kind, "several local ports exist on the RTL router (board, hammingmesh)");
+  if (!c.collective.enabled) {
+    if (!reader.present("traffic.injection_rate"))
+      reader.field("traffic").fail_missing("injection_rate", std::string(kRateExpected) + ", required without a collective");
+    return;
+  }
+  for (const char* key : {"traffic", "run.warmup", "run.measure", "run.drain"}) {
+    if (reader.present(key))
+      reader.field(key).fail("no " + std::string(key) + " in a collective run",
+                             "a collective runs until it completes (collective.timeout bounds it)");
+  }
+  if (c.router.flit_width_bits != 128)
+    reader.field("router.flit_width").fail("128 bit in a collective run", "a flit carries four 32-bit elements");
+  if (c.topology.planes != 1)
+    reader.field("topology.planes").fail("1 in a collective run", "a collective runs on one plane");
+  if (c.collective.root >= c.node_count())
+    reader.field("collective.root")
+        .fail("an accelerator index in 0.." + std::to_string(c.node_count() - 1) + " (the " + system_text(c) + ")");
+  try {
+    make_collective_plan(c.collective.op, c.collective.algorithm, c.system_x(), c.system_y(), c.collective.elements(),
+                         c.collective.root);
+  } catch (const std::invalid_argument& e) {
+    reader.field("collective.algorithm")
+        .fail("an algorithm for " + collective_op_name(c.collective.op) + " on the " + system_text(c) + " (" +
+                  std::to_string(c.system_x()) + " x " + std::to_string(c.system_y()) + " accelerators)",
+              e.what());
+  }
+}
+
 std::string duration_line(const std::string& key, const Duration& given, uint64_t cycles, double clock_hz) {
   const std::string at = " at " + format_frequency(clock_hz);
   if (given.unit == Duration::Unit::Cycles)
@@ -528,6 +616,21 @@ void derive(SimConfig& c, const Given& g, const ConfigReader& reader) {
                            " pipeline + 2 (auto: the credit round trip)"
                      : ""));
   }
+  if (c.router.local_ports > 1)
+    d.push_back("router.local_ports " + std::to_string(c.router.local_ports) + ": an accelerator injects up to " +
+                format_bandwidth(c.router.local_ports * flit_rate) + " (" + std::to_string(c.router.local_ports) +
+                " flits per cycle)");
+  if (c.collective.enabled) {
+    const SimConfig::Collective& k = c.collective;
+    d.push_back("collective " + collective_op_name(k.op) + " by " + collective_algorithm_name(k.algorithm) + " of " +
+                format_data_size(k.message_bytes * 8.0) + " = " + std::to_string(k.elements()) + " " +
+                (k.int32 ? "int32" : "fp32") + " elements per accelerator");
+    d.push_back("collective.segment " + format_data_size(k.segment_bytes * 8.0) + " = " +
+                std::to_string(k.segment_flits(c.router.flit_width_bits)) + " body flits + 1 head flit per packet");
+    d.push_back(duration_line("collective.timeout", g.timeout, k.timeout_cycles, clock));
+    d.push_back(duration_line("run.watchdog", g.watchdog, c.run.watchdog_cycles, clock));
+    return;
+  }
   if (g.rate_is_bandwidth)
     d.push_back("traffic.injection_rate " + format_bandwidth(g.rate_bps) + " / " + format_bandwidth(flit_rate) +
                 " per flit per cycle = " + format_number(c.traffic.injection_rate) + " flits per node per cycle");
@@ -556,6 +659,7 @@ SimConfig load(const std::function<void(ConfigReader&)>& parse, const std::strin
   reader.read();
   check_hotspot_section(reader, c);
   check_topology(reader, c);
+  check_collective(reader, c);
   c.source = source;
   if (!reader.present("name")) c.name = stem(source);
   if (!reader.present("links.local.bandwidth")) c.local_link.bandwidth_bps = c.router.flit_width_bits * c.router.clock_hz;
@@ -653,6 +757,7 @@ std::vector<std::pair<std::string, std::string>> effective_values(const SimConfi
                         {"router.vcs", std::to_string(c.router.vcs)},
                         {"router.buffer_depth", std::to_string(c.router.buffer_depth)},
                         {"router.flit_width", format_data_size(c.router.flit_width_bits)},
+                        {"router.local_ports", std::to_string(c.router.local_ports)},
                         {"links.local.bandwidth", format_bandwidth(c.local_link.bandwidth_bps)},
                         {"links.local.latency", cycles(c.local_link.latency_cycles)},
                     });
@@ -662,6 +767,19 @@ std::vector<std::pair<std::string, std::string>> effective_values(const SimConfi
     v.emplace_back("switch.latency", cycles(c.fabric_switch.latency_cycles));
     v.emplace_back("switch.speedup", std::to_string(c.fabric_switch.speedup));
     v.emplace_back("switch.buffer_depth", std::to_string(c.fabric_switch.buffer_depth));
+  }
+  if (c.collective.enabled) {
+    const SimConfig::Collective& k = c.collective;
+    v.emplace_back("collective.operation", collective_op_name(k.op));
+    v.emplace_back("collective.algorithm", collective_algorithm_name(k.algorithm));
+    v.emplace_back("collective.message", std::to_string(k.message_bytes) + " B");
+    v.emplace_back("collective.segment", std::to_string(k.segment_bytes) + " B");
+    v.emplace_back("collective.datatype", k.int32 ? "int32" : "fp32");
+    v.emplace_back("collective.root", std::to_string(k.root));
+    v.emplace_back("collective.timeout", cycles(k.timeout_cycles));
+    v.emplace_back("run.watchdog", cycles(c.run.watchdog_cycles));
+    v.emplace_back("run.seed", std::to_string(c.run.seed));
+    return v;
   }
   v.insert(v.end(), {
                         {"traffic.pattern", pattern_name(c.traffic.pattern)},

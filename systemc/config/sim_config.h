@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "collective_plan.h"
 #include "config_reader.h"
 #include "router_straps.h"
 #include "units.h"
@@ -80,6 +81,9 @@ struct SimConfig {
     unsigned vcs = 0;           // 1..4
     unsigned buffer_depth = 0;  // flits per VC, 2..64
     unsigned flit_width_bits = 0;  // payload bits per flit, 80..128
+    /// Local ports per accelerator (1..4): the paper's network interfaces per plane; with 4 an
+    /// accelerator injects into N, E, S and W at once.
+    unsigned local_ports = 1;
   } router;
 
   /// The accelerator <-> router link, each direction.
@@ -101,6 +105,20 @@ struct SimConfig {
     unsigned message_packets = 1;         // alltoall: packets to one destination per round
     unsigned source_queue = 0;            // packets a source may queue; 0 = unbounded
   } traffic;
+
+  /// A collective operation on every accelerator instead of synthetic traffic (docs/collectives.md).
+  struct Collective {
+    bool enabled = false;  ///< the config has a collective section
+    CollectiveOp op = CollectiveOp::AllReduce;
+    CollectiveAlgorithm algorithm = CollectiveAlgorithm::Ring;
+    uint64_t message_bytes = 0;   ///< S per accelerator, NCCL's convention (docs/collectives.md)
+    unsigned segment_bytes = 0;   ///< payload of one packet: the pipelining unit
+    bool int32 = false;           ///< else fp32
+    unsigned root = 0;            ///< broadcast root (an accelerator index)
+    uint64_t timeout_cycles = 0;  ///< the longest the collective may take
+    uint64_t elements() const { return message_bytes / 4; }
+    unsigned segment_flits(unsigned flit_bits) const { return segment_bytes * 8 / flit_bits; }
+  } collective;
 
   struct Run {
     uint64_t warmup_cycles = 0;

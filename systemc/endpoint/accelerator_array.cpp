@@ -1,5 +1,7 @@
 #include "accelerator_array.h"
 
+#include "collective_engine.h"
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -35,9 +37,12 @@ AcceleratorArray::AcceleratorArray(sc_core::sc_module_name name,
     n.rng.reseed(cfg.seed * 0x9e3779b97f4a7c15ull + i + 1);
     n.sends = pattern.sends_traffic(i % pattern.num_nodes()) && cfg.injection_rate > 0 &&
               (cfg.only_source < 0 || static_cast<int>(i) == cfg.only_source);
-    n.queue.resize(64);
-    n.credits.fill(0);
-    for (unsigned v = 0; v < cfg.num_vcs; ++v) n.credits[v] = cfg.buf_depth;
+    for (unsigned k = 0; k < cfg.lanes; ++k) {
+      Lane& l = n.lanes[k];
+      l.queue.resize(64);
+      l.credits.fill(0);
+      for (unsigned v = 0; v < cfg.num_vcs; ++v) l.credits[v] = cfg.buf_depth;
+    }
   }
   SC_HAS_PROCESS(AcceleratorArray);
   SC_METHOD(on_clock);
@@ -45,56 +50,92 @@ AcceleratorArray::AcceleratorArray(sc_core::sc_module_name name,
   dont_initialize();
 }
 
-void AcceleratorArray::connect(unsigned node, FlitLink* to_router, FlitLink* from_router) {
-  nodes_.at(node).tx = to_router;
-  nodes_.at(node).rx = from_router;
+void AcceleratorArray::connect(unsigned node, unsigned lane, FlitLink* to_router, FlitLink* from_router) {
+  if (lane >= cfg_.lanes) throw std::out_of_range("AcceleratorArray::connect: lane " + std::to_string(lane));
+  nodes_.at(node).lanes[lane].tx = to_router;
+  nodes_.at(node).lanes[lane].rx = from_router;
 }
 
-void AcceleratorArray::push_queue(Node& n, uint32_t id) {
-  if (n.q_size == n.queue.size()) {  // grow (rare): unbounded source queue
-    std::vector<uint32_t> bigger(n.queue.size() * 2);
-    for (std::size_t i = 0; i < n.q_size; ++i) {
-      bigger[i] = n.queue[(n.q_head + i) & (n.queue.size() - 1)];
+void AcceleratorArray::push_queue(Lane& l, const OutPacket& p) {
+  if (l.q_size == l.queue.size()) {  // grow (rare): unbounded source queue
+    std::vector<OutPacket> bigger(l.queue.size() * 2);
+    for (std::size_t i = 0; i < l.q_size; ++i) {
+      bigger[i] = l.queue[(l.q_head + i) & (l.queue.size() - 1)];
     }
-    n.queue.swap(bigger);
-    n.q_head = 0;
+    l.queue.swap(bigger);
+    l.q_head = 0;
   }
-  n.queue[(n.q_head + n.q_size) & (n.queue.size() - 1)] = id;
-  ++n.q_size;
+  l.queue[(l.q_head + l.q_size) & (l.queue.size() - 1)] = p;
+  ++l.q_size;
 }
 
-bool AcceleratorArray::inject(Node& n, uint64_t t) {
-  if (n.cur == UINT32_MAX) {
-    if (n.q_size == 0) return false;
+bool AcceleratorArray::inject(Lane& l, unsigned node, unsigned lane, uint64_t t) {
+  if (!l.injecting) {
+    if (l.q_size == 0) return false;
     // A head needs a VC with a credit.
     int vc = -1;
     if (cfg_.any_vc) {
       unsigned best = 0;
       for (unsigned v = 0; v < cfg_.num_vcs; ++v) {
-        if (n.credits[v] > best) {
-          best = n.credits[v];
+        if (l.credits[v] > best) {
+          best = l.credits[v];
           vc = static_cast<int>(v);
         }
       }
-    } else if (n.credits[0] > 0) {
+    } else if (l.credits[0] > 0) {
       vc = 0;
     }
     if (vc < 0) return false;
-    n.cur = n.queue[n.q_head];
-    n.q_head = (n.q_head + 1) & (n.queue.size() - 1);
-    --n.q_size;
-    n.index = 0;
-    n.vc = static_cast<unsigned>(vc);
-    n.length = cfg_.packet_length;
-  } else if (n.credits[n.vc] == 0) {
+    l.cur = l.queue[l.q_head];
+    l.q_head = (l.q_head + 1) & (l.queue.size() - 1);
+    --l.q_size;
+    l.injecting = true;
+    l.index = 0;
+    l.vc = static_cast<unsigned>(vc);
+  } else if (l.credits[l.vc] == 0) {
     return false;
   }
-  n.tx->send(t, tracker_.flit(n.cur, n.index, n.vc));
-  tracker_.on_injected(n.cur, n.index, t);
-  --n.credits[n.vc];
+  if (l.cur.buffer != OutPacket::kNoBuffer && l.index > 0) {
+    // A data packet's body comes from the DMA engine's buffer.
+    l.tx->send(t, Flit{l.index + 1u == l.cur.length ? FlitType::Tail : FlitType::Body, l.vc,
+                       engine_->body_flit(l.cur.buffer, l.index)});
+  } else {
+    l.tx->send(t, tracker_.flit(l.cur.id, l.index, l.vc));
+  }
+  tracker_.on_injected(l.cur.id, l.index, t);
+  --l.credits[l.vc];
   ++flits_sent_;
-  if (++n.index == n.length) n.cur = UINT32_MAX;
+  if (++l.index == l.cur.length) {
+    l.injecting = false;
+    if (engine_ != nullptr) engine_->on_sent(node, lane, l.cur, t);
+  }
   return true;
+}
+
+// Sink: consume what arrives and return its credit.
+bool AcceleratorArray::receive(Node& n, unsigned node, unsigned lane, bool in_window, uint64_t t) {
+  Lane& l = n.lanes[lane];
+  const Flit* f = l.rx->receive(t);
+  if (f == nullptr) return false;
+  l.rx->return_credit(t, f->vc);
+  ++flits_received_;
+  if (in_window) {
+    ++window_accepted_;
+    ++n.window_received;
+  }
+  const PacketTracker::Arrival a = tracker_.on_delivered(node, lane, *f, t);
+  if (a.packet_done && a.measured) {
+    if (a.latency >= latency_hist_.size()) latency_hist_.resize(a.latency * 2 + 64, 0);
+    ++latency_hist_[a.latency];
+  }
+  if (engine_ != nullptr && a.ok) engine_->on_flit(node, lane, *f, a, t);
+  return true;
+}
+
+std::size_t AcceleratorArray::packets_held(const Node& n) const {
+  std::size_t held = 0;
+  for (unsigned k = 0; k < cfg_.lanes; ++k) held += n.lanes[k].q_size + (n.lanes[k].injecting ? 1 : 0);
+  return held;
 }
 
 void AcceleratorArray::on_clock() {
@@ -107,43 +148,49 @@ void AcceleratorArray::on_clock() {
   // their latencies are taken under the offered load.
   if (!flushing_ && t >= window_end && (tracker_.measured_outstanding() == 0 || cfg_.source_queue > 0))
     flushing_ = true;
-  const bool generate = !flushing_;
+  const bool generate = !flushing_ && engine_ == nullptr;
+  if (t == 0 && engine_ != nullptr) engine_->start(t);
 
   bool moved = false;
+  const unsigned lanes = cfg_.lanes;
   for (unsigned i = 0; i < nodes_.size(); ++i) {
     Node& n = nodes_[i];
-    // Sink: consume what arrives and return its credit.
-    if (const Flit* f = n.rx->receive(t)) {
-      n.rx->return_credit(t, f->vc);
-      ++flits_received_;
-      if (in_window) {
-        ++window_accepted_;
-        ++n.window_received;
-      }
-      moved = true;
-      const PacketTracker::Arrival a = tracker_.on_delivered(i, *f, t);
-      if (a.packet_done && a.measured) {
-        if (a.latency >= latency_hist_.size()) latency_hist_.resize(a.latency * 2 + 64, 0);
-        ++latency_hist_[a.latency];
-      }
+    for (unsigned k = 0; k < lanes; ++k) moved |= receive(n, i, k, in_window, t);
+    // Source: credits back, new packets, one flit out per lane.
+    for (unsigned k = 0; k < lanes; ++k) {
+      const int cvc = n.lanes[k].tx->credit(t);
+      if (cvc >= 0) ++n.lanes[k].credits[static_cast<unsigned>(cvc)];
     }
-    // Source: credits back, new packets, one flit out.
-    const int cvc = n.tx->credit(t);
-    if (cvc >= 0) ++n.credits[static_cast<unsigned>(cvc)];
-    const bool room = cfg_.source_queue == 0 ||
-                      n.q_size + (n.cur != UINT32_MAX ? 1 : 0) < cfg_.source_queue;
-    if (generate && n.sends && room && n.rng.chance(p_packet_)) {
+    if (generate && n.sends && (cfg_.source_queue == 0 || packets_held(n) < cfg_.source_queue) &&
+        n.rng.chance(p_packet_)) {
       const unsigned accelerators = pattern_.num_nodes();
       const unsigned plane = i / accelerators;
       const unsigned dst = plane * accelerators + pattern_.destination(i % accelerators, n.rng, n.created++);
-      push_queue(n, tracker_.create(i, dst, cfg_.packet_length, t, in_window));
+      const uint32_t id = tracker_.create(i, dst, cfg_.packet_length, t, in_window);
+      push_queue(n.lanes[n.next_lane], OutPacket{id, OutPacket::kNoBuffer, static_cast<uint16_t>(cfg_.packet_length)});
+      n.next_lane = n.next_lane + 1 == lanes ? 0 : n.next_lane + 1;
       if (in_window) window_generated_ += cfg_.packet_length;
     }
-    if (inject(n, t)) moved = true;
+    for (unsigned k = 0; k < lanes; ++k) moved |= inject(n.lanes[k], i, k, t);
   }
 
   // Run control.
-  if (flushing_ && tracker_.outstanding() == 0) {
+  if (engine_ != nullptr) {
+    if (engine_->done() && tracker_.outstanding() == 0) {
+      end_ = RunEnd::Drained;
+    } else if (t >= cfg_.collective_timeout) {
+      end_ = RunEnd::DrainTimeout;
+      end_report_ = "the collective did not complete within " + std::to_string(cfg_.collective_timeout) +
+                    " cycles (collective.timeout); " + engine_->progress() + "; " +
+                    std::to_string(tracker_.outstanding()) + " packets outstanding:\n" +
+                    tracker_.describe_undelivered(20);
+      if (network_report_) end_report_ += "Flits in the fabric's buffers:\n" + network_report_();
+    } else if (moved || tracker_.outstanding() == 0) {
+      idle_ = 0;
+    } else if (++idle_ >= cfg_.watchdog) {
+      fire_watchdog(t);
+    }
+  } else if (flushing_ && tracker_.outstanding() == 0) {
     end_ = RunEnd::Drained;
   } else if (t >= window_end + cfg_.drain) {
     end_ = RunEnd::DrainTimeout;
@@ -175,7 +222,9 @@ void AcceleratorArray::fire_watchdog(uint64_t t) {
   // Flit conservation: what the accelerators sent minus what they received, minus what
   // faults dropped, is what the links and routers still hold.
   uint64_t dropped = 0;
-  for (const Node& n : nodes_) dropped += n.rx->flits_dropped() + n.tx->flits_dropped();
+  for (const Node& n : nodes_) {
+    for (unsigned k = 0; k < cfg_.lanes; ++k) dropped += n.lanes[k].rx->flits_dropped() + n.lanes[k].tx->flits_dropped();
+  }
   const uint64_t held = flits_sent_ - flits_received_ - dropped;
   std::ostringstream os;
   if (held > 0) {
@@ -200,29 +249,34 @@ std::string AcceleratorArray::describe_nodes() const {
   std::ostringstream os;
   unsigned shown = 0;
   for (unsigned i = 0; i < nodes_.size(); ++i) {
-    const Node& n = nodes_[i];
-    unsigned owed = 0;
-    for (unsigned v = 0; v < cfg_.num_vcs; ++v) owed += cfg_.buf_depth - n.credits[v];
-    if (owed == 0 && n.q_size == 0 && n.cur == UINT32_MAX) continue;
-    if (++shown > 32) {
-      os << "  ...\n";
-      break;
+    for (unsigned k = 0; k < cfg_.lanes; ++k) {
+      const Lane& l = nodes_[i].lanes[k];
+      unsigned owed = 0;
+      for (unsigned v = 0; v < cfg_.num_vcs; ++v) owed += cfg_.buf_depth - l.credits[v];
+      if (owed == 0 && l.q_size == 0 && !l.injecting) continue;
+      if (++shown > 32) {
+        os << "  ...\n";
+        return os.str();
+      }
+      os << "  node " << i;
+      if (cfg_.lanes > 1) os << " lane " << k;
+      os << ": credits per VC [";
+      for (unsigned v = 0; v < cfg_.num_vcs; ++v) os << (v ? " " : "") << l.credits[v];
+      os << "] of " << cfg_.buf_depth << " (" << owed
+         << " flits not yet out of the router's local input buffer), " << l.q_size << " packets queued";
+      if (l.injecting) os << ", injecting packet " << l.cur.id << " flit " << l.index;
+      os << "\n";
     }
-    os << "  node " << i << ": credits per VC [";
-    for (unsigned v = 0; v < cfg_.num_vcs; ++v) os << (v ? " " : "") << n.credits[v];
-    os << "] of " << cfg_.buf_depth << " (" << owed
-       << " flits not yet out of the router's local input buffer), " << n.q_size
-       << " packets queued";
-    if (n.cur != UINT32_MAX) os << ", injecting packet " << n.cur << " flit " << n.index;
-    os << "\n";
   }
   return os.str();
 }
 
 bool AcceleratorArray::all_credits_home() const {
   for (const Node& n : nodes_) {
-    for (unsigned v = 0; v < cfg_.num_vcs; ++v) {
-      if (n.credits[v] != cfg_.buf_depth) return false;
+    for (unsigned k = 0; k < cfg_.lanes; ++k) {
+      for (unsigned v = 0; v < cfg_.num_vcs; ++v) {
+        if (n.lanes[k].credits[v] != cfg_.buf_depth) return false;
+      }
     }
   }
   return true;
@@ -230,6 +284,7 @@ bool AcceleratorArray::all_credits_home() const {
 
 std::string AcceleratorArray::phase_name() const {
   if (end_ != RunEnd::Running) return to_string(end_);
+  if (engine_ != nullptr) return "collective";
   if (cycle_ < cfg_.warmup) return "warm-up";
   if (cycle_ < cfg_.warmup + cfg_.measure) return "measure";
   return flushing_ ? "flush" : "drain";

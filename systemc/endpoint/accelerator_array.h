@@ -12,6 +12,16 @@
 // All accelerators of a board are handled by one clocked process: per cycle that is one pass
 // over plain C++ objects rather than one SystemC process per accelerator.
 //
+// An accelerator may have several local ports into its router (`lanes`, the paper's network
+// interfaces: four per plane let it inject into N, E, S and W at once). Each lane is a link pair
+// with its own packet queue and credits. Synthetic packets take the lanes in turn.
+//
+// Collective runs: with a CollectiveEngine attached (set_engine) the synthetic sources are off.
+// The engine's DMA puts data packets into the lanes' queues (enqueue), gets every arriving flit
+// (its DMA writes the payload to memory) and hears when a packet has left (to free its buffer).
+// The run ends when the engine reports the collective complete and every packet has arrived,
+// or, as not drained, after `collective_timeout` cycles.
+//
 // With source_queue > 0 a source holds at most that many packets (queued or being injected)
 // and skips its Bernoulli trials while full: offered load above what the network accepts then
 // saturates the sources instead of growing their queues without bound, which is how the
@@ -47,6 +57,17 @@
 
 namespace hx {
 
+class CollectiveEngine;
+
+/// A packet waiting in a lane's queue: its tracker id and, for a data packet, the engine's
+/// buffer holding its body flits.
+struct OutPacket {
+  static constexpr uint32_t kNoBuffer = UINT32_MAX;
+  uint32_t id = 0;
+  uint32_t buffer = kNoBuffer;
+  uint16_t length = 0;
+};
+
 struct AcceleratorArrayConfig {
   unsigned num_vcs = 3;
   unsigned buf_depth = 8;        ///< the router's input buffer per VC: the initial credits
@@ -58,6 +79,8 @@ struct AcceleratorArrayConfig {
   /// Independent network planes: endpoint e is accelerator e mod N's port in plane e div N
   /// (N = the pattern's nodes); its traffic stays in its plane.
   unsigned planes = 1;
+  unsigned lanes = 1;            ///< local ports per accelerator and plane (1..4)
+  uint64_t collective_timeout = 0;  ///< cycles a collective may take (with an engine)
   uint64_t warmup = 1000, measure = 10000, drain = 50000, watchdog = 2000;
   uint64_t seed = 1;
 };
@@ -83,8 +106,17 @@ class AcceleratorArray : public sc_core::sc_module {
   AcceleratorArray(sc_core::sc_module_name name, const AcceleratorArrayConfig& cfg,
                    const TrafficPattern& pattern, PacketTracker& tracker);
 
-  /// Node n's links: `to_router` carries its flits into the board, `from_router` out of it.
-  void connect(unsigned node, FlitLink* to_router, FlitLink* from_router);
+  /// Node n's links of lane `lane`: `to_router` carries its flits into the board,
+  /// `from_router` out of it.
+  void connect(unsigned node, unsigned lane, FlitLink* to_router, FlitLink* from_router);
+  void connect(unsigned node, FlitLink* to_router, FlitLink* from_router) { connect(node, 0, to_router, from_router); }
+
+  /// Run a collective: the engine drives the sources (see the header comment).
+  void set_engine(CollectiveEngine* engine) { engine_ = engine; }
+  /// The engine's DMA queues a data packet on a lane of `node`.
+  void enqueue(unsigned node, unsigned lane, const OutPacket& p) { push_queue(nodes_[node].lanes[lane], p); }
+  unsigned num_lanes() const { return cfg_.lanes; }
+  unsigned num_nodes() const { return static_cast<unsigned>(nodes_.size()); }
 
   RunEnd end() const { return end_; }
   uint64_t end_cycle() const { return end_cycle_; }
@@ -105,23 +137,30 @@ class AcceleratorArray : public sc_core::sc_module {
   std::string phase_name() const;
 
  private:
-  struct Node {
+  struct Lane {
     FlitLink* tx = nullptr;  // to the router
     FlitLink* rx = nullptr;  // from the router
+    std::vector<OutPacket> queue;  // ring, power-of-two capacity
+    std::size_t q_head = 0, q_size = 0;
+    OutPacket cur;  // the packet being injected (valid while injecting)
+    bool injecting = false;
+    unsigned index = 0, vc = 0;
+    std::array<unsigned, 4> credits{};
+  };
+  struct Node {
+    std::array<Lane, 4> lanes;
     Rng rng;
     bool sends = false;
-    std::vector<uint32_t> queue;  // ring of packet ids, power-of-two capacity
-    std::size_t q_head = 0, q_size = 0;
-    uint32_t cur = UINT32_MAX;  // packet being injected
-    unsigned index = 0, length = 0, vc = 0;
-    std::array<unsigned, 4> credits{};
+    unsigned next_lane = 0;        // the lane of the next synthetic packet
     uint64_t created = 0;          // packets created (the all-to-all round counter)
     uint64_t window_received = 0;  // flits received in the measurement window
   };
 
   void on_clock();
-  void push_queue(Node& n, uint32_t id);
-  bool inject(Node& n, uint64_t t);
+  void push_queue(Lane& l, const OutPacket& p);
+  bool inject(Lane& l, unsigned node, unsigned lane, uint64_t t);
+  bool receive(Node& n, unsigned node, unsigned lane, bool in_window, uint64_t t);
+  std::size_t packets_held(const Node& n) const;
   void fire_watchdog(uint64_t t);
   std::string describe_nodes() const;
 
@@ -140,6 +179,7 @@ class AcceleratorArray : public sc_core::sc_module {
   uint64_t window_generated_ = 0, window_accepted_ = 0;
   std::vector<uint64_t> latency_hist_;  // measured packets, by latency in cycles
   std::function<std::string()> network_report_;
+  CollectiveEngine* engine_ = nullptr;
 };
 
 }  // namespace hx

@@ -15,6 +15,7 @@
 #include <systemc.h>  // before Verilator's headers (::sc_time_stamp)
 
 #include "accelerator_array.h"
+#include "collective_engine.h"
 #include "topology_cost.h"
 #include "board.h"
 #include "flit_link.h"
@@ -118,6 +119,167 @@ std::pair<unsigned, unsigned> leaf_ports(const SimConfig& cfg, unsigned ports) {
   return shape.leaves > 0 ? std::pair{shape.down, shape.up} : std::pair{0u, 0u};
 }
 
+// The traffic section of a synthetic-traffic run's results.
+nlohmann::ordered_json traffic_results(const SimConfig& cfg, const TrafficResults& tr, bool fabric) {
+  using nlohmann::ordered_json;
+  const double window = static_cast<double>(tr.window_cycles);
+  const double senders = tr.sending_nodes > 0 ? tr.sending_nodes : 1;
+  ordered_json traffic;
+  traffic["pattern"] = pattern_name(cfg.traffic.pattern);
+  traffic["packet_length_flits"] = cfg.traffic.packet_length;
+  traffic["offered"] = cfg.traffic.injection_rate;
+  traffic["generated"] = tr.window_generated_flits / (window * senders);
+  traffic["accepted"] = tr.window_accepted_flits / (window * senders);
+  traffic["accepted_gbps_per_node"] =
+      tr.window_accepted_flits / (window * senders) * cfg.router.flit_width_bits *
+      cfg.router.clock_hz / 1e9;
+  traffic["avg_latency_cycles"] = tr.avg_latency;
+  traffic["p50_latency_cycles"] = tr.p50_latency;
+  traffic["p99_latency_cycles"] = tr.p99_latency;
+  traffic["max_latency_cycles"] = tr.max_latency;
+  traffic["avg_latency_ns"] = tr.avg_latency * 1e9 / cfg.router.clock_hz;
+  if (fabric) {
+    traffic["zero_load_latency_cycles"] = nullptr;  // the analytical form covers one board only
+  } else {
+    traffic["zero_load_latency_cycles"] = zero_load_latency(cfg);
+  }
+  traffic["receive_bandwidth"] = receive_distribution(tr.node_accepted_flits, window);
+  if (fabric) {
+    // The paper reports global bandwidth as a share of an accelerator's injection bandwidth
+    // in one plane. A HammingMesh or torus plane gives an accelerator four network links, and
+    // its router's local port carries one link's bandwidth, so the model's accelerators can
+    // inject at most 25% of that. A fat-tree or Dragonfly plane gives an endpoint one link.
+    const bool four_ports = cfg.hammingmesh() || cfg.torus();  // N, E, S, W per plane
+    const double links = four_ports ? 4.0 : 1.0;
+    ordered_json g;
+    g["share_of_local_port"] = traffic["accepted"];
+    g["share_of_plane_links"] = traffic["accepted"].get<double>() / links;
+    g["note"] = four_ports ? "share_of_plane_links = accepted / 4: the paper's injection bandwidth is "
+                             "the 4 links of a plane; the router's local port limits it to 0.25"
+                           : "share_of_plane_links = accepted: an endpoint has one link per plane";
+    traffic["global_bandwidth"] = g;
+  }
+  traffic["packets"] = tr.measured_packets;
+  traffic["sending_nodes"] = tr.sending_nodes;
+  traffic["window_cycles"] = tr.window_cycles;
+  return traffic;
+}
+
+// Bus-bandwidth factor (NCCL's definitions): busbw = algbw x factor.
+double busbw_factor(CollectiveOp op, unsigned n) {
+  const double p = n;
+  switch (op) {
+    case CollectiveOp::AllReduce: return 2 * (p - 1) / p;
+    case CollectiveOp::Broadcast: return 1;
+    default: return (p - 1) / p;
+  }
+}
+
+// Utilisation (flits per cycle) of a set of links over the run: mean, min and max.
+nlohmann::ordered_json link_utilisation(const std::vector<FlitLink*>& links, uint64_t cycles) {
+  nlohmann::ordered_json j;
+  if (links.empty() || cycles == 0) return j;
+  double sum = 0, lo = 1e300, hi = 0;
+  for (const FlitLink* l : links) {
+    const double u = static_cast<double>(l->flits_sent()) / static_cast<double>(cycles);
+    sum += u;
+    lo = std::min(lo, u);
+    hi = std::max(hi, u);
+  }
+  j["links"] = links.size();
+  j["mean"] = sum / static_cast<double>(links.size());
+  j["min"] = lo;
+  j["max"] = hi;
+  return j;
+}
+
+// The collective section of a collective run's results: per job its time, NCCL's algbw and
+// busbw, the fraction of the theoretical peak, and the checks of its data.
+nlohmann::ordered_json collective_results(const SimConfig& cfg, const CollectiveEngine& engine,
+                                          const std::vector<CollectiveJobResult>& results, uint64_t cycles,
+                                          const std::vector<FlitLink*>& inject, const std::vector<FlitLink*>& eject,
+                                          const std::vector<FlitLink*>& fabric) {
+  using nlohmann::ordered_json;
+  const double clock = cfg.router.clock_hz, flit_bytes = cfg.router.flit_width_bits / 8.0;
+  const double injection = cfg.router.local_ports * flit_bytes * clock;  // bytes/s per accelerator
+  const unsigned seg_flits = cfg.collective.segment_flits(cfg.router.flit_width_bits);
+  ordered_json out;
+  out["injection_GBps"] = injection / 1e9;
+  out["payload_share_of_flits"] = static_cast<double>(seg_flits) / (seg_flits + 1);
+  ordered_json jobs = ordered_json::array();
+  for (unsigned i = 0; i < results.size(); ++i) {
+    const CollectiveJob& job = engine.jobs()[i];
+    const CollectiveJobResult& r = results[i];
+    const CollectivePlan& plan = job.plan;
+    const double seconds = r.end_cycle / clock;
+    const double bytes = static_cast<double>(plan.elements) * 4;
+    const double algbw = seconds > 0 ? bytes / seconds : 0;
+    const double busbw = algbw * busbw_factor(plan.op, plan.ranks());
+    ordered_json j;
+    j["name"] = job.name;
+    j["operation"] = collective_op_name(plan.op);
+    j["algorithm"] = collective_algorithm_name(plan.algorithm);
+    j["ranks"] = plan.ranks();
+    j["grid"] = std::to_string(plan.cols) + "x" + std::to_string(plan.rows);
+    j["flows"] = plan.flows.size();
+    j["message_bytes"] = plan.elements * 4;
+    j["segment_bytes"] = cfg.collective.segment_bytes;
+    j["datatype"] = cfg.collective.int32 ? "int32" : "fp32";
+    j["complete"] = r.complete;
+    j["time_cycles"] = r.end_cycle;
+    j["time_us"] = seconds * 1e6;
+    j["algbw_GBps"] = algbw / 1e9;
+    j["busbw_GBps"] = busbw / 1e9;
+    if (plan.op == CollectiveOp::AllReduce) {
+      j["peak_algbw_GBps"] = injection / 2 / 1e9;
+      j["fraction_of_peak"] = algbw / (injection / 2);
+      j["peak_definition"] = "allreduce: half the injection bandwidth (HammingMesh paper, Table II)";
+    } else {
+      j["peak_busbw_GBps"] = injection / 1e9;
+      j["fraction_of_peak"] = busbw / injection;
+      j["peak_definition"] = "busbw / injection bandwidth";
+    }
+    j["packets"] = r.packets;
+    j["payload_bytes"] = r.payload_bytes;
+    j["output_elements"] = r.output_elements;
+    j["wrong_elements"] = r.mismatched;
+    j["coverage_errors"] = r.coverage_errors;
+    jobs.push_back(j);
+  }
+  out["jobs"] = jobs;
+  ordered_json links;
+  links["injection"] = link_utilisation(inject, cycles);
+  links["ejection"] = link_utilisation(eject, cycles);
+  if (!fabric.empty()) links["fabric"] = link_utilisation(fabric, cycles);
+  links["unit"] = "flits per cycle over the whole run; links inside an RTL board plane are not counted";
+  out["link_utilisation"] = links;
+  return out;
+}
+
+// Every rank's output buffer, for tests and offline checks: a little-endian binary file of
+// "HXCOLL01", then per job: u32 ranks, then per rank u64 elements and the element bits (u32 each).
+void write_buffers(const std::string& path, const CollectiveEngine& engine) {
+  const std::string tmp = path + ".tmp";
+  FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (f == nullptr) throw std::runtime_error("cannot write " + tmp);
+  bool ok = std::fwrite("HXCOLL01", 1, 8, f) == 8;
+  for (unsigned j = 0; j < engine.jobs().size(); ++j) {
+    const uint32_t ranks = engine.jobs()[j].plan.ranks();
+    ok = ok && std::fwrite(&ranks, sizeof ranks, 1, f) == 1;
+    for (unsigned r = 0; r < ranks; ++r) {
+      const std::vector<uint32_t>& out = engine.output(j, r);
+      const uint64_t n = out.size();
+      ok = ok && std::fwrite(&n, sizeof n, 1, f) == 1;
+      ok = ok && (n == 0 || std::fwrite(out.data(), sizeof(uint32_t), n, f) == n);
+    }
+  }
+  ok = std::fclose(f) == 0 && ok;
+  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw std::runtime_error("cannot write " + path);
+  }
+}
+
 }  // namespace
 
 unsigned hammingmesh_diameter(const SimConfig& cfg) {
@@ -180,15 +342,17 @@ struct Simulation::Netlist {
   std::unique_ptr<sc_core::sc_clock> clock;
   TrafficPattern pattern;
   PacketTracker tracker;
-  std::vector<std::unique_ptr<FlitLink>> inject, eject;  // per node
+  std::vector<std::unique_ptr<FlitLink>> inject, eject;  // per endpoint and lane: [e * lanes + k]
   std::unique_ptr<BoardArray> boards;  // board (bx, by) is board by * global_x + bx
   std::unique_ptr<SwitchFabric> fabric;        // hammingmesh and fat_tree
   std::unique_ptr<AcceleratorArray> accelerators;
+  std::unique_ptr<CollectiveEngine> engine;  // collective runs
   std::unique_ptr<Waveform> waveform;
   const PlaneVariant* variant = nullptr;
 
   Netlist(const SimConfig& cfg)
-      : pattern(make_pattern(cfg)), tracker(flit_format(cfg), endpoint_addresses(cfg)) {}
+      : pattern(make_pattern(cfg)),
+        tracker(flit_format(cfg), endpoint_addresses(cfg), cfg.router.local_ports) {}
 };
 
 void check_buildable(const SimConfig& cfg) {
@@ -224,16 +388,18 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
   const double period_ps = std::round(1e12 / cfg.router.clock_hz);
   n.clock = std::make_unique<sc_core::sc_clock>("clk", sc_core::sc_time(period_ps, sc_core::SC_PS));
 
-  // One link pair per accelerator and plane: endpoint e = plane * N + accelerator.
+  // One link pair per accelerator, plane and local port: endpoint e = plane * N + accelerator.
   const unsigned planes = cfg.topology.planes;
   const unsigned nodes = cfg.node_count() * planes;
+  const unsigned lanes = cfg.router.local_ports;
   for (unsigned i = 0; i < nodes; ++i) {
     const unsigned accel = i % cfg.node_count(), plane = i / cfg.node_count();
-    const std::string id = "node" + std::to_string(accel) + (planes > 1 ? "_plane" + std::to_string(plane) : "");
-    n.inject.push_back(std::make_unique<FlitLink>((id + "_inject").c_str(),
-                                                  cfg.local_link.latency_cycles));
-    n.eject.push_back(std::make_unique<FlitLink>((id + "_eject").c_str(),
-                                                 cfg.local_link.latency_cycles));
+    for (unsigned k = 0; k < lanes; ++k) {
+      const std::string id = "node" + std::to_string(accel) + (planes > 1 ? "_plane" + std::to_string(plane) : "") +
+                             (lanes > 1 ? "_lane" + std::to_string(k) : "");
+      n.inject.push_back(std::make_unique<FlitLink>((id + "_inject").c_str(), cfg.local_link.latency_cycles));
+      n.eject.push_back(std::make_unique<FlitLink>((id + "_eject").c_str(), cfg.local_link.latency_cycles));
+    }
   }
 
   // Every board of the system with its planes. Board i is board (i mod global_x,
@@ -253,7 +419,10 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
   for (unsigned i = 0; i < nodes && !cfg.switched(); ++i) {
     PlaneModel& plane =
         *plane_of_board[i / cfg.node_count()][addr[i].board_y * cfg.topology.global_x + addr[i].board_x];
-    plane.connect(geom.local_port(addr[i].node_x, addr[i].node_y), n.inject[i].get(), n.eject[i].get());
+    for (unsigned k = 0; k < lanes; ++k) {
+      plane.connect(geom.local_port(addr[i].node_x, addr[i].node_y) + k * geom.size_x * geom.size_y, n.inject[i * lanes + k].get(),
+                    n.eject[i * lanes + k].get());
+    }
   }
 
   AcceleratorArrayConfig ac;
@@ -265,6 +434,8 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
   ac.source_queue = cfg.traffic.source_queue;
   ac.only_source = opt.only_source;
   ac.planes = planes;
+  ac.lanes = lanes;
+  ac.collective_timeout = cfg.collective.timeout_cycles;
   ac.warmup = cfg.run.warmup_cycles;
   ac.measure = cfg.run.measure_cycles;
   ac.drain = cfg.run.drain_cycles;
@@ -273,7 +444,27 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
   n.accelerators = std::make_unique<AcceleratorArray>("accelerators", ac, n.pattern, n.tracker);
   n.accelerators->clk(*n.clock);
   for (unsigned i = 0; i < nodes; ++i) {
-    n.accelerators->connect(i, n.inject[i].get(), n.eject[i].get());
+    for (unsigned k = 0; k < lanes; ++k) {
+      n.accelerators->connect(i, k, n.inject[i * lanes + k].get(), n.eject[i * lanes + k].get());
+    }
+  }
+  if (cfg.collective.enabled) {
+    // One job on every accelerator: rank r is accelerator r, at (r mod system_x, r div system_x).
+    CollectiveJob job;
+    job.name = "job0";
+    job.plan = make_collective_plan(cfg.collective.op, cfg.collective.algorithm, cfg.system_x(), cfg.system_y(),
+                                    cfg.collective.elements(), cfg.collective.root);
+    for (unsigned r = 0; r < cfg.node_count(); ++r) job.endpoint.push_back(r);
+    CollectiveEngineConfig ec;
+    ec.int32 = cfg.collective.int32;
+    ec.segment_flits = cfg.collective.segment_flits(cfg.router.flit_width_bits);
+    ec.lanes = lanes;
+    ec.keep_outputs = !opt.dump_buffers.empty();
+    std::vector<CollectiveJob> jobs;
+    jobs.push_back(std::move(job));
+    n.engine = std::make_unique<CollectiveEngine>(ec, std::move(jobs), n.tracker, nodes);
+    n.engine->attach(n.accelerators.get());
+    n.accelerators->set_engine(n.engine.get());
   }
 
   AcceleratorArray* acc = n.accelerators.get();
@@ -360,11 +551,15 @@ nlohmann::ordered_json Simulation::run() {
     if (opt_.progress && std::chrono::duration<double>(now - t0).count() > 2.0 &&
         std::chrono::duration<double>(now - last_progress).count() > 0.5) {
       last_progress = now;
-      const double done = std::min(1.0, static_cast<double>(acc.cycle()) / planned);
-      std::fprintf(stderr, "\r  cycle %llu  %-8s %5.1f%% of warm-up+measure  %.2f M cycles/s   ",
-                   static_cast<unsigned long long>(acc.cycle()), acc.phase_name().c_str(),
-                   100.0 * done,
-                   acc.cycle() / std::chrono::duration<double>(now - t0).count() / 1e6);
+      const double rate = acc.cycle() / std::chrono::duration<double>(now - t0).count() / 1e6;
+      if (n.engine) {
+        std::fprintf(stderr, "\r  cycle %llu  collective: %s  %.2f M cycles/s   ",
+                     static_cast<unsigned long long>(acc.cycle()), n.engine->progress().c_str(), rate);
+      } else {
+        const double done = std::min(1.0, static_cast<double>(acc.cycle()) / planned);
+        std::fprintf(stderr, "\r  cycle %llu  %-8s %5.1f%% of warm-up+measure  %.2f M cycles/s   ",
+                     static_cast<unsigned long long>(acc.cycle()), acc.phase_name().c_str(), 100.0 * done, rate);
+      }
       progress_shown = true;
     }
   }
@@ -379,15 +574,31 @@ nlohmann::ordered_json Simulation::run() {
   const uint64_t lost = c.created - c.delivered;
   const unsigned routers = cfg_.node_count() * cfg_.topology.planes;  // one per accelerator and plane
 
-  passed_ = end == RunEnd::Drained && lost == 0 && c.duplicated == 0 && c.corrupted == 0 &&
-            c.misrouted == 0 && c.path_violations == 0 && acc.all_credits_home();
+  // A collective's wrong results count as corrupted data, like a flit that changed on its way.
+  const std::vector<CollectiveJobResult> coll = n.engine ? n.engine->results() : std::vector<CollectiveJobResult>{};
+  uint64_t mismatched = 0, coverage_errors = 0;
+  bool collectives_complete = true;
+  for (const CollectiveJobResult& r : coll) {
+    mismatched += r.mismatched;
+    coverage_errors += r.coverage_errors;
+    collectives_complete = collectives_complete && r.complete;
+  }
+  const uint64_t corrupted = c.corrupted + mismatched;
+  passed_ = end == RunEnd::Drained && lost == 0 && c.duplicated == 0 && corrupted == 0 &&
+            c.misrouted == 0 && c.path_violations == 0 && acc.all_credits_home() && collectives_complete &&
+            coverage_errors == 0;
   failure_ = acc.end_report();
   if (!passed_ && failure_.empty()) {
     std::ostringstream os;
     os << "checks failed: " << lost << " lost, " << c.duplicated << " duplicated, "
        << c.corrupted << " corrupted, " << c.misrouted << " misrouted, " << c.path_violations
        << " broke the two-tree/three-VC rule";
+    if (n.engine)
+      os << "; collective: " << mismatched << " output elements wrong, " << coverage_errors
+         << " ranks with elements missing or written twice";
     for (const std::string& m : n.tracker.messages()) os << "\n  " << m;
+    if (n.engine)
+      for (const std::string& m : n.engine->messages()) os << "\n  " << m;
     failure_ = os.str();
   }
 
@@ -439,6 +650,7 @@ nlohmann::ordered_json Simulation::run() {
   derived["clock_hz"] = cfg_.router.clock_hz;
   derived["cycle_ns"] = 1e9 / cfg_.router.clock_hz;
   derived["flit_payload_bits"] = cfg_.router.flit_width_bits;
+  derived["local_ports"] = cfg_.router.local_ports;
   derived["link_word_bits"] = cfg_.link_word_bits();
   derived["local_link_latency_cycles"] = cfg_.local_link.latency_cycles;
   derived["vcs"] = cfg_.router.vcs;
@@ -448,48 +660,16 @@ nlohmann::ordered_json Simulation::run() {
   derived["derivations"] = cfg_.derivations;
   j["config"] = derived;
 
-  const double window = static_cast<double>(tr.window_cycles);
-  const double senders = tr.sending_nodes > 0 ? tr.sending_nodes : 1;
-  ordered_json traffic;
-  traffic["pattern"] = pattern_name(cfg_.traffic.pattern);
-  traffic["packet_length_flits"] = cfg_.traffic.packet_length;
-  traffic["offered"] = cfg_.traffic.injection_rate;
-  traffic["generated"] = tr.window_generated_flits / (window * senders);
-  traffic["accepted"] = tr.window_accepted_flits / (window * senders);
-  traffic["accepted_gbps_per_node"] =
-      tr.window_accepted_flits / (window * senders) * cfg_.router.flit_width_bits *
-      cfg_.router.clock_hz / 1e9;
-  traffic["avg_latency_cycles"] = tr.avg_latency;
-  traffic["p50_latency_cycles"] = tr.p50_latency;
-  traffic["p99_latency_cycles"] = tr.p99_latency;
-  traffic["max_latency_cycles"] = tr.max_latency;
-  traffic["avg_latency_ns"] = tr.avg_latency * 1e9 / cfg_.router.clock_hz;
-  if (n.fabric) {
-    traffic["zero_load_latency_cycles"] = nullptr;  // the analytical form covers one board only
+  if (n.engine) {
+    std::vector<FlitLink*> inject, eject;
+    for (const auto& l : n.inject) inject.push_back(l.get());
+    for (const auto& l : n.eject) eject.push_back(l.get());
+    j["collective"] = collective_results(cfg_, *n.engine, coll, cycles, inject, eject,
+                                         n.fabric ? n.fabric->links() : std::vector<FlitLink*>{});
   } else {
-    traffic["zero_load_latency_cycles"] = zero_load_latency(cfg_);
+    j["traffic"] = traffic_results(cfg_, tr, n.fabric != nullptr);
   }
-  traffic["receive_bandwidth"] = receive_distribution(tr.node_accepted_flits, window);
-  if (n.fabric) {
-    // The paper reports global bandwidth as a share of an accelerator's injection bandwidth
-    // in one plane. A HammingMesh or torus plane gives an accelerator four network links, and
-    // its router's local port carries one link's bandwidth, so the model's accelerators can
-    // inject at most 25% of that. A fat-tree or Dragonfly plane gives an endpoint one link.
-    const bool four_ports = cfg_.hammingmesh() || cfg_.torus();  // N, E, S, W per plane
-    const double links = four_ports ? 4.0 : 1.0;
-    ordered_json g;
-    g["share_of_local_port"] = traffic["accepted"];
-    g["share_of_plane_links"] = traffic["accepted"].get<double>() / links;
-    g["note"] = four_ports ? "share_of_plane_links = accepted / 4: the paper's injection bandwidth is "
-                             "the 4 links of a plane; the router's local port limits it to 0.25"
-                           : "share_of_plane_links = accepted: an endpoint has one link per plane";
-    traffic["global_bandwidth"] = g;
-  }
-  traffic["packets"] = tr.measured_packets;
-  traffic["sending_nodes"] = tr.sending_nodes;
-  traffic["window_cycles"] = tr.window_cycles;
-  j["traffic"] = traffic;
-
+  if (!opt_.dump_buffers.empty() && n.engine) write_buffers(opt_.dump_buffers, *n.engine);
   ordered_json checks;
   checks["passed"] = passed_;
   checks["end"] = to_string(end);
@@ -497,13 +677,18 @@ nlohmann::ordered_json Simulation::run() {
   checks["delivered"] = c.delivered;
   checks["lost"] = lost;
   checks["duplicated"] = c.duplicated;
-  checks["corrupted"] = c.corrupted;
+  checks["corrupted"] = corrupted;
   checks["misrouted"] = c.misrouted;
   checks["deadlock"] = end == RunEnd::Deadlock;
   checks["model_error"] = end == RunEnd::ModelError;
   checks["flits_injected"] = c.flits_injected;
   checks["flits_delivered"] = c.flits_delivered;
   checks["credits_returned"] = acc.all_credits_home();
+  if (n.engine) {
+    checks["collective_complete"] = collectives_complete;
+    checks["collective_wrong_elements"] = mismatched;
+    checks["collective_coverage_errors"] = coverage_errors;
+  }
   checks["max_path_cables"] = c.max_path_cables;
   checks["max_trees"] = c.max_trees;
   checks["max_vc"] = c.max_vc;
@@ -512,7 +697,9 @@ nlohmann::ordered_json Simulation::run() {
   if (cfg_.fat_tree()) checks["diameter_formula"] = fat_tree_diameter(cfg_);
   if (cfg_.dragonfly()) checks["diameter_formula"] = dragonfly_diameter(cfg_);
   if (cfg_.torus()) checks["diameter_formula"] = torus_diameter(cfg_);
-  checks["messages"] = n.tracker.messages();
+  std::vector<std::string> messages = n.tracker.messages();
+  if (n.engine) messages.insert(messages.end(), n.engine->messages().begin(), n.engine->messages().end());
+  checks["messages"] = messages;
   checks["report"] = failure_;
   j["checks"] = checks;
 

@@ -28,6 +28,8 @@ struct RunOptions {
   uint64_t fault_nth = 1;
   /// Test hook: only this node sends (-1: every node the pattern says).
   int only_source = -1;
+  /// Collective runs: write every rank's output buffer to this file (docs/collectives.md).
+  std::string dump_buffers;
 };
 
 class Simulation {
