@@ -510,7 +510,7 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
 
   if (!opt.fault.empty()) {
     if (opt.fault_node >= nodes) throw std::invalid_argument("fault node out of range");
-    n.eject[opt.fault_node]->arm_fault(
+    n.eject[opt.fault_node * lanes]->arm_fault(
         opt.fault == "drop" ? FlitLink::Fault::Drop : FlitLink::Fault::Corrupt, opt.fault_nth);
   }
 
