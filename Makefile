@@ -5,6 +5,9 @@
 BUILD       ?= build
 BUILD_TYPE  ?= Release
 NPROC       := $(shell nproc 2>/dev/null || echo 2)
+# Debian's python3, which has the python3-matplotlib that setup-deps.sh installs (a python3
+# earlier on PATH, e.g. pyenv's, may lack it).
+PYTHON      ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
 
 .DEFAULT_GOAL := help
 .PHONY: help deps configure build lint test run bench synth clean
@@ -14,7 +17,8 @@ help:
 	@echo "  make run        build hxsim, run the built-in default config; results in $(BUILD)/run/"
 	@echo "  make test       lint the RTL, build, run all tests (ctest)"
 	@echo "  make bench      mesh8x8_uniform at 7 loads and HammingMesh all-to-all, 3 runs each;"
-	@echo "                  $(BUILD)/bench/mesh8x8.json, $(BUILD)/bench/global.json"
+	@echo "                  allreduce bandwidth per algorithm and message size;"
+	@echo "                  $(BUILD)/bench/{mesh8x8,global,collectives}.json"
 	@echo "  make build      configure (once) and build everything in $(BUILD)/"
 	@echo "  make configure  run cmake into $(BUILD)/ (only if not yet configured)"
 	@echo "  make lint       verilator --lint-only -Wall on every RTL top (scripts/lint.sh)"
@@ -51,8 +55,9 @@ run: configure
 
 bench: configure
 	cmake --build $(BUILD) -j$(NPROC) --target hxsim
-	python3 scripts/bench.py --hxsim $(BUILD)/hxsim --out $(BUILD)/bench/mesh8x8.json
-	python3 scripts/bench_global.py --hxsim $(BUILD)/hxsim --out $(BUILD)/bench/global.json
+	$(PYTHON) scripts/bench.py --hxsim $(BUILD)/hxsim --out $(BUILD)/bench/mesh8x8.json
+	$(PYTHON) scripts/bench_global.py --hxsim $(BUILD)/hxsim --out $(BUILD)/bench/global.json
+	$(PYTHON) scripts/bench_collectives.py --hxsim $(BUILD)/hxsim --out $(BUILD)/bench/collectives.json
 
 synth: deps
 	bash scripts/synth.sh
