@@ -721,13 +721,10 @@ TEST(CollectivePlanErrors, HamiltonianShapes) {
                  "Hamiltonian cycles");
 }
 
-// KNOWN FAILURE, left in on purpose (see the test report): the job 6x3 (cols x rows) is 3x6
-// the other way round, which has r a multiple of c and fails only gcd(6, 2) = 2. two_cycles()
-// in collective_plan.cpp always re-throws from hamiltonian_cycles(rows, cols), i.e. the 3x6
-// orientation, so the message says "3x6 has r mod c = 3" and never mentions gcd, although the
-// only orientation that comes close is the transposed one. Its mirror image 3x6 above gets
-// the gcd message.
-TEST(CollectivePlanErrors, KnownFailure_HamiltonianTransposedShapeNamesGcd) {
+// The job 6x3 (cols x rows) is a 3x6 torus (r mod c = 3) or, turned round, a 6x3 one, which
+// has r a multiple of c and fails only gcd(6, 2) = 2: the message must name that condition, as
+// it does for the mirror image 3x6 above.
+TEST(CollectivePlanErrors, HamiltonianTransposedShapeNamesGcd) {
   ASSERT_FALSE(hamiltonian_fits({6, 3}));
   expect_invalid([] { make_collective_plan(CollectiveOp::AllReduce, CollectiveAlgorithm::Hamiltonian, 6, 3, 100); },
                  "gcd");

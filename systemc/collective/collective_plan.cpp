@@ -68,7 +68,10 @@ std::array<std::vector<unsigned>, 2> two_cycles(unsigned cols, unsigned rows) {
       for (unsigned& id : cycle) id = from_transposed(id, cols, rows);
     return c;
   }
-  hamiltonian_cycles(rows, cols);  // throws, naming the condition
+  // Neither orientation works: name the condition that fails in the orientation closer to it
+  // (the one where r is a multiple of c, if any).
+  if (rows % cols != 0 && cols % rows == 0) hamiltonian_cycles(cols, rows);  // throws
+  hamiltonian_cycles(rows, cols);                                            // throws
   return {};
 }
 
@@ -156,8 +159,9 @@ CollectivePlan make_collective_plan(CollectiveOp op, CollectiveAlgorithm alg, un
   plan.elements = elements;
   const unsigned p = cols * rows;
   if (p == 0) throw std::invalid_argument("a job needs at least one accelerator");
-  if (root >= p) throw std::invalid_argument("broadcast root " + std::to_string(root) + " is not a rank of the " +
-                                             std::to_string(p) + "-rank job");
+  if (op == CollectiveOp::Broadcast && root >= p)
+    throw std::invalid_argument("broadcast root " + std::to_string(root) + " is not a rank of the " +
+                                std::to_string(p) + "-rank job");
   const bool direct = alg == CollectiveAlgorithm::Direct, a2a = op == CollectiveOp::AllToAll;
   if (direct != a2a)
     throw std::invalid_argument(a2a ? "all_to_all runs with algorithm direct"
