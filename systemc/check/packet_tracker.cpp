@@ -99,9 +99,20 @@ void PacketTracker::on_switch(const Flit& head) {
   if (r != nullptr && r->switches < UINT8_MAX) ++r->switches;
 }
 
-void PacketTracker::on_board_entry(const Flit& head, unsigned x, unsigned y) {
+void PacketTracker::set_jobs(std::vector<int> board_job, std::vector<int> endpoint_job) {
+  board_job_ = std::move(board_job);
+  endpoint_job_ = std::move(endpoint_job);
+}
+
+void PacketTracker::on_board_entry(const Flit& head, unsigned board, unsigned x, unsigned y) {
   Record* r = find_head(head);
   if (r == nullptr) return;
+  if (!board_job_.empty() && board < board_job_.size() && board_job_[board] != endpoint_job_[r->src]) {
+    ++counts_.foreign_boards;
+    note("packet from endpoint " + std::to_string(r->src) + " to " + std::to_string(r->dst) + " of job " + std::to_string(endpoint_job_[r->src]) +
+         " entered board " + std::to_string(board) + (board_job_[board] < 0 ? ", which no job owns"
+                                                      : ", which job " + std::to_string(board_job_[board]) + " owns"));
+  }
   r->at_x = static_cast<uint8_t>(x);
   r->at_y = static_cast<uint8_t>(y);
 }

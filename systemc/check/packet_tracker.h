@@ -57,6 +57,8 @@ struct TrackerCounts {
   /// Packets that crossed more than two trees or arrived on a VC above 2 (the paper's rule:
   /// at most two trees, at most three VCs).
   uint64_t path_violations = 0;
+  /// Packets that entered a board of another job (or of none), with set_jobs.
+  uint64_t foreign_boards = 0;
 };
 
 class PacketTracker {
@@ -101,8 +103,14 @@ class PacketTracker {
   void on_board_exit(const Flit& head, unsigned x, unsigned y);
   /// The head crossed one fat-tree switch.
   void on_switch(const Flit& head);
-  /// The head entered a board from a fat tree through the edge port of router (x, y).
-  void on_board_entry(const Flit& head, unsigned x, unsigned y);
+  /// The head entered board `board` from a fat tree through the edge port of router (x, y).
+  void on_board_entry(const Flit& head, unsigned board, unsigned x, unsigned y);
+
+  /// Jobs that share the system (concurrent collectives): board_job[b] is the job that owns
+  /// board b (-1: none), endpoint_job[e] the job of endpoint e. A packet that enters a board
+  /// its job does not own is counted in foreign_boards (the allocator's promise is that no
+  /// packet ever does, HammingMesh paper sec. IV-A).
+  void set_jobs(std::vector<int> board_job, std::vector<int> endpoint_job);
 
   /// A flit arrived at endpoint `dst` through its local port `lane` in `cycle`: check it.
   Arrival on_delivered(unsigned dst, unsigned lane, const Flit& f, uint64_t cycle);
@@ -163,6 +171,7 @@ class PacketTracker {
   uint64_t measured_created_ = 0, measured_delivered_ = 0;
   std::vector<std::string> messages_;
   bool path_rule_ = false;
+  std::vector<int> board_job_, endpoint_job_;
 };
 
 }  // namespace hx

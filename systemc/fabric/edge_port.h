@@ -31,10 +31,17 @@ class EdgePort {
   using ErrorHandler = std::function<void(const std::string&)>;
 
   /// `depth`: this port's buffer per VC (what `in`'s sender counts); `out_credits`: the
-  /// buffer per VC of `out`'s receiver. (router_x, router_y): the router on the board side.
-  EdgePort(std::string name, Direction dir, unsigned vcs, unsigned depth, unsigned out_credits,
+  /// buffer per VC of `out`'s receiver. (router_x, router_y): the router on the board side of
+  /// board number `board`.
+  EdgePort(std::string name, Direction dir, unsigned vcs, unsigned depth, unsigned out_credits, unsigned board,
            unsigned router_x, unsigned router_y)
-      : name_(std::move(name)), dir_(dir), buf_(vcs, depth), credits_(vcs, out_credits), x_(router_x), y_(router_y) {}
+      : name_(std::move(name)),
+        dir_(dir),
+        buf_(vcs, depth),
+        credits_(vcs, out_credits),
+        board_(board),
+        x_(router_x),
+        y_(router_y) {}
 
   void connect(FlitLink* in, FlitLink* out, PacketTracker* tracker, ErrorHandler on_error) {
     in_ = in;
@@ -63,7 +70,7 @@ class EdgePort {
         if (dir_ == Direction::OffBoard)
           tracker_->on_board_exit(f, x_, y_);
         else
-          tracker_->on_board_entry(f, x_, y_);
+          tracker_->on_board_entry(f, board_, x_, y_);
       }
       rr_ = vc + 1;
       break;
@@ -82,7 +89,7 @@ class EdgePort {
   Direction dir_;
   VcBuffer buf_;
   std::vector<unsigned> credits_;
-  unsigned x_, y_;
+  unsigned board_, x_, y_;
   unsigned rr_ = 0;
   FlitLink* in_ = nullptr;
   FlitLink* out_ = nullptr;

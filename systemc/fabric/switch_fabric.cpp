@@ -80,14 +80,14 @@ SwitchFabric::TerminalPorts SwitchFabric::build_tree(const std::string& tree, un
 }
 
 void SwitchFabric::attach(const std::pair<NetworkSwitch*, unsigned>& terminal, const std::string& name,
-                          FlitLink* from_node, FlitLink* to_node, unsigned x, unsigned y) {
+                          FlitLink* from_node, FlitLink* to_node, unsigned board, unsigned x, unsigned y) {
   FlitLink* to_switch = make_link(name + "_to_switch", cable_latency_);
   FlitLink* from_switch = make_link(name + "_from_switch", cable_latency_);
   edge_ports_.push_back(std::make_unique<EdgePort>(name + "_off", EdgePort::Direction::OffBoard, vcs_,
-                                                   router_depth_, switch_depth_, x, y));
+                                                   router_depth_, switch_depth_, board, x, y));
   edge_ports_.back()->connect(from_node, to_switch, tracker_, on_error_);
   edge_ports_.push_back(std::make_unique<EdgePort>(name + "_on", EdgePort::Direction::OnBoard, vcs_,
-                                                   switch_depth_, router_depth_, x, y));
+                                                   switch_depth_, router_depth_, board, x, y));
   edge_ports_.back()->connect(from_switch, to_node, tracker_, on_error_);
   terminal.first->connect(terminal.second, to_switch, from_switch, switch_depth_);
   ++cables_;
@@ -110,7 +110,7 @@ void SwitchFabric::connect_endpoints(const std::vector<FlitLink*>& inject, const
   addr.fmt.payload_width = cfg_.router.flit_width_bits;
   const TerminalPorts terminals = build_tree("tree", static_cast<unsigned>(inject.size()), addr);
   for (unsigned n = 0; n < inject.size(); ++n) {
-    attach(terminals[n], "node" + std::to_string(n) + "_port", inject[n], eject[n], 0, 0);
+    attach(terminals[n], "node" + std::to_string(n) + "_port", inject[n], eject[n], n, 0, 0);
   }
 }
 
@@ -184,7 +184,7 @@ void SwitchFabric::connect_dragonfly(const std::vector<FlitLink*>& inject, const
   }
   for (unsigned n = 0; n < inject.size(); ++n) {
     attach({router[d.group_of(n) * d.a + d.router_of(n)], d.port_of(n)}, "node" + std::to_string(n) + "_port",
-           inject[n], eject[n], 0, 0);
+           inject[n], eject[n], n, 0, 0);
   }
 }
 
@@ -230,7 +230,7 @@ void SwitchFabric::build_hammingmesh_tree(const std::vector<PlaneModel*>& planes
         FlitLink* from_router = make_link(ep + "_from_router", 0);
         FlitLink* to_router = make_link(ep + "_to_router", 0);
         plane.connect(edge, to_router, from_router);
-        attach(terminals[t], ep, from_router, to_router, x, y);
+        attach(terminals[t], ep, from_router, to_router, by * cfg_.topology.global_x + bx, x, y);
       }
     }
   }

@@ -74,7 +74,7 @@ class SwitchFabric : public sc_core::sc_module {
   /// A terminal's cable pair and the edge ports between it and a router port or endpoint:
   /// flits from `from_node` go up the tree, flits for the node go out on `to_node`.
   void attach(const std::pair<NetworkSwitch*, unsigned>& terminal, const std::string& name,
-              FlitLink* from_node, FlitLink* to_node, unsigned x, unsigned y);
+              FlitLink* from_node, FlitLink* to_node, unsigned board, unsigned x, unsigned y);
   void build_hammingmesh_tree(const std::vector<PlaneModel*>& planes, bool rows,
                               unsigned board_row_or_col, unsigned first_line);
 
