@@ -236,6 +236,16 @@ void read_segment(const Field& f, SimConfig& c) {
   c.collective.segment_bytes = static_cast<unsigned>(bits / 8);
 }
 
+const char* const kJobsExpected =
+    "a list of job sizes in boards, columns x rows, such as [2x2, 2x1] (hammingmesh; at most 64 jobs)";
+
+void read_jobs(const Field& f, SimConfig& c) {
+  const std::vector<Field> jobs = f.elements(kJobsExpected);
+  if (jobs.empty() || jobs.size() > 64) f.fail_found(kJobsExpected, "a list of " + std::to_string(jobs.size()));
+  c.collective.jobs.clear();
+  for (const Field& j : jobs) c.collective.jobs.push_back(read_size(j, "a job size in boards such as '2x2'", kMaxGlobalSide));
+}
+
 // A duration converted to whole cycles at the router clock (the router section is read first).
 // The bound is checked before converting: a huge time must not overflow the integer.
 uint64_t read_cycles(const Field& f, const SimConfig& c, Duration& given, bool positive, double max_cycles) {
@@ -418,6 +428,15 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                       integer_key("root", 0, 65535, "0",
                                   [&c](uint64_t v) { c.collective.root = static_cast<unsigned>(v); }),
                       duration_key("timeout", "100 ms", g.timeout, c.collective.timeout_cycles, true),
+                      leaf("jobs", P::Optional, kJobsExpected, "", [&c](const Field& f) { read_jobs(f, c); }),
+                      leaf("only_job", P::Defaulted, "all, or a job's index in collective.jobs", "all",
+                           [&c](const Field& f) {
+                             if (f.is_number()) {
+                               c.collective.only_job = static_cast<int>(f.integer(0, 63, "all, or a job's index in collective.jobs"));
+                             } else if (f.text("all, or a job's index in collective.jobs") != "all") {
+                               f.fail("all, or a job's index in collective.jobs");
+                             }
+                           }),
                   }),
           section("run", P::Defaulted,
                   {
@@ -556,17 +575,40 @@ void check_collective(const ConfigReader& reader, SimConfig& c) {
     reader.field("router.flit_width").fail("128 bit in a collective run", "a flit carries four 32-bit elements");
   if (c.topology.planes != 1)
     reader.field("topology.planes").fail("1 in a collective run", "a collective runs on one plane");
-  if (c.collective.root >= c.node_count())
-    reader.field("collective.root")
-        .fail("an accelerator index in 0.." + std::to_string(c.node_count() - 1) + " (the " + system_text(c) + ")");
-  try {
-    make_collective_plan(c.collective.op, c.collective.algorithm, c.system_x(), c.system_y(), c.collective.elements(),
-                         c.collective.root);
-  } catch (const std::invalid_argument& e) {
-    reader.field("collective.algorithm")
-        .fail("an algorithm for " + collective_op_name(c.collective.op) + " on the " + system_text(c) + " (" +
-                  std::to_string(c.system_x()) + " x " + std::to_string(c.system_y()) + " accelerators)",
-              e.what());
+  // The torus of ranks each job sees: the whole system, or its boards.
+  std::vector<std::pair<unsigned, unsigned>> grids;
+  if (c.collective.jobs.empty()) {
+    grids.emplace_back(c.system_x(), c.system_y());
+    if (reader.present("collective.only_job"))
+      reader.field("collective.only_job").fail("no only_job without collective.jobs");
+  } else {
+    if (!c.hammingmesh())
+      reader.field("collective.jobs").fail("no jobs for a " + c.topology.kind, "jobs are placed on a HammingMesh's boards");
+    for (std::size_t k = 0; k < c.collective.jobs.size(); ++k) {
+      const auto [cols, rows] = c.collective.jobs[k];
+      const std::vector<Field> items = reader.field("collective.jobs").elements(kJobsExpected);
+      if (cols > std::max(c.topology.global_x, c.topology.global_y) || rows > std::max(c.topology.global_x, c.topology.global_y) ||
+          uint64_t{cols} * rows > c.board_count())
+        items[k].fail("a job that fits the " + std::to_string(c.topology.global_x) + "x" +
+                      std::to_string(c.topology.global_y) + " boards");
+      grids.emplace_back(cols * c.topology.board_x, rows * c.topology.board_y);
+    }
+    if (c.collective.only_job >= static_cast<int>(c.collective.jobs.size()))
+      reader.field("collective.only_job").fail("all, or a job's index in 0.." + std::to_string(c.collective.jobs.size() - 1));
+  }
+  for (const auto& [cols, rows] : grids) {
+    try {
+      make_collective_plan(c.collective.op, c.collective.algorithm, cols, rows, c.collective.elements(),
+                           c.collective.root);
+    } catch (const std::invalid_argument& e) {
+      reader.field("collective.algorithm")
+          .fail("an algorithm for " + collective_op_name(c.collective.op) + " on " +
+                    (c.collective.jobs.empty() ? "the " + system_text(c) : std::string("each job")) + " (" +
+                    std::to_string(cols) + " x " + std::to_string(rows) + " accelerators)",
+                e.what());
+    }
+    if (c.collective.root >= cols * rows)
+      reader.field("collective.root").fail("a rank in 0.." + std::to_string(cols * rows - 1) + " of every job");
   }
 }
 
@@ -777,6 +819,13 @@ std::vector<std::pair<std::string, std::string>> effective_values(const SimConfi
     v.emplace_back("collective.datatype", k.int32 ? "int32" : "fp32");
     v.emplace_back("collective.root", std::to_string(k.root));
     v.emplace_back("collective.timeout", cycles(k.timeout_cycles));
+    if (!k.jobs.empty()) {
+      std::string jobs;
+      for (const auto& [cols, rows] : k.jobs)
+        jobs += (jobs.empty() ? "" : ", ") + std::to_string(cols) + "x" + std::to_string(rows);
+      v.emplace_back("collective.jobs", "[" + jobs + "]");
+      v.emplace_back("collective.only_job", k.only_job < 0 ? "all" : std::to_string(k.only_job));
+    }
     v.emplace_back("run.watchdog", cycles(c.run.watchdog_cycles));
     v.emplace_back("run.seed", std::to_string(c.run.seed));
     return v;

@@ -116,6 +116,10 @@ struct SimConfig {
     bool int32 = false;           ///< else fp32
     unsigned root = 0;            ///< broadcast root (an accelerator index)
     uint64_t timeout_cycles = 0;  ///< the longest the collective may take
+    /// Concurrent jobs (hammingmesh): each job's size in boards, columns x rows, placed by the
+    /// allocator (docs/allocation.md) in this order; empty: one job on every accelerator.
+    std::vector<std::pair<unsigned, unsigned>> jobs;
+    int only_job = -1;  ///< run only this job (the others' boards stay idle); -1: all
     uint64_t elements() const { return message_bytes / 4; }
     unsigned segment_flits(unsigned flit_bits) const { return segment_bytes * 8 / flit_bits; }
   } collective;
