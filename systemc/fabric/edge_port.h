@@ -51,6 +51,8 @@ class EdgePort {
   }
 
   void step(uint64_t t) {
+    // Most edge ports are idle in most cycles: skip them without touching the links' slots.
+    if (buf_.total() == 0 && in_->flits_on_wire() == 0 && out_->credits_on_wire() == 0) return;
     const int c = out_->credit(t);
     if (c >= 0) ++credits_[static_cast<unsigned>(c)];
     if (const Flit* f = in_->receive(t)) {

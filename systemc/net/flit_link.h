@@ -76,6 +76,7 @@ class FlitLink : public sc_core::sc_object {
     Slot& s = slots_[(t + 1 + latency_) & mask_];
     if (s.credit_vc >= 0) throw std::logic_error(std::string(name()) + ": two credits in one cycle");
     s.credit_vc = static_cast<int8_t>(vc);
+    ++credits_sent_;
   }
 
   /// The VC of the credit arriving in cycle t, or -1. Consumes it: call once per cycle.
@@ -83,6 +84,7 @@ class FlitLink : public sc_core::sc_object {
     Slot& s = slots_[t & mask_];
     const int vc = s.credit_vc;
     if (vc >= 0) {
+      ++credits_taken_;
       s.credit_vc = -1;
       credit_cycle_ = t;
       wire_credit_vc_ = vc;
@@ -97,6 +99,8 @@ class FlitLink : public sc_core::sc_object {
   uint64_t flits_dropped() const { return dropped_; }
   /// Flits sent and not yet delivered (on the wires).
   uint64_t flits_on_wire() const { return sent_ - delivered_; }
+  /// Credits returned and not yet taken by the sender.
+  uint64_t credits_on_wire() const { return credits_sent_ - credits_taken_; }
 
   /// Arm a fault on the n-th flit (1-based) this link delivers from now on.
   void arm_fault(Fault f, uint64_t nth) {
@@ -143,6 +147,7 @@ class FlitLink : public sc_core::sc_object {
   std::vector<Slot> slots_;
   std::size_t mask_ = 0;
   uint64_t sent_ = 0, delivered_ = 0, dropped_ = 0;
+  uint64_t credits_sent_ = 0, credits_taken_ = 0;
   Fault fault_ = Fault::None;
   uint64_t fault_at_ = 0;
   uint64_t rx_cycle_ = UINT64_MAX, credit_cycle_ = UINT64_MAX;
