@@ -17,8 +17,9 @@ help:
 	@echo "  make run        build hxsim, run the built-in default config; results in $(BUILD)/run/"
 	@echo "  make test       lint the RTL, build, run all tests (ctest)"
 	@echo "  make bench      mesh8x8_uniform at 7 loads and HammingMesh all-to-all, 3 runs each;"
-	@echo "                  allreduce bandwidth per algorithm and message size;"
-	@echo "                  $(BUILD)/bench/{mesh8x8,global,collectives}.json"
+	@echo "                  allreduce bandwidth per algorithm and message size:"
+	@echo "                  $(BUILD)/bench/{mesh8x8,global,collectives}.json;"
+	@echo "                  job allocation (IV-B) and its timing: $(BUILD)/alloc/*.json, *.png"
 	@echo "  make build      configure (once) and build everything in $(BUILD)/"
 	@echo "  make configure  run cmake into $(BUILD)/ (only if not yet configured)"
 	@echo "  make lint       verilator --lint-only -Wall on every RTL top (scripts/lint.sh)"
@@ -58,6 +59,7 @@ bench: configure
 	$(PYTHON) scripts/bench.py --hxsim $(BUILD)/hxsim --out $(BUILD)/bench/mesh8x8.json
 	$(PYTHON) scripts/bench_global.py --hxsim $(BUILD)/hxsim --out $(BUILD)/bench/global.json
 	$(PYTHON) scripts/bench_collectives.py --hxsim $(BUILD)/hxsim --out $(BUILD)/bench/collectives.json
+	$(PYTHON) scripts/alloc_experiments.py --hxsim $(BUILD)/hxsim --outdir $(BUILD)/alloc
 
 synth: deps
 	bash scripts/synth.sh

@@ -4,9 +4,11 @@
 //             [--trace waves.fst] [--trace-window FROM:TO]
 //   hxsim check CONFIG
 //   hxsim cost CONFIG [--set key.path=value ...] [--out results.json]
+//   hxsim alloc CONFIG [--set key.path=value ...] [--out results.json]
 //
 // Without CONFIG, `run` uses the built-in default config. `cost` evaluates the cost model
-// (systemc/analytic, docs/cost.md) on a cost config. Exit codes: 0 the run passed every check
+// (systemc/analytic, docs/cost.md) on a cost config; `alloc` runs the job allocator
+// (systemc/alloc, docs/allocation.md). Exit codes: 0 the run passed every check
 // (for cost: evaluated); 2 bad input (config, options), nothing written; 3 the run failed a
 // check (deadlock, loss, corruption, model error), results written; 1 an internal error.
 #include <unistd.h>
@@ -23,6 +25,7 @@
 #include <systemc>
 
 #include "CLI/CLI.hpp"
+#include "alloc_report.h"
 #include "cost_report.h"
 #include "gtkw.h"
 #include "sim_config.h"
@@ -238,6 +241,18 @@ int cmd_cost(const std::string& path, const std::vector<std::string>& sets, cons
   return kExitOk;
 }
 
+// Progress lines go to stderr; results are written only after every run finished.
+int cmd_alloc(const std::string& path, const std::vector<std::string>& sets, const std::string& out, bool quiet) {
+  const hx::alloc::AllocConfig cfg = hx::alloc::load_alloc_config(path, sets);
+  const hx::alloc::AllocResults results = hx::alloc::run_alloc(cfg, quiet ? nullptr : stderr);
+  if (!out.empty()) write_atomically(out, hx::alloc::alloc_json(cfg, results).dump(2) + "\n");
+  if (!quiet) {
+    std::fputs(hx::alloc::alloc_text(cfg, results).c_str(), stdout);
+    if (!out.empty()) std::printf("  results  %s\n", out.c_str());
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 // The program's own main, ahead of libsystemc's: it silences the SystemC banner, which is
@@ -284,6 +299,12 @@ int sc_main(int argc, char* argv[]) {
   cost->add_option("--out", out, "write the results JSON here");
   cost->add_flag("--quiet", quiet, "no table");
 
+  CLI::App* alloc = app.add_subcommand("alloc", "job allocation on HammingMesh boards: utilisation, placements");
+  alloc->add_option("CONFIG", path, "YAML alloc config file (docs/allocation.md)")->required();
+  alloc->add_option("--set", sets, "override a key: key.path=value (repeatable)");
+  alloc->add_option("--out", out, "write the results JSON here");
+  alloc->add_flag("--quiet", quiet, "no table, no progress lines");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -294,6 +315,7 @@ int sc_main(int argc, char* argv[]) {
   try {
     if (*check) return cmd_check(path, sets);
     if (*cost) return cmd_cost(path, sets, out, quiet);
+    if (*alloc) return cmd_alloc(path, sets, out, quiet);
     return cmd_run(path, sets, seed, out, trace, window, fault, only_source, dump, quiet);
   } catch (const hx::ConfigError& e) {
     std::fprintf(stderr, "hxsim: %s\n", e.what());

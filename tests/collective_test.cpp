@@ -226,6 +226,41 @@ TEST(CollectiveChecks, DroppedFlitIsReportedNotHung) {
   EXPECT_GE(j["checks"]["lost"].get<uint64_t>() + j["checks"]["corrupted"].get<uint64_t>(), 1u);
 }
 
+// ---- concurrent jobs --------------------------------------------------------------------------
+
+// Two jobs placed by the allocator on one HammingMesh run at once; each must finish within 3% of
+// the time it takes alone (the same placement, the other job idle), and no packet may enter a
+// board of the other job.
+TEST(CollectiveJobs, ConcurrentJobsRunAsFastAsAloneOnTheirOwnBoards) {
+  const fs::path d = scratch();
+  const auto run = [&](const std::string& only) {
+    const fs::path out = d / ("r_" + only + ".json");
+    const hx::test::CliResult r = hx::test::hxsim("run " + config("hx2mesh_4x4_two_jobs.yaml") +
+                                                  " --quiet --set 'collective.message=256 KiB' --set collective.only_job=" +
+                                                  only + " --out " + out.string());
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    std::ifstream in(out);
+    return in ? json::parse(in) : json::object();
+  };
+  const json both = run("all");
+  ASSERT_TRUE(both.contains("collective"));
+  EXPECT_TRUE(both["checks"]["passed"].get<bool>()) << both["checks"]["report"].get<std::string>();
+  EXPECT_EQ(both["checks"]["foreign_board_entries"], 0);
+  const json& jobs = both["collective"]["jobs"];
+  ASSERT_EQ(jobs.size(), 2u);
+  EXPECT_NE(jobs[0]["placement"], jobs[1]["placement"]);
+  for (unsigned k = 0; k < 2; ++k) {
+    const json alone = run(std::to_string(k));
+    ASSERT_TRUE(alone.contains("collective"));
+    EXPECT_TRUE(alone["checks"]["passed"].get<bool>());
+    const json& solo = alone["collective"]["jobs"][0];
+    EXPECT_EQ(solo["placement"], jobs[k]["placement"]);
+    const double together = jobs[k]["algbw_GBps"].get<double>(), by_itself = solo["algbw_GBps"].get<double>();
+    EXPECT_GT(together, 0.97 * by_itself) << "job " << k << ": " << together << " GB/s with the other, " << by_itself
+                                          << " alone";
+  }
+}
+
 // ---- bandwidth definitions -------------------------------------------------------------------
 
 TEST(CollectiveResults, AlgbwBusbwAndPeakFollowTheirDefinitions) {

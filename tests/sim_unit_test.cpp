@@ -197,6 +197,44 @@ TEST(PacketTracker, FlagsDuplicatesMisroutesCorruptionAndReorder) {
   EXPECT_FALSE(t.messages().empty());
 }
 
+TEST(PacketTracker, DataPacketBodyIsCheckedByItsHashPerLane) {
+  PacketTracker t(FlitFormat{}, grid(4, 1), 2);
+  const Payload body[2] = {{1, 2}, {3, 4}};
+  const uint32_t a = t.create_data(0, 3, 3, 0, 77, PacketTracker::data_hash(body, 2));
+  const uint32_t b = t.create_data(1, 3, 3, 0, 78, PacketTracker::data_hash(body, 2));
+  for (unsigned i = 0; i < 3; ++i) {
+    t.on_injected(a, i, i);
+    t.on_injected(b, i, i);
+  }
+  // Two packets on the same VC interleave at one endpoint through its two lanes.
+  EXPECT_EQ(t.on_delivered(3, 0, t.flit(a, 0, 0), 10).user, 77u);
+  EXPECT_EQ(t.on_delivered(3, 1, t.flit(b, 0, 0), 10).user, 78u);
+  t.on_delivered(3, 0, Flit{FlitType::Body, 0, body[0]}, 11);
+  t.on_delivered(3, 1, Flit{FlitType::Body, 0, body[0]}, 11);
+  const PacketTracker::Arrival ok = t.on_delivered(3, 0, Flit{FlitType::Tail, 0, body[1]}, 12);
+  EXPECT_TRUE(ok.packet_done);
+  EXPECT_EQ(ok.index, 2u);
+  EXPECT_EQ(t.counts().corrupted, 0u);
+  Payload changed = body[1];
+  changed[0] ^= 1;  // one bit of data
+  t.on_delivered(3, 1, Flit{FlitType::Tail, 0, changed}, 12);
+  EXPECT_EQ(t.counts().corrupted, 1u);
+  EXPECT_EQ(t.counts().delivered, 2u);
+}
+
+TEST(PacketTracker, CountsPacketsThatEnterABoardOfAnotherJob) {
+  PacketTracker t(FlitFormat{}, grid(4, 1));
+  t.set_jobs({0, 0, 1, -1}, {0, 0, 1, 1});  // boards 0, 1: job 0; board 2: job 1; board 3: none
+  const uint32_t id = t.create(0, 1, 1, 0, false);
+  t.on_injected(id, 0, 0);
+  const Flit head = t.flit(id, 0, 0);
+  t.on_board_entry(head, 1, 0, 0);  // its own job's board
+  EXPECT_EQ(t.counts().foreign_boards, 0u);
+  t.on_board_entry(head, 2, 0, 0);  // job 1's
+  t.on_board_entry(head, 3, 0, 0);  // nobody's
+  EXPECT_EQ(t.counts().foreign_boards, 2u);
+}
+
 TEST(PacketTracker, MemoryFollowsPacketsInFlightNotRunLength) {
   PacketTracker t(FlitFormat{}, grid(2, 1));
   for (unsigned i = 0; i < 200000; ++i) {  // far beyond the initial window

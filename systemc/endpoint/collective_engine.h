@@ -43,6 +43,7 @@ struct CollectiveJob {
   std::string name;
   CollectivePlan plan;
   std::vector<unsigned> endpoint;  ///< rank -> endpoint
+  std::string placement;           ///< where it runs, for reports ("" for the whole system)
 };
 
 struct CollectiveEngineConfig {

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <sstream>
 #include <stdexcept>
+#include <optional>
 #include <tuple>
 #include <utility>
 
@@ -16,6 +17,7 @@
 
 #include "accelerator_array.h"
 #include "collective_engine.h"
+#include "hxmesh_allocator.h"
 #include "topology_cost.h"
 #include "board.h"
 #include "flit_link.h"
@@ -193,6 +195,55 @@ nlohmann::ordered_json link_utilisation(const std::vector<FlitLink*>& links, uin
   return j;
 }
 
+// The collective's jobs: one on every accelerator (rank r = accelerator r), or collective.jobs
+// placed on the HammingMesh's boards by the allocator (greedy with transpose, in config order).
+// A job of v x u boards sees a (v a) x (u b) torus of ranks; rank r at (X, Y) = (r mod v a,
+// r div v a) sits on its virtual board (X div a, Y div b), which the placement maps to a
+// physical board (the job's boards need not be consecutive: a virtual sub-HammingMesh).
+std::vector<CollectiveJob> collective_jobs(const SimConfig& cfg, std::vector<alloc::Placement>& placements) {
+  const SimConfig::Collective& k = cfg.collective;
+  std::vector<CollectiveJob> jobs;
+  if (k.jobs.empty()) {
+    CollectiveJob job;
+    job.name = "job0";
+    job.plan = make_collective_plan(k.op, k.algorithm, cfg.system_x(), cfg.system_y(), k.elements(), k.root);
+    for (unsigned r = 0; r < cfg.node_count(); ++r) job.endpoint.push_back(r);
+    jobs.push_back(std::move(job));
+    return jobs;
+  }
+  alloc::Heuristics h;
+  h.transpose = true;
+  alloc::HxMeshAllocator mesh(cfg.topology.global_x, cfg.topology.global_y, {}, h);
+  const unsigned a = cfg.topology.board_x, b = cfg.topology.board_y;
+  for (std::size_t i = 0; i < k.jobs.size(); ++i) {
+    const auto [cols, rows] = k.jobs[i];
+    std::optional<alloc::Placement> p = mesh.allocate(rows, cols);
+    if (!p)
+      throw std::invalid_argument(cfg.source + ": collective.jobs[" + std::to_string(i) + "]: a job of " +
+                                  std::to_string(cols) + "x" + std::to_string(rows) + " boards does not fit the " +
+                                  std::to_string(mesh.free_boards()) + " free boards left by the jobs before it");
+    CollectiveJob job;
+    job.name = "job" + std::to_string(i);
+    const unsigned job_x = p->v() * a, job_y = p->u() * b;  // transposed if the allocator turned it
+    job.plan = make_collective_plan(k.op, k.algorithm, job_x, job_y, k.elements(), k.root);
+    for (unsigned r = 0; r < job_x * job_y; ++r) {
+      const unsigned x = r % job_x, y = r / job_x;
+      const alloc::Board board = p->physical(y / b, x / a);
+      job.endpoint.push_back((board.row * b + y % b) * cfg.system_x() + board.col * a + x % a);
+    }
+    const auto list = [](const std::vector<unsigned>& v) {
+      std::string t;
+      for (unsigned e : v) t += (t.empty() ? "" : ", ") + std::to_string(e);
+      return "[" + t + "]";
+    };
+    job.placement = std::to_string(p->v()) + "x" + std::to_string(p->u()) + " boards: columns " + list(p->cols) +
+                    ", rows " + list(p->rows);
+    jobs.push_back(std::move(job));
+    placements.push_back(std::move(*p));
+  }
+  return jobs;
+}
+
 // The collective section of a collective run's results: per job its time, NCCL's algbw and
 // busbw, the fraction of the theoretical peak, and the checks of its data.
 nlohmann::ordered_json collective_results(const SimConfig& cfg, const CollectiveEngine& engine,
@@ -221,6 +272,7 @@ nlohmann::ordered_json collective_results(const SimConfig& cfg, const Collective
     j["algorithm"] = collective_algorithm_name(plan.algorithm);
     j["ranks"] = plan.ranks();
     j["grid"] = std::to_string(plan.cols) + "x" + std::to_string(plan.rows);
+    if (!job.placement.empty()) j["placement"] = job.placement;
     j["flows"] = plan.flows.size();
     j["message_bytes"] = plan.elements * 4;
     j["segment_bytes"] = cfg.collective.segment_bytes;
@@ -347,6 +399,7 @@ struct Simulation::Netlist {
   std::unique_ptr<SwitchFabric> fabric;        // hammingmesh and fat_tree
   std::unique_ptr<AcceleratorArray> accelerators;
   std::unique_ptr<CollectiveEngine> engine;  // collective runs
+  std::vector<alloc::Placement> placements;  // collective.jobs: where each job runs
   std::unique_ptr<Waveform> waveform;
   const PlaneVariant* variant = nullptr;
 
@@ -449,19 +502,30 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
     }
   }
   if (cfg.collective.enabled) {
-    // One job on every accelerator: rank r is accelerator r, at (r mod system_x, r div system_x).
-    CollectiveJob job;
-    job.name = "job0";
-    job.plan = make_collective_plan(cfg.collective.op, cfg.collective.algorithm, cfg.system_x(), cfg.system_y(),
-                                    cfg.collective.elements(), cfg.collective.root);
-    for (unsigned r = 0; r < cfg.node_count(); ++r) job.endpoint.push_back(r);
+    std::vector<CollectiveJob> jobs = collective_jobs(cfg, n.placements);
+    if (!cfg.collective.jobs.empty()) {
+      // Every job's boards and endpoints, for the tracker's check that no packet enters a board
+      // of another job (idle jobs under only_job still own theirs).
+      std::vector<int> board_job(cfg.board_count(), -1), endpoint_job(nodes, -1);
+      for (unsigned k = 0; k < n.placements.size(); ++k) {
+        for (const alloc::Board& b : n.placements[k].physical_boards())
+          board_job[b.row * cfg.topology.global_x + b.col] = static_cast<int>(k);
+      }
+      for (unsigned e = 0; e < nodes; ++e) {
+        endpoint_job[e] = board_job[addr[e].board_y * cfg.topology.global_x + addr[e].board_x];
+      }
+      n.tracker.set_jobs(std::move(board_job), std::move(endpoint_job));
+      if (cfg.collective.only_job >= 0) {
+        std::vector<CollectiveJob> one;
+        one.push_back(std::move(jobs[static_cast<std::size_t>(cfg.collective.only_job)]));
+        jobs.swap(one);
+      }
+    }
     CollectiveEngineConfig ec;
     ec.int32 = cfg.collective.int32;
     ec.segment_flits = cfg.collective.segment_flits(cfg.router.flit_width_bits);
     ec.lanes = lanes;
     ec.keep_outputs = !opt.dump_buffers.empty();
-    std::vector<CollectiveJob> jobs;
-    jobs.push_back(std::move(job));
     n.engine = std::make_unique<CollectiveEngine>(ec, std::move(jobs), n.tracker, nodes);
     n.engine->attach(n.accelerators.get());
     n.accelerators->set_engine(n.engine.get());
@@ -586,13 +650,13 @@ nlohmann::ordered_json Simulation::run() {
   const uint64_t corrupted = c.corrupted + mismatched;
   passed_ = end == RunEnd::Drained && lost == 0 && c.duplicated == 0 && corrupted == 0 &&
             c.misrouted == 0 && c.path_violations == 0 && acc.all_credits_home() && collectives_complete &&
-            coverage_errors == 0;
+            coverage_errors == 0 && c.foreign_boards == 0;
   failure_ = acc.end_report();
   if (!passed_ && failure_.empty()) {
     std::ostringstream os;
     os << "checks failed: " << lost << " lost, " << c.duplicated << " duplicated, "
        << c.corrupted << " corrupted, " << c.misrouted << " misrouted, " << c.path_violations
-       << " broke the two-tree/three-VC rule";
+       << " broke the two-tree/three-VC rule, " << c.foreign_boards << " entered a board of another job";
     if (n.engine)
       os << "; collective: " << mismatched << " output elements wrong, " << coverage_errors
          << " ranks with elements missing or written twice";
@@ -688,6 +752,7 @@ nlohmann::ordered_json Simulation::run() {
     checks["collective_complete"] = collectives_complete;
     checks["collective_wrong_elements"] = mismatched;
     checks["collective_coverage_errors"] = coverage_errors;
+    if (!cfg_.collective.jobs.empty()) checks["foreign_board_entries"] = c.foreign_boards;
   }
   checks["max_path_cables"] = c.max_path_cables;
   checks["max_trees"] = c.max_trees;
