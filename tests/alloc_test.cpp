@@ -766,6 +766,8 @@ TEST(AllocConfigTest, ErrorsNameFileLineKeyExpectedFound) {
   EXPECT_CONFIG_ERROR(error_of(other), 6, 11, "place.system", "the name of a system: one of hx", "'hy'");
   EXPECT_CONFIG_ERROR(error_of(kBase + "  failed: [[8, 0]]\n"), 8, 13, "place.failed[0][0]",
                       "a list of failed boards [column, row], column in 0..7, row in 0..3", "'8'");
+  EXPECT_CONFIG_ERROR(error_of(kBase + "  failed: [[1, 2], [1, 2]]\n"), 8, 20, "place.failed[1]",
+                      "each board at most once", "[1, 2] again");
   EXPECT_CONFIG_ERROR(error_of("systems:\n  - name: hx\n    board: 2x2\n    global: 8x4\nplace:\n  system: hx\n  "
                                "jobs: [2x2, 'free 1']\n"),
                       7, 15, "place.jobs[1]",

@@ -257,7 +257,9 @@ std::vector<Board> read_failed(const Field& f, const SystemConfig& sys) {
     if (cr.size() != 2) e.fail(expected);
     const Board b{static_cast<unsigned>(cr[0].integer(0, sys.x - 1, expected)),
                   static_cast<unsigned>(cr[1].integer(0, sys.y - 1, expected))};
-    if (std::find(out.begin(), out.end(), b) != out.end()) e.fail_found("each board at most once", e.found() + " again");
+    if (std::find(out.begin(), out.end(), b) != out.end())
+      e.fail_found("each board at most once",
+                   "[" + std::to_string(b.col) + ", " + std::to_string(b.row) + "] again");
     out.push_back(b);
   }
   return out;
