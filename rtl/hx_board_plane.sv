@@ -1,14 +1,19 @@
 // hx_board_plane: one plane of a HammingMesh board, an a x b mesh of hx_router.
 //
-// Router (x, y) sits at column x (growing east) and row y (growing north); its local port is
-// node index y * SizeX + x. Neighbouring routers are joined port to port (E of (x, y) to W of
-// (x+1, y), N of (x, y) to S of (x, y+1)), flits one way and credits the other, with no extra
-// delay: a board link costs the router's 2-cycle hop. The ports on the board boundary are brought
-// out as the plane's edge ports, in this order:
+// Router (x, y) sits at column x (growing east) and row y (growing north) and serves node
+// n = y * SizeX + x. Every router has LocalPorts local lanes (the accelerator's network
+// interfaces in this plane); lane k of node n is local port k * NumNodes + n of the plane's loc_*
+// vectors, so lane 0 of every node comes first, numbered as with one lane. Neighbouring routers
+// are joined port to port (E of (x, y) to W of (x+1, y), N of (x, y) to S of (x, y+1)), flits one
+// way and credits the other, with no extra delay: a board link costs the router's 2-cycle hop.
+// The ports on the board boundary are brought out as the plane's edge ports, in this order:
 //   edge SizeX*0 + x              N edge, router (x, SizeY-1)
 //   edge SizeX   + y              E edge, router (SizeX-1, y)
 //   edge SizeX+SizeY + x          S edge, router (x, 0)
 //   edge 2*SizeX+SizeY + y        W edge, router (0, y)
+// Seen from outside (tb/route_ref.h BoardGeometry, systemc/board/plane_model.h), the plane's
+// external ports are the local ports 0 .. NumNodes*LocalPorts-1 in the order above, then the edge
+// ports from NumNodes*LocalPorts on.
 // In a HammingMesh the E/W edge ports go to row fat trees and the N/S ports to column trees;
 // left unconnected (sinks that never return traffic) the plane is a plain mesh.
 //
@@ -22,7 +27,9 @@ module hx_board_plane #(
   parameter int unsigned PayloadWidth    = 128,
   parameter int unsigned BoardCoordWidth = 8,
   parameter int unsigned NodeCoordWidth  = 4,
+  parameter int unsigned LocalPorts      = 1,    // local lanes per router, 1..4
   localparam int unsigned NumNodes  = SizeX * SizeY,
+  localparam int unsigned NumLocal  = NumNodes * LocalPorts,
   localparam int unsigned NumEdges  = 2 * (SizeX + SizeY),
   localparam int unsigned VcWidth   = hx_pkg::VcWidth,
   localparam int unsigned FlitWidth = PayloadWidth + VcWidth + hx_pkg::TypeWidth
@@ -33,15 +40,15 @@ module hx_board_plane #(
   input  logic [BoardCoordWidth-1:0]    board_y_i,
   input  hx_pkg::route_mode_e           route_mode_i,
   input  hx_pkg::vc_policy_e            vc_policy_i,
-  // local (accelerator) ports, one per node
-  input  logic [NumNodes-1:0]           loc_in_valid_i,
-  input  logic [NumNodes*FlitWidth-1:0] loc_in_flit_i,
-  output logic [NumNodes-1:0]           loc_in_credit_o,
-  output logic [NumNodes*VcWidth-1:0]   loc_in_credit_vc_o,
-  output logic [NumNodes-1:0]           loc_out_valid_o,
-  output logic [NumNodes*FlitWidth-1:0] loc_out_flit_o,
-  input  logic [NumNodes-1:0]           loc_out_credit_i,
-  input  logic [NumNodes*VcWidth-1:0]   loc_out_credit_vc_i,
+  // local (accelerator) ports, LocalPorts lanes per node: lane k of node n is k * NumNodes + n
+  input  logic [NumLocal-1:0]           loc_in_valid_i,
+  input  logic [NumLocal*FlitWidth-1:0] loc_in_flit_i,
+  output logic [NumLocal-1:0]           loc_in_credit_o,
+  output logic [NumLocal*VcWidth-1:0]   loc_in_credit_vc_o,
+  output logic [NumLocal-1:0]           loc_out_valid_o,
+  output logic [NumLocal*FlitWidth-1:0] loc_out_flit_o,
+  input  logic [NumLocal-1:0]           loc_out_credit_i,
+  input  logic [NumLocal*VcWidth-1:0]   loc_out_credit_vc_i,
   // edge ports
   input  logic [NumEdges-1:0]           edge_in_valid_i,
   input  logic [NumEdges*FlitWidth-1:0] edge_in_flit_i,
@@ -54,7 +61,7 @@ module hx_board_plane #(
   output logic [3:0]                    error_o   // OR of the routers' sticky error flags
 );
 
-  localparam int unsigned NumPorts = hx_pkg::NumPorts;
+  localparam int unsigned NumPorts = hx_pkg::num_ports(LocalPorts);
   localparam int unsigned PortN    = hx_pkg::PortN;
   localparam int unsigned PortE    = hx_pkg::PortE;
   localparam int unsigned PortS    = hx_pkg::PortS;
@@ -106,16 +113,29 @@ module hx_board_plane #(
       logic [NumPorts*FlitWidth-1:0] in_flit;
       logic [NumPorts*VcWidth-1:0]   out_credit_vc;
 
-      // Port order in the vectors: {L, W, S, E, N}. A link carries the neighbour's opposite
+      // The router's lanes, gathered from the plane's local ports k * NumNodes + R.
+      logic [LocalPorts-1:0]           lane_in_valid, lane_out_credit;
+      logic [LocalPorts*FlitWidth-1:0] lane_in_flit;
+      logic [LocalPorts*VcWidth-1:0]   lane_out_credit_vc;
+      for (genvar k = 0; k < LocalPorts; k++) begin : g_lane
+        assign lane_in_valid[k]    = loc_in_valid_i[k*NumNodes + R];
+        assign lane_out_credit[k]  = loc_out_credit_i[k*NumNodes + R];
+        assign lane_in_flit[k*FlitWidth +: FlitWidth] =
+            loc_in_flit_i[(k*NumNodes + R)*FlitWidth +: FlitWidth];
+        assign lane_out_credit_vc[k*VcWidth +: VcWidth] =
+            loc_out_credit_vc_i[(k*NumNodes + R)*VcWidth +: VcWidth];
+      end
+
+      // Port order in the vectors: {lanes, W, S, E, N}. A link carries the neighbour's opposite
       // port: N <- S of the router above, E <- W of the router to the right, and so on.
       assign in_valid = {
-          loc_in_valid_i[R],
+          lane_in_valid,
           OnEdgeW ? edge_in_valid_i[EdW] : r_out_valid[NbW][PortE],
           OnEdgeS ? edge_in_valid_i[EdS] : r_out_valid[NbS][PortN],
           OnEdgeE ? edge_in_valid_i[EdE] : r_out_valid[NbE][PortW],
           OnEdgeN ? edge_in_valid_i[EdN] : r_out_valid[NbN][PortS]};
       assign in_flit = {
-          loc_in_flit_i[R*FlitWidth +: FlitWidth],
+          lane_in_flit,
           OnEdgeW ? edge_in_flit_i[EdW*FlitWidth +: FlitWidth]
                   : r_out_flit[NbW][PortE*FlitWidth +: FlitWidth],
           OnEdgeS ? edge_in_flit_i[EdS*FlitWidth +: FlitWidth]
@@ -125,13 +145,13 @@ module hx_board_plane #(
           OnEdgeN ? edge_in_flit_i[EdN*FlitWidth +: FlitWidth]
                   : r_out_flit[NbN][PortS*FlitWidth +: FlitWidth]};
       assign out_credit = {
-          loc_out_credit_i[R],
+          lane_out_credit,
           OnEdgeW ? edge_out_credit_i[EdW] : r_in_credit[NbW][PortE],
           OnEdgeS ? edge_out_credit_i[EdS] : r_in_credit[NbS][PortN],
           OnEdgeE ? edge_out_credit_i[EdE] : r_in_credit[NbE][PortW],
           OnEdgeN ? edge_out_credit_i[EdN] : r_in_credit[NbN][PortS]};
       assign out_credit_vc = {
-          loc_out_credit_vc_i[R*VcWidth +: VcWidth],
+          lane_out_credit_vc,
           OnEdgeW ? edge_out_credit_vc_i[EdW*VcWidth +: VcWidth]
                   : r_in_credit_vc[NbW][PortE*VcWidth +: VcWidth],
           OnEdgeS ? edge_out_credit_vc_i[EdS*VcWidth +: VcWidth]
@@ -146,7 +166,8 @@ module hx_board_plane #(
         .BufDepth        (BufDepth),
         .PayloadWidth    (PayloadWidth),
         .BoardCoordWidth (BoardCoordWidth),
-        .NodeCoordWidth  (NodeCoordWidth)
+        .NodeCoordWidth  (NodeCoordWidth),
+        .LocalPorts      (LocalPorts)
       ) u_router (
         .clk_i,
         .rst_ni,
@@ -183,11 +204,15 @@ module hx_board_plane #(
       edge_in_credit_vc_o[e*VcWidth +: VcWidth] =
           r_in_credit_vc[edge_router(e)][edge_port(e)*VcWidth +: VcWidth];
     end
-    for (int unsigned r = 0; r < NumNodes; r++) begin
-      loc_out_valid_o[r]                       = r_out_valid[r][PortL];
-      loc_out_flit_o[r*FlitWidth +: FlitWidth] = r_out_flit[r][PortL*FlitWidth +: FlitWidth];
-      loc_in_credit_o[r]                       = r_in_credit[r][PortL];
-      loc_in_credit_vc_o[r*VcWidth +: VcWidth] = r_in_credit_vc[r][PortL*VcWidth +: VcWidth];
+    for (int unsigned k = 0; k < LocalPorts; k++) begin
+      for (int unsigned r = 0; r < NumNodes; r++) begin
+        loc_out_valid_o[k*NumNodes + r] = r_out_valid[r][PortL + k];
+        loc_out_flit_o[(k*NumNodes + r)*FlitWidth +: FlitWidth] =
+            r_out_flit[r][(PortL + k)*FlitWidth +: FlitWidth];
+        loc_in_credit_o[k*NumNodes + r] = r_in_credit[r][PortL + k];
+        loc_in_credit_vc_o[(k*NumNodes + r)*VcWidth +: VcWidth] =
+            r_in_credit_vc[r][(PortL + k)*VcWidth +: VcWidth];
+      end
     end
   end
 

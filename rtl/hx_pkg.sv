@@ -42,13 +42,21 @@ package hx_pkg;
     FlitSingle = 2'b11
   } flit_type_e;
 
-  // Router port numbering, used for every per-port vector of the router.
+  // Router port numbering, used for every per-port vector of the router: the four network ports,
+  // then the accelerator's local inject/eject ports ("lanes"), PortL being the first. A router
+  // with LocalPorts lanes has num_ports(LocalPorts) ports, lane k at port PortL + k. HammingMesh
+  // gives an accelerator four network interfaces per plane (sec. III), so up to four lanes let it
+  // inject into and receive from all four links at once.
   localparam int unsigned PortN = 0;
   localparam int unsigned PortE = 1;
   localparam int unsigned PortS = 2;
   localparam int unsigned PortW = 3;
-  localparam int unsigned PortL = 4;  // the accelerator's local inject/eject port
-  localparam int unsigned NumPorts = 5;
+  localparam int unsigned PortL = 4;  // the first local lane
+  localparam int unsigned NumNetPorts   = 4;  // N, E, S, W
+  localparam int unsigned MaxLocalPorts = 4;  // port numbers must fit the router's 3-bit fields
+  function automatic int unsigned num_ports(int unsigned local_ports);
+    num_ports = NumNetPorts + local_ports;
+  endfunction
 
   // Routing function, selected per router by the route_mode_i strap.
   typedef enum logic [1:0] {

@@ -21,12 +21,18 @@
 // (it arrived on the S port from a router of the same board) may only continue north, leave the
 // board, or eject. Leaving the board is a sink of the board's channel dependency graph (the
 // packet goes up one VC into a tree), so turning from north into an edge port adds no cycle.
+//
+// Local lanes: a router with LocalPorts lanes (ports PortL .. PortL+LocalPorts-1) routes a packet
+// injected on any lane exactly as one injected on PortL, and offers a packet for this node every
+// lane: the router's output selection then picks the lane with the most credits, so an
+// accelerator with four interfaces can receive on all four at once.
 module hx_route #(
   parameter int unsigned InPort          = hx_pkg::PortL,
   parameter int unsigned NumVcs          = 3,
   parameter int unsigned BoardCoordWidth = 8,
   parameter int unsigned NodeCoordWidth  = 4,
-  localparam int unsigned NumPorts = hx_pkg::NumPorts,
+  parameter int unsigned LocalPorts      = 1,
+  localparam int unsigned NumPorts = hx_pkg::num_ports(LocalPorts),
   localparam int unsigned HdrWidth = 2 * BoardCoordWidth + 2 * NodeCoordWidth
 ) (
   input  logic [NumVcs-1:0]          valid_i,  // per VC: a head waits for a route
@@ -50,7 +56,8 @@ module hx_route #(
   localparam int unsigned PortE = hx_pkg::PortE;
   localparam int unsigned PortS = hx_pkg::PortS;
   localparam int unsigned PortW = hx_pkg::PortW;
-  localparam int unsigned PortL = hx_pkg::PortL;
+  // Every local lane: the ejection set of a packet that has arrived.
+  localparam logic [NumPorts-1:0] LocalLanes = {{LocalPorts{1'b1}}, {hx_pkg::NumNetPorts{1'b0}}};
 
   // One process for all VCs of the port; the routing of a VC is evaluated only for a waiting
   // head, so a Verilated model skips the empty and busy VCs, most of them at low load.
@@ -115,7 +122,7 @@ module hx_route #(
           minimal[PortW] = to_dst_w;
           minimal[PortN] = to_dst_n;
           minimal[PortS] = to_dst_s;
-          minimal[PortL] = at_dst;
+          if (at_dst) minimal = minimal | LocalLanes;
         end else if (same_row) begin
           minimal[PortE] = to_edge_e;
           minimal[PortW] = to_edge_w;
@@ -140,7 +147,7 @@ module hx_route #(
         else if (minimal[PortW]) xy[PortW] = 1'b1;
         else if (minimal[PortN]) xy[PortN] = 1'b1;
         else if (minimal[PortS]) xy[PortS] = 1'b1;
-        else                     xy[PortL] = at_dst;
+        else if (at_dst)         xy = LocalLanes;
 
         // North-last filter.
         if (on_board) begin
@@ -154,8 +161,7 @@ module hx_route #(
         north_last = minimal;
         if (x_required) north_last[PortN] = 1'b0;
         if (moving_north) begin
-          north_last = north_last & (edge_port_i | (NumPorts'(1) << PortN)
-                                                 | (NumPorts'(1) << PortL));
+          north_last = north_last & (edge_port_i | (NumPorts'(1) << PortN) | LocalLanes);
         end
 
         unique case (route_mode_i)

@@ -1,7 +1,15 @@
 // hx_router: the per-plane accelerator router of a HammingMesh board.
 //
-// Five ports: N, E, S, W (the plane's network links) and L (the accelerator's inject/eject
-// port), numbered as in hx_pkg. Packets never change plane: a router only ever sees one plane.
+// 4 + LocalPorts ports: N, E, S, W (the plane's network links) and LocalPorts local lanes, the
+// accelerator's inject/eject ports, numbered as in hx_pkg (lane k is port PortL + k). Packets
+// never change plane: a router only ever sees one plane.
+//
+// Local lanes: HammingMesh gives an accelerator four network interfaces per plane (sec. III), so
+// it can inject into and receive from N, E, S and W at once. With one lane the accelerator is
+// capped at one link's bandwidth; with four it can drive all four links. Every lane is an
+// ordinary router port (own buffers, arbiters, crossbar row and column, credits); a head injected
+// on any lane routes as from PortL, and a packet for this node may eject on any lane, the output
+// selection below picking the one with the most credits (ties to the lower lane).
 //
 // Microarchitecture
 //   * Input-buffered virtual channels: per input port an hx_in_buffer, BufDepth flits per VC.
@@ -55,7 +63,8 @@ module hx_router #(
   parameter int unsigned PayloadWidth    = 128,  // bits of payload per flit
   parameter int unsigned BoardCoordWidth = 8,
   parameter int unsigned NodeCoordWidth  = 4,
-  localparam int unsigned NumPorts  = hx_pkg::NumPorts,
+  parameter int unsigned LocalPorts      = 1,    // local lanes, 1..hx_pkg::MaxLocalPorts
+  localparam int unsigned NumPorts  = hx_pkg::num_ports(LocalPorts),
   localparam int unsigned VcWidth   = hx_pkg::VcWidth,
   localparam int unsigned FlitWidth = PayloadWidth + VcWidth + hx_pkg::TypeWidth
 ) (
@@ -93,7 +102,9 @@ module hx_router #(
 
   localparam int unsigned NumIvcs   = NumPorts * NumVcs;  // input VC iv = port * NumVcs + vc
   localparam int unsigned NumOvcs   = NumPorts * NumVcs;  // output VC ov = port * NumVcs + vc
-  localparam int unsigned PortWidth = 3;
+  // Port numbers are 3 bits whatever LocalPorts is (enough for the largest router), so that the
+  // one-lane router is the same circuit it was before lanes existed.
+  localparam int unsigned PortWidth = $clog2(hx_pkg::num_ports(hx_pkg::MaxLocalPorts));
   localparam int unsigned CredWidth = $clog2(BufDepth + 1);
   localparam int unsigned VcIdxW    = (NumVcs > 1) ? $clog2(NumVcs) : 1;  // arbiter index width
   localparam int unsigned TypeLsb   = PayloadWidth + VcWidth;
@@ -233,7 +244,8 @@ module hx_router #(
       .InPort          (ip),
       .NumVcs          (NumVcs),
       .BoardCoordWidth (BW),
-      .NodeCoordWidth  (NW)
+      .NodeCoordWidth  (NW),
+      .LocalPorts      (LocalPorts)
     ) u_route (
       .valid_i      (waiting),
       .node_x_i     (node_x_q),

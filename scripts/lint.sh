@@ -8,16 +8,23 @@ set -euo pipefail
 # One entry per lint run: "TOP [-GParam=value ...]". The planes up to 4x4 and the 3x2 cover every
 # router position (corners, edges, interior, non-square). The 8x8 plane is left to the build:
 # rtl/CMakeLists.txt Verilates its 8x8v4 variant with -Wall, where any warning fails the
-# configure step, and linting it again here took 35 of the script's 50 seconds.
+# configure step, and linting it again here took 35 of the script's 50 seconds. The local lanes
+# (LocalPorts) are linted at 4 (the most: an 8-port router, full 3-bit port numbers), 2 and 3
+# (a port count that is not a power of two), on the router and on planes; the 4x4 plane with four
+# lanes is left to the build's -Wall Verilation of 4x4l4 like the 8x8.
 LINT_RUNS=(
   "hx_router"
   "hx_router -GNumVcs=1 -GBufDepth=2"
   "hx_router -GNumVcs=4 -GBufDepth=3 -GPayloadWidth=64 -GBoardCoordWidth=6 -GNodeCoordWidth=3"
+  "hx_router -GLocalPorts=4"
+  "hx_router -GLocalPorts=2 -GNumVcs=1 -GBufDepth=2"
   "hx_board_plane"
   "hx_board_plane -GSizeX=2 -GSizeY=2"
   "hx_board_plane -GSizeX=1 -GSizeY=1"
   "hx_board_plane -GSizeX=4 -GSizeY=4"
   "hx_board_plane -GSizeX=3 -GSizeY=2"
+  "hx_board_plane -GSizeX=2 -GSizeY=2 -GLocalPorts=4"
+  "hx_board_plane -GSizeX=3 -GSizeY=2 -GLocalPorts=3 -GNumVcs=2"
 )
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

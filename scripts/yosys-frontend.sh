@@ -10,10 +10,14 @@
 #       read_verilog -sv <all RTL>
 #       chparam -set Name Value TOP     (one per override; the others keep the RTL defaults)
 #       hierarchy -check -top TOP
+#       rename -top TOP
 #       synth -flatten -top TOP         (generic gate library: $_AND_, $_MUX_, $_DFF_*_ ...)
 #
-# chparam re-elaborates TOP in place under its own name, so `synth -top TOP` sees the overrides
-# (hierarchy -chparam would instead create a $paramod copy next to the default one).
+# With any override, yosys 0.23 elaborates the top as a derived module named
+# $paramod\TOP\Name=... and `hierarchy` removes the original TOP as unused, so `synth -top TOP`
+# would fail with "Module `TOP' not found". `rename -top TOP` gives the elaborated top its name
+# back (a no-op without overrides): `synth -top TOP` then sees the overrides, and the gate-level
+# netlist keeps the RTL's module name, which the Verilated model and the tests rely on.
 
 HX_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
@@ -46,5 +50,6 @@ hx_yosys_frontend() {
     echo "chparam -set ${kv%%=*} ${kv#*=} $top"
   done
   echo "hierarchy -check -top $top"
+  echo "rename -top $top"
   echo "synth -flatten -top $top"
 }

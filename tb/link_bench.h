@@ -1,10 +1,11 @@
 // link_bench.h: a cycle-driven test bench around a Verilated --cc network model.
 //
 // LinkBench<M> owns a VerilatedContext and one model of class M: either the router alone
-// (Vhx_router, or its gate-level twin Vhx_router_gl: ports in_*/out_* with the five router ports
-// N, E, S, W, L) or a board plane (Vhx_board_plane_AxB: ports loc_* for the a*b local ports,
-// then edge_* for the 2(a+b) edge ports). It exposes the model's ports as "external ports"
-// 0..num_ports()-1 in that order and attaches to each:
+// (Vhx_router, or its gate-level twin Vhx_router_gl: ports in_*/out_* with the router ports
+// N, E, S, W and its BenchConfig::local_ports lanes L, L1, ...) or a board plane
+// (Vhx_board_plane_AxB[lL]: ports loc_* for the a*b*L local ports, lane-major as BoardGeometry
+// numbers them, then edge_* for the 2(a+b) edge ports). It exposes the model's ports as
+// "external ports" 0..num_ports()-1 in that order and attaches to each:
 //   * a PacketSource driving *_in_valid_i / *_in_flit_i with credits from *_in_credit_o /
 //     *_in_credit_vc_o (one credit counter per VC, starting at buf_depth);
 //   * a PacketSink taking *_out_valid_o / *_out_flit_o into buf_depth flits per VC and returning
@@ -74,7 +75,8 @@ struct BenchConfig {
   FlitFormat fmt;
   unsigned num_vcs = 3;               ///< the model's NumVcs
   unsigned buf_depth = 8;             ///< the model's BufDepth (= every receiver's buffer)
-  BoardGeometry board{1, 1};          ///< board planes only: SizeX, SizeY of the model
+  unsigned local_ports = 1;           ///< routers only: the model's LocalPorts
+  BoardGeometry board{1, 1};          ///< board planes only: SizeX, SizeY, LocalPorts of the model
   Straps straps;
   uint64_t watchdog_cycles = 2000;    ///< 0 disables the watchdog
   unsigned reset_cycles = 4;
@@ -127,12 +129,16 @@ class LinkBench {
 
   explicit LinkBench(const BenchConfig& cfg)
       : cfg_(cfg),
-        num_ports_(kBoardPlane ? cfg.board.num_external() : kNumRouterPorts),
+        num_ports_(kBoardPlane ? cfg.board.num_external() : num_router_ports(cfg.local_ports)),
         sb_(cfg.fmt, num_ports_, cfg.num_vcs),
         watchdog_(cfg.watchdog_cycles) {
     if (!cfg.fmt.valid()) throw std::invalid_argument("LinkBench: unusable flit format");
     if (cfg.num_vcs < 1 || cfg.num_vcs > kMaxVcs) throw std::invalid_argument("LinkBench: VCs");
-    if (kBoardPlane && (cfg.board.num_nodes() > 64 || cfg.board.num_edges() > 64)) {
+    if (cfg.local_ports < 1 || cfg.local_ports > kMaxLocalPorts ||
+        cfg.board.local_ports < 1 || cfg.board.local_ports > kMaxLocalPorts) {
+      throw std::invalid_argument("LinkBench: local ports (lanes) must be 1..4");
+    }
+    if (kBoardPlane && (cfg.board.num_local() > 64 || cfg.board.num_edges() > 64)) {
       throw std::invalid_argument("LinkBench: at most 64 local and 64 edge ports");
     }
     ctx_ = std::make_unique<VerilatedContext>();
@@ -219,8 +225,12 @@ class LinkBench {
 
   // ---- traffic --------------------------------------------------------------------------------
 
-  /// External port of local node (x, y) of a board plane.
-  unsigned local_port(unsigned x, unsigned y) const { return cfg_.board.local_port(x, y); }
+  /// External port of lane `lane` of local node (x, y) of a board plane.
+  unsigned local_port(unsigned x, unsigned y, unsigned lane = 0) const {
+    return cfg_.board.local_port(x, y, lane);
+  }
+  /// Local lanes of the model: of each router of a plane, or of the router.
+  unsigned local_ports() const { return kBoardPlane ? cfg_.board.local_ports : cfg_.local_ports; }
 
   /// A packet from external port `src_port` to `dst` of `length` flits on `vc`, with the
   /// allowed exits computed by the reference routing function (route_ref.h) for the current
@@ -243,7 +253,7 @@ class LinkBench {
       spec.header.src_board_y = s.board_y;
       spec.header.src_node_x = x;
       spec.header.src_node_y = y;
-      if (port != kPortL) {  // it came from another board: name the neighbour (mod 2^bw)
+      if (port < kPortL) {  // it came from another board: name the neighbour (mod 2^bw)
         const unsigned mask = (1u << cfg_.fmt.board_coord_width) - 1;
         spec.header.src_board_x = (s.board_x + (port == kPortE) - (port == kPortW)) & mask;
         spec.header.src_board_y = (s.board_y + (port == kPortN) - (port == kPortS)) & mask;
@@ -256,8 +266,8 @@ class LinkBench {
       spec.header.src_board_y = s.board_y;
       spec.header.src_node_x = s.node_x;
       spec.header.src_node_y = s.node_y;
-      const PortMask ports = route_ref(s.place(), src_port, s.route_mode, dst);
-      for (unsigned p = 0; p < kNumRouterPorts; ++p) {
+      const PortMask ports = route_ref(s.place(), src_port, s.route_mode, dst, cfg_.local_ports);
+      for (unsigned p = 0; p < num_ports_; ++p) {
         if (ports & (1u << p)) spec.allowed_ports.set(p);
       }
     }
@@ -281,7 +291,7 @@ class LinkBench {
   ExternalPortSet board_exit_ports() const {
     ExternalPortSet set;
     if constexpr (kBoardPlane) {
-      for (unsigned e = cfg_.board.num_nodes(); e < num_ports_; ++e) set.set(e);
+      for (unsigned e = cfg_.board.num_local(); e < num_ports_; ++e) set.set(e);
     } else {
       const PortMask m = edge_ports(cfg_.straps.place());
       for (unsigned p = 0; p < 4; ++p) {
@@ -416,15 +426,15 @@ class LinkBench {
       f(detail::port_group(m.loc_in_valid_i, m.loc_in_flit_i, m.loc_in_credit_o,
                            m.loc_in_credit_vc_o, m.loc_out_valid_o, m.loc_out_flit_o,
                            m.loc_out_credit_i, m.loc_out_credit_vc_i, 0u,
-                           cfg_.board.num_nodes()));
+                           cfg_.board.num_local()));
       f(detail::port_group(m.edge_in_valid_i, m.edge_in_flit_i, m.edge_in_credit_o,
                            m.edge_in_credit_vc_o, m.edge_out_valid_o, m.edge_out_flit_o,
-                           m.edge_out_credit_i, m.edge_out_credit_vc_i, cfg_.board.num_nodes(),
+                           m.edge_out_credit_i, m.edge_out_credit_vc_i, cfg_.board.num_local(),
                            cfg_.board.num_edges()));
     } else {
       f(detail::port_group(m.in_valid_i, m.in_flit_i, m.in_credit_o, m.in_credit_vc_o,
                            m.out_valid_o, m.out_flit_o, m.out_credit_i, m.out_credit_vc_i, 0u,
-                           kNumRouterPorts));
+                           num_ports_));
     }
   }
 
@@ -561,15 +571,15 @@ class LinkBench {
         throw std::invalid_argument(std::string("LinkBench: port ") + what + " holds " +
                                     std::to_string(capacity) + " bits, expected " +
                                     std::to_string(need) +
-                                    " (wrong flit format or board size for this model?)");
+                                    " (wrong flit format, board size or lanes for this model?)");
       }
     };
     M& m = *model_;
     if constexpr (kBoardPlane) {
-      check(port_capacity_bits(m.loc_in_flit_i), cfg_.board.num_nodes(), "loc_in_flit_i");
+      check(port_capacity_bits(m.loc_in_flit_i), cfg_.board.num_local(), "loc_in_flit_i");
       check(port_capacity_bits(m.edge_in_flit_i), cfg_.board.num_edges(), "edge_in_flit_i");
     } else {
-      check(port_capacity_bits(m.in_flit_i), kNumRouterPorts, "in_flit_i");
+      check(port_capacity_bits(m.in_flit_i), num_ports_, "in_flit_i");
     }
   }
 

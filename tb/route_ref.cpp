@@ -14,8 +14,8 @@ unsigned opposite(unsigned dir) { return (dir + 2) % 4; }
 }  // namespace
 
 const char* port_name(unsigned port) {
-  static const char* const kNames[] = {"N", "E", "S", "W", "L"};
-  return port < kNumRouterPorts ? kNames[port] : "?";
+  static const char* const kNames[kMaxRouterPorts] = {"N", "E", "S", "W", "L", "L1", "L2", "L3"};
+  return port < kMaxRouterPorts ? kNames[port] : "?";
 }
 
 const char* to_string(RouteMode m) {
@@ -31,7 +31,7 @@ const char* to_string(VcPolicy p) { return p == VcPolicy::Keep ? "vc-keep" : "vc
 
 std::string port_mask_string(PortMask m) {
   std::string s = "{";
-  for (unsigned p = 0; p < kNumRouterPorts; ++p) {
+  for (unsigned p = 0; p < kMaxRouterPorts; ++p) {
     if (m & bit(p)) {
       if (s.size() > 1) s += ",";
       s += port_name(p);
@@ -50,7 +50,12 @@ PortMask edge_ports(const RouterPlace& r) {
 }
 
 PortMask route_ref(const RouterPlace& r, unsigned in_port, RouteMode mode,
-                   const Destination& d) {
+                   const Destination& d, unsigned local_ports) {
+  if (local_ports < 1 || local_ports > kMaxLocalPorts) {
+    throw std::invalid_argument("route_ref: local_ports must be 1..4");
+  }
+  // Ejection: the packet has arrived and the router may hand it to any lane.
+  const PortMask eject = local_lanes(local_ports);
   const bool same_board = d.board_x == r.board_x && d.board_y == r.board_y;
   const bool board_row = !same_board && d.board_y == r.board_y;  // only x differs
   const bool board_col = !same_board && d.board_x == r.board_x;  // only y differs
@@ -76,7 +81,7 @@ PortMask route_ref(const RouterPlace& r, unsigned in_port, RouteMode mode,
   bool ew_still_required = false;  // an E/W move on this board must come first (north-last)
   if (same_board) {
     minimal = toward_col | toward_row;
-    if (minimal == 0) minimal = bit(kPortL);
+    if (minimal == 0) minimal = eject;
     ew_still_required = toward_col != 0;
   } else if (board_row) {
     minimal = near_ew | toward_row;
@@ -97,13 +102,13 @@ PortMask route_ref(const RouterPlace& r, unsigned in_port, RouteMode mode,
       if (minimal & bit(kPortW)) return bit(kPortW);
       if (minimal & bit(kPortN)) return bit(kPortN);
       if (minimal & bit(kPortS)) return bit(kPortS);
-      return minimal & bit(kPortL);
+      return minimal & eject;
     }
     case RouteMode::NorthLast: {
       PortMask m = minimal;
       if (ew_still_required) m &= static_cast<PortMask>(~bit(kPortN));
       const bool travelling_north = in_port == kPortS && r.node_y != 0;
-      if (travelling_north) m &= static_cast<PortMask>(bit(kPortN) | bit(kPortL) | edge_ports(r));
+      if (travelling_north) m &= static_cast<PortMask>(bit(kPortN) | eject | edge_ports(r));
       return m;
     }
     case RouteMode::MinAdaptive:
@@ -114,22 +119,23 @@ PortMask route_ref(const RouterPlace& r, unsigned in_port, RouteMode mode,
 
 unsigned BoardGeometry::edge_port(unsigned dir, unsigned x, unsigned y) const {
   switch (dir) {
-    case kPortN: return num_nodes() + x;
-    case kPortE: return num_nodes() + size_x + y;
-    case kPortS: return num_nodes() + size_x + size_y + x;
-    case kPortW: return num_nodes() + 2 * size_x + size_y + y;
+    case kPortN: return num_local() + x;
+    case kPortE: return num_local() + size_x + y;
+    case kPortS: return num_local() + size_x + size_y + x;
+    case kPortW: return num_local() + 2 * size_x + size_y + y;
     default: throw std::invalid_argument("BoardGeometry::edge_port: not a network direction");
   }
 }
 
 void BoardGeometry::router_of(unsigned ext, unsigned& x, unsigned& y, unsigned& port) const {
-  if (ext < num_nodes()) {
-    x = ext % size_x;
-    y = ext / size_x;
-    port = kPortL;
+  if (ext < num_local()) {
+    const unsigned node = ext % num_nodes();
+    x = node % size_x;
+    y = node / size_x;
+    port = kPortL + ext / num_nodes();
     return;
   }
-  unsigned e = ext - num_nodes();
+  unsigned e = ext - num_local();
   if (e < size_x) {
     x = e; y = size_y - 1; port = kPortN; return;
   }
@@ -162,7 +168,7 @@ RouterPlace BoardGeometry::place(unsigned x, unsigned y, unsigned board_x, unsig
 std::string BoardGeometry::external_name(unsigned ext) const {
   unsigned x = 0, y = 0, port = 0;
   router_of(ext, x, y, port);
-  std::string s = port == kPortL ? "L" : std::string("edge ") + port_name(port);
+  std::string s = port >= kPortL ? port_name(port) : std::string("edge ") + port_name(port);
   return s + "(" + std::to_string(x) + "," + std::to_string(y) + ")#" + std::to_string(ext);
 }
 
@@ -177,25 +183,26 @@ BoardRoutes board_routes(const BoardGeometry& g, unsigned board_x, unsigned boar
     unsigned min_r = 0, max_r = 0;
     bool dead_end = false;
   };
-  std::vector<State> memo(g.num_nodes() * kNumRouterPorts);
+  const unsigned ports_per_router = num_router_ports(g.local_ports);
+  std::vector<State> memo(g.num_nodes() * ports_per_router);
 
   auto walk = [&](auto&& self, unsigned x, unsigned y, unsigned in_port) -> const State& {
-    State& s = memo[(y * g.size_x + x) * kNumRouterPorts + in_port];
+    State& s = memo[(y * g.size_x + x) * ports_per_router + in_port];
     if (s.done) return s;
     if (s.active) throw std::logic_error("board_routes: the routing function has a cycle");
     s.active = true;
     const RouterPlace place = g.place(x, y, board_x, board_y);
-    const PortMask ports = route_ref(place, in_port, mode, dst);
+    const PortMask ports = route_ref(place, in_port, mode, dst, g.local_ports);
     const PortMask edges = edge_ports(place);
     bool first = true;
     std::vector<unsigned> exits;
     unsigned min_r = 0, max_r = 0;
     bool dead = ports == 0;
-    for (unsigned p = 0; p < kNumRouterPorts; ++p) {
+    for (unsigned p = 0; p < ports_per_router; ++p) {
       if (!(ports & bit(p))) continue;
       unsigned sub_min = 1, sub_max = 1;
-      if (p == kPortL) {
-        exits.push_back(g.local_port(x, y));
+      if (p >= kPortL) {
+        exits.push_back(g.local_port(x, y, p - kPortL));
       } else if (edges & bit(p)) {
         exits.push_back(g.edge_port(p, x, y));
       } else {

@@ -29,7 +29,8 @@
 
 namespace hx {
 
-/// External ports of a bench: up to 64 local ports plus 32 edge ports for an 8x8 plane.
+/// External ports of a bench: up to 64 local ports (an 8x8 plane, or 4x4 with four lanes) plus
+/// 32 edge ports (8x8).
 constexpr unsigned kMaxExternalPorts = 128;
 using ExternalPortSet = std::bitset<kMaxExternalPorts>;
 

@@ -1,9 +1,10 @@
 // traffic.h: synthetic traffic for the board-plane benches.
 //
 // UniformTraffic models the accelerators of one board plane injecting packets at their local
-// ports: each cycle each node starts a packet with probability offered_load / mean length
-// (offered_load in flits per node per cycle), or, when saturating, keeps its source queue
-// non-empty so it injects whenever the network accepts a flit. Destinations are uniform over
+// ports: each cycle each local port (every lane of every node) starts a packet with probability
+// offered_load / mean length (offered_load in flits per local port per cycle), or, when
+// saturating, keeps its source queue non-empty so it injects whenever the network accepts a
+// flit. Destinations are uniform over
 // the other nodes of the board; a fraction may go to a random node of another board of a
 // boards_x * boards_y HammingMesh, and edge ports may inject packets that arrive from the trees
 // (on VC edge_vc, as a packet that already took the VC+1 of a board exit). Lengths are uniform
@@ -20,7 +21,7 @@
 namespace hx {
 
 struct UniformTrafficConfig {
-  double offered_load = 0.2;   ///< flits per node per cycle (ignored when saturating)
+  double offered_load = 0.2;   ///< flits per local port per cycle (ignored when saturating)
   bool saturate = false;       ///< keep every local source busy
   unsigned min_length = 4;
   unsigned max_length = 4;
@@ -43,10 +44,10 @@ class UniformTraffic {
   /// Generate this cycle's packets into the bench (call before each step()).
   template <class Bench>
   void tick(Bench& b) {
-    const unsigned nodes = geom_.num_nodes();
+    const unsigned local = geom_.num_local();
     const double mean_len = 0.5 * (cfg_.min_length + cfg_.max_length);
     const double p_packet = cfg_.offered_load / mean_len;
-    for (unsigned n = 0; n < nodes; ++n) {
+    for (unsigned n = 0; n < local; ++n) {
       if (cfg_.saturate) {
         while (b.source(n).queued() < 2) {
           if (!emit(b, n, false)) break;
@@ -56,7 +57,7 @@ class UniformTraffic {
       }
     }
     if (cfg_.edge_load > 0.0) {
-      for (unsigned e = nodes; e < geom_.num_external(); ++e) {
+      for (unsigned e = local; e < geom_.num_external(); ++e) {
         if (rng_.chance(cfg_.edge_load)) emit(b, e, true);
       }
     }
@@ -82,8 +83,8 @@ class UniformTraffic {
     }
     unsigned n = rng_.below(nodes);
     if (!from_edge && nodes > 1) {
-      n = rng_.below(nodes - 1);  // any other node
-      if (n >= src) ++n;
+      n = rng_.below(nodes - 1);  // any other node than the source's (lane k of node i: k*N+i)
+      if (n >= src % nodes) ++n;
     }
     d.node_x = n % geom_.size_x;
     d.node_y = n / geom_.size_x;

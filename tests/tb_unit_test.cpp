@@ -4,6 +4,9 @@
 // routing rules.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+#include <vector>
+
 #include "endpoints.h"
 #include "hx_flit.h"
 #include "rng.h"
@@ -325,6 +328,73 @@ TEST(RouteRef, BoardRoutes) {
   r = board_routes(g, 0, 0, RouteMode::Xy, g.edge_port(kPortW, 0, 2), dst(0, 0, 3, 0));
   EXPECT_EQ(r.exits, std::vector<unsigned>{g.local_port(3, 0)});
   EXPECT_EQ(r.min_routers, 6u);
+}
+
+// Lanes: a packet for this node may eject on any lane; a packet injected on any lane routes as
+// one from L; off this node nothing changes.
+TEST(RouteRef, LocalLanes) {
+  const RouterPlace c = place3(1, 1);
+  const PortMask lanes4 = local_lanes(4);
+  EXPECT_EQ(lanes4, 0xf0);
+  EXPECT_EQ(local_lanes(1), L);
+  for (RouteMode m : {RouteMode::Xy, RouteMode::NorthLast, RouteMode::MinAdaptive}) {
+    for (unsigned in = 0; in < num_router_ports(4); ++in) {
+      EXPECT_EQ(route_ref(c, in, m, dst(2, 3, 1, 1), 4), lanes4) << port_name(in);
+      EXPECT_EQ(route_ref(c, in, m, dst(2, 3, 1, 1), 2), local_lanes(2)) << port_name(in);
+    }
+    for (unsigned lane = 0; lane < 4; ++lane) {
+      for (const Destination& d : {dst(2, 3, 2, 0), dst(2, 3, 0, 2), dst(3, 3, 0, 0), dst(2, 5, 0, 1)}) {
+        EXPECT_EQ(route_ref(c, kPortL + lane, m, d, 4), route_ref(c, kPortL, m, d, 1))
+            << "lane " << lane;
+      }
+    }
+  }
+  // Travelling north may still eject, on any lane.
+  EXPECT_EQ(route_ref(c, kPortS, RouteMode::NorthLast, dst(2, 3, 1, 1), 4), lanes4);
+  EXPECT_THROW(route_ref(c, kPortL, RouteMode::Xy, dst(2, 3, 1, 1), 0), std::invalid_argument);
+  EXPECT_THROW(route_ref(c, kPortL, RouteMode::Xy, dst(2, 3, 1, 1), 5), std::invalid_argument);
+  EXPECT_STREQ(port_name(kPortL), "L");
+  EXPECT_STREQ(port_name(kPortL + 3), "L3");
+  EXPECT_EQ(port_mask_string(lanes4 | N), "{N,L,L1,L2,L3}");
+}
+
+// Port numbering of a plane with lanes: lane k of node n at k * nodes + n, edges after all lanes.
+TEST(RouteRef, BoardGeometryWithLanes) {
+  const BoardGeometry g{4, 4, 4};
+  EXPECT_EQ(g.num_local(), 64u);
+  EXPECT_EQ(g.num_external(), 80u);
+  EXPECT_EQ(g.local_port(1, 2), 9u);
+  EXPECT_EQ(g.local_port(1, 2, 0), 9u);
+  EXPECT_EQ(g.local_port(1, 2, 3), 57u);
+  EXPECT_EQ(g.edge_port(kPortN, 2, 3), 66u);
+  EXPECT_EQ(g.edge_port(kPortW, 0, 3), 79u);
+  for (unsigned e = 0; e < g.num_external(); ++e) {
+    unsigned x = 0, y = 0, port = 0;
+    g.router_of(e, x, y, port);
+    if (e < g.num_local()) {
+      EXPECT_EQ(port, kPortL + e / 16) << e;
+      EXPECT_EQ(g.local_port(x, y, port - kPortL), e);
+    } else {
+      EXPECT_LT(port, kPortL) << e;
+      EXPECT_EQ(g.edge_port(port, x, y), e);
+    }
+  }
+  EXPECT_EQ(g.external_name(57), "L3(1,2)#57");
+  EXPECT_EQ(g.external_name(9), "L(1,2)#9");
+  unsigned x = 0, y = 0, port = 0;
+  EXPECT_THROW(g.router_of(80, x, y, port), std::out_of_range);
+  // One lane: the numbering of a plane before lanes existed.
+  const BoardGeometry one{4, 4};
+  EXPECT_EQ(one.local_port(1, 2), 9u);
+  EXPECT_EQ(one.edge_port(kPortN, 2, 3), 18u);
+  // A route across the board from lane 2 of (0,0) may end on any lane of (3,3).
+  const BoardRoutes r = board_routes(g, 0, 0, RouteMode::Xy, g.local_port(0, 0, 2), dst(0, 0, 3, 3));
+  EXPECT_EQ(r.exits, (std::vector<unsigned>{15, 31, 47, 63}));
+  EXPECT_EQ(r.min_routers, 7u);
+  EXPECT_EQ(r.max_routers, 7u);
+  // From the W edge to (3,0): any lane of (3,0).
+  const BoardRoutes w = board_routes(g, 0, 0, RouteMode::NorthLast, g.edge_port(kPortW, 0, 2), dst(0, 0, 3, 0));
+  EXPECT_EQ(w.exits, (std::vector<unsigned>{3, 19, 35, 51}));
 }
 
 }  // namespace

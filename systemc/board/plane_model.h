@@ -1,12 +1,15 @@
 // plane_model.h: one plane of a HammingMesh board, as the SystemC side sees it.
 //
-// A board plane is an a x b mesh of RTL routers (rtl/hx_board_plane.sv) with a*b local ports
-// (one per accelerator) and 2(a+b) edge ports. The simulator drives it through this interface;
-// VerilatedPlane<M> implements it for each Verilated build of the plane (one class per size and
-// VC count), and the registry (plane_registry.h) creates the one a config asks for.
+// A board plane is an a x b mesh of RTL routers (rtl/hx_board_plane.sv) with L local ports
+// ("lanes") per accelerator, a*b*L in all, and 2(a+b) edge ports. The paper's accelerator has
+// four network interfaces per plane; a plane with L = 4 lets it inject and receive on all four
+// links at once, L = 1 caps it at one link. The simulator drives a plane through this interface;
+// VerilatedPlane<M> implements it for each Verilated build of the plane (one class per size, VC
+// count and lane count), and the registry (plane_registry.h) creates the one a config asks for.
 //
 // External ports are numbered as in rtl/hx_board_plane.sv and tb/route_ref.h BoardGeometry:
-// local ports 0..a*b-1 (node y*a + x), then the edge ports N (x), E (y), S (x), W (y).
+// local ports first, lane k of node n = y*a + x at k*a*b + n (local_port(n, k); lane 0 has the
+// numbers of a one-lane plane), then, from a*b*L on, the edge ports N (x), E (y), S (x), W (y).
 // Each port has two FlitLinks: `in` carries flits into the plane (and credits out of it),
 // `out` carries flits out of the plane (and credits into it). An edge port without links is
 // tied off: nothing enters, and nothing may leave (a flit there is a routing error).
@@ -36,7 +39,8 @@ struct PlaneVariant {
   unsigned num_vcs = 0;
   unsigned buf_depth = 0;
   unsigned payload_width = 0;
-  std::string name;  ///< e.g. "8x8v4"
+  unsigned local_ports = 1;  ///< lanes per router (hx_board_plane's LocalPorts)
+  std::string name;  ///< e.g. "8x8v4", "4x4l4"
 };
 
 /// The straps of every router of the plane.
@@ -52,7 +56,17 @@ class PlaneModel {
 
   virtual const PlaneVariant& variant() const = 0;
   unsigned num_nodes() const { return variant().size_x * variant().size_y; }
+  /// Lanes per node (accelerator): its local ports in this plane.
+  unsigned num_local_ports() const { return variant().local_ports; }
   unsigned num_edges() const { return 2 * (variant().size_x + variant().size_y); }
+  /// All external ports: num_nodes() * num_local_ports() local ports, then the edges.
+  unsigned num_ports() const { return num_nodes() * num_local_ports() + num_edges(); }
+  /// External port of lane `lane` of node `node` (y*a + x).
+  unsigned local_port(unsigned node, unsigned lane = 0) const { return lane * num_nodes() + node; }
+  /// The port numbering as a BoardGeometry (edge_port(), router_of(), ...).
+  BoardGeometry geometry() const {
+    return BoardGeometry{variant().size_x, variant().size_y, variant().local_ports};
+  }
 
   /// Attach the links of external port `port` (nullptr leaves an edge port tied off).
   virtual void connect(unsigned port, FlitLink* in, FlitLink* out) = 0;

@@ -29,9 +29,17 @@ class VerilatedPlane final : public PlaneModel {
   VerilatedPlane(VerilatedContext* ctx, const PlaneVariant& v, const char* instance_name)
       : variant_(v), model_(std::make_unique<M>(ctx, instance_name)) {
     fmt_.payload_width = v.payload_width;
-    const unsigned ports = num_nodes() + num_edges();
-    in_.assign(ports, nullptr);
-    out_.assign(ports, nullptr);
+    // The variant's numbers come from the registry, the port widths from Verilation: a registry
+    // that disagrees with the model (size, lanes, flit width) would silently misplace flits.
+    const unsigned need = num_local() * fmt_.flit_width();
+    const unsigned have = port_capacity_bits(model_->loc_in_flit_i);
+    if (have < need || have >= need + 32) {
+      throw std::invalid_argument("VerilatedPlane: model " + v.name + " has " +
+                                  std::to_string(have) + " bits of local flits, the variant " +
+                                  std::to_string(need));
+    }
+    in_.assign(num_ports(), nullptr);
+    out_.assign(num_ports(), nullptr);
   }
 
   const PlaneVariant& variant() const override { return variant_; }
@@ -58,11 +66,11 @@ class VerilatedPlane final : public PlaneModel {
 
   void drive(uint64_t t) override {
     M& m = *model_;
-    const unsigned nodes = num_nodes();
+    const unsigned local = num_local();
     // Inputs for cycle t: flits arriving on the in-links, credits arriving on the out-links.
-    drive_group(t, 0, nodes, m.loc_in_valid_i, m.loc_in_flit_i, m.loc_out_credit_i,
+    drive_group(t, 0, local, m.loc_in_valid_i, m.loc_in_flit_i, m.loc_out_credit_i,
           m.loc_out_credit_vc_i);
-    drive_group(t, nodes, num_edges(), m.edge_in_valid_i, m.edge_in_flit_i, m.edge_out_credit_i,
+    drive_group(t, local, num_edges(), m.edge_in_valid_i, m.edge_in_flit_i, m.edge_out_credit_i,
           m.edge_out_credit_vc_i);
   }
 
@@ -70,12 +78,12 @@ class VerilatedPlane final : public PlaneModel {
 
   void edge(uint64_t t) override {
     M& m = *model_;
-    const unsigned nodes = num_nodes();
+    const unsigned local = num_local();
     clock();
     // Registered outputs: what the plane drives in cycle t+1.
-    sample_group(t, 0, nodes, m.loc_out_valid_o, m.loc_out_flit_o, m.loc_in_credit_o,
+    sample_group(t, 0, local, m.loc_out_valid_o, m.loc_out_flit_o, m.loc_in_credit_o,
            m.loc_in_credit_vc_o);
-    sample_group(t, nodes, num_edges(), m.edge_out_valid_o, m.edge_out_flit_o, m.edge_in_credit_o,
+    sample_group(t, local, num_edges(), m.edge_out_valid_o, m.edge_out_flit_o, m.edge_in_credit_o,
            m.edge_in_credit_vc_o);
   }
 
@@ -85,6 +93,8 @@ class VerilatedPlane final : public PlaneModel {
   void trace(VerilatedFstC* tfp, int levels) override { model_->trace(tfp, levels); }
 
  private:
+  unsigned num_local() const { return num_nodes() * num_local_ports(); }
+
   void clock() {
     model_->clk_i = 1;
     model_->eval();
@@ -92,8 +102,8 @@ class VerilatedPlane final : public PlaneModel {
     model_->eval();
   }
 
-  // Ports [first, first+count) of one group (local or edge): valid mask and flits in, credits
-  // for the group's outputs in.
+  // Ports [first, first+count) of one group (local, every lane, or edge): valid mask and flits in,
+  // credits for the group's outputs in. Groups larger than 64 ports go in chunks of 64.
   template <class V, class F, class C, class CV>
   void drive_group(uint64_t t, unsigned first, unsigned count, V& valid, F& flits, C& credit,
              CV& credit_vc) {

@@ -204,8 +204,7 @@ void SwitchFabric::build_hammingmesh_tree(const std::vector<PlaneModel*>& planes
       build_tree(prefix_ + (rows ? "row" : "col") + std::to_string(board_rc) + "_line" + std::to_string(first_line),
                  tree_ports(cfg_, rows), addr);
 
-  // Terminal (position, line, side) -> a board's edge port.
-  const BoardGeometry geom{a, b};
+  // Terminal (position, line, side) -> a board's edge port (numbered after the plane's lanes).
   for (unsigned pos = 0; pos < positions; ++pos) {
     for (unsigned li = 0; li < lines; ++li) {
       for (unsigned side = 0; side < 2; ++side) {
@@ -223,7 +222,7 @@ void SwitchFabric::build_hammingmesh_tree(const std::vector<PlaneModel*>& planes
           dir = side == 0 ? kPortS : kPortN;
         }
         PlaneModel& plane = *planes.at(by * cfg_.topology.global_x + bx);
-        const unsigned edge = geom.edge_port(dir, x, y);
+        const unsigned edge = plane.geometry().edge_port(dir, x, y);
         static const char* const kDir = "NESW";
         const std::string ep = prefix_ + "board" + std::to_string(by * cfg_.topology.global_x + bx) + "_" + kDir[dir] +
                                std::to_string(x) + "_" + std::to_string(y);
