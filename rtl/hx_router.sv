@@ -193,6 +193,18 @@ module hx_router #(
   logic [NumPorts*VcWidth-1:0]   in_win_ovc;    // ... and the output VC it will use
   logic [NumPorts-1:0]           in_granted;    // its request won the output stage
 
+  // With several local lanes, a lane carries one packet at a time: a head for this node takes a
+  // lane no other packet holds (on any VC), so that packets arriving together eject on different
+  // lanes at full rate instead of sharing the lane with the most credits. One lane keeps the
+  // plain rule (any free VC), as a single local port always has.
+  logic [NumPorts-1:0] lane_taken;
+  always_comb begin
+    lane_taken = '0;
+    for (int unsigned p = hx_pkg::PortL; p < NumPorts; p++) begin
+      lane_taken[p] = (LocalPorts > 1) && (busy_q[p*NumVcs +: NumVcs] != '0);
+    end
+  end
+
   for (genvar ip = 0; ip < NumPorts; ip++) begin : g_in
     // The input side of port ip, named for waveforms (see g_out).
     logic                 in_valid;
@@ -301,7 +313,7 @@ module hx_router #(
                 end
                 if (allowed == '0) ivc_exhausted[ip*NumVcs + v] = 1'b1;
                 for (int unsigned w = 0; w < NumVcs; w++) begin
-                  if (allowed[w] && !busy_q[p*NumVcs + w]
+                  if (allowed[w] && !busy_q[p*NumVcs + w] && !lane_taken[p]
                       && cred_q[(p*NumVcs + w)*CredWidth +: CredWidth] != '0
                       && (!req_valid[ip*NumVcs + v]
                           || cred_q[(p*NumVcs + w)*CredWidth +: CredWidth] > best)) begin

@@ -412,13 +412,14 @@ void check_buildable(const SimConfig& cfg) {
   if (cfg.switched()) return;  // no boards, no RTL
   const PlaneVariant* v =
       find_plane_variant(cfg.topology.board_x, cfg.topology.board_y, cfg.router.vcs,
-                         cfg.router.buffer_depth, cfg.router.flit_width_bits);
+                         cfg.router.buffer_depth, cfg.router.flit_width_bits, cfg.router.local_ports);
   if (v == nullptr) {
     std::ostringstream os;
     os << cfg.source << ": no RTL model of a " << cfg.topology.board_x << "x"
        << cfg.topology.board_y << " board plane with " << cfg.router.vcs << " VCs x "
-       << cfg.router.buffer_depth << " flits and " << cfg.router.flit_width_bits
-       << "-bit flits is built. Built: " << describe_built_plane_variants()
+       << cfg.router.buffer_depth << " flits, " << cfg.router.flit_width_bits << "-bit flits and "
+       << cfg.router.local_ports << " local port" << (cfg.router.local_ports > 1 ? "s" : "")
+       << " per router is built. Built: " << describe_built_plane_variants()
        << ". Add the variant to HX_BOARD_SIZES in rtl/CMakeLists.txt.";
     throw std::invalid_argument(os.str());
   }
@@ -431,7 +432,8 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
   const PlaneVariant* v =
       cfg.switched() ? nullptr
                      : find_plane_variant(cfg.topology.board_x, cfg.topology.board_y, cfg.router.vcs,
-                                          cfg.router.buffer_depth, cfg.router.flit_width_bits);
+                                          cfg.router.buffer_depth, cfg.router.flit_width_bits,
+                                          cfg.router.local_ports);
   net_ = std::make_unique<Netlist>(cfg);
   Netlist& n = *net_;
   n.variant = v;
@@ -473,7 +475,7 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
     PlaneModel& plane =
         *plane_of_board[i / cfg.node_count()][addr[i].board_y * cfg.topology.global_x + addr[i].board_x];
     for (unsigned k = 0; k < lanes; ++k) {
-      plane.connect(geom.local_port(addr[i].node_x, addr[i].node_y) + k * geom.size_x * geom.size_y, n.inject[i * lanes + k].get(),
+      plane.connect(plane.local_port(geom.local_port(addr[i].node_x, addr[i].node_y), k), n.inject[i * lanes + k].get(),
                     n.eject[i * lanes + k].get());
     }
   }
