@@ -25,9 +25,12 @@ OUT="$ROOT/build/synth"
 JOBS="${HX_SYNTH_JOBS:-2}"
 
 # One line per run: "<name> <top> [Name=Value ...]". Parameters not named keep the RTL defaults.
+# hx_router_l4 is the router with four local lanes (docs/router.md, "Local lanes"). The longest
+# run comes first, so that with two jobs the two routers share the other core meanwhile.
 RUNS=(
-  "hx_router          hx_router"
   "hx_board_plane_2x2 hx_board_plane SizeX=2 SizeY=2"
+  "hx_router          hx_router"
+  "hx_router_l4       hx_router LocalPorts=4"
 )
 
 # Everything after the front end, the same for every top. @P@ is the per-run output prefix.
