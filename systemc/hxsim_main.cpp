@@ -133,19 +133,19 @@ void print_summary(const hx::SimConfig& cfg, const nlohmann::ordered_json& j, bo
                   static_cast<unsigned long long>(job["wrong_elements"].get<uint64_t>()));
     }
   } else {
-  std::printf("  traffic  %s, %u-flit packets: offered %.3f, accepted %.3f flits/node/cycle"
-              " (%.1f Gb/s per node)\n",
-              tr["pattern"].get<std::string>().c_str(), cfg.traffic.packet_length,
-              tr["offered"].get<double>(), tr["accepted"].get<double>(),
-              tr["accepted_gbps_per_node"].get<double>());
-  std::printf("  latency  avg %.2f, p99 %.0f, max %.0f cycles over %llu packets",
-              tr["avg_latency_cycles"].get<double>(), tr["p99_latency_cycles"].get<double>(),
-              tr["max_latency_cycles"].get<double>(),
-              static_cast<unsigned long long>(tr["packets"].get<uint64_t>()));
-  if (tr["zero_load_latency_cycles"].is_number()) {
-    std::printf(" (zero-load %.2f)", tr["zero_load_latency_cycles"].get<double>());
-  }
-  std::printf("\n");
+    std::printf("  traffic  %s, %u-flit packets: offered %.3f, accepted %.3f flits/node/cycle"
+                " (%.1f Gb/s per node)\n",
+                tr["pattern"].get<std::string>().c_str(), cfg.traffic.packet_length,
+                tr["offered"].get<double>(), tr["accepted"].get<double>(),
+                tr["accepted_gbps_per_node"].get<double>());
+    std::printf("  latency  avg %.2f, p99 %.0f, max %.0f cycles over %llu packets",
+                tr["avg_latency_cycles"].get<double>(), tr["p99_latency_cycles"].get<double>(),
+                tr["max_latency_cycles"].get<double>(),
+                static_cast<unsigned long long>(tr["packets"].get<uint64_t>()));
+    if (tr["zero_load_latency_cycles"].is_number()) {
+      std::printf(" (zero-load %.2f)", tr["zero_load_latency_cycles"].get<double>());
+    }
+    std::printf("\n");
   }
   if (!j.contains("collective") && (cfg.hammingmesh() || cfg.switched())) {
     std::printf("  global   %.3f of the local port = %.3f of the plane's links; longest path %u cables"
