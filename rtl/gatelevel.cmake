@@ -44,3 +44,35 @@ hx_verilate_model(hx_router_gl_model
   PREFIX Vhx_router_gl
   SOURCES ${HX_GL_NETLIST}
   ARGS -O3 --x-assign fast --x-initial fast --no-timing)
+
+# ---- gate-level twin of one reduction table (docs/reduction-unit.md) ----
+# hx_reduction_table with Entries=2 (256 B), synthesized the same way, Verilated as
+# hx_reduction_table_gl_model (class Vhx_reduction_table_gl) and driven by the same directed and
+# (shortened) random tests as the RTL model Vhx_reduction_table_e2 (tests/gatelevel).
+set(HX_GL_RED_NETLIST ${CMAKE_BINARY_DIR}/gatelevel/hx_reduction_table_e2_netlist.v)
+set(hx_gl_red_stale FALSE)
+if(NOT EXISTS ${HX_GL_RED_NETLIST})
+  set(hx_gl_red_stale TRUE)
+else()
+  foreach(src IN LISTS HX_RED_RTL_SOURCES HX_GL_SCRIPTS)
+    if("${src}" IS_NEWER_THAN "${HX_GL_RED_NETLIST}")
+      set(hx_gl_red_stale TRUE)
+      break()
+    endif()
+  endforeach()
+endif()
+if(hx_gl_red_stale)
+  message(STATUS "Synthesizing the gate-level netlist of hx_reduction_table, Entries=2 (yosys)")
+  execute_process(
+    COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/netlist.sh hx_reduction_table ${HX_GL_RED_NETLIST}
+            Entries=2
+    RESULT_VARIABLE hx_gl_red_rc)
+  if(NOT hx_gl_red_rc EQUAL 0)
+    message(FATAL_ERROR "scripts/netlist.sh failed (${hx_gl_red_rc}); see ${CMAKE_BINARY_DIR}/gatelevel/hx_reduction_table_e2_netlist.log")
+  endif()
+endif()
+hx_verilate_model(hx_reduction_table_gl_model
+  TOP hx_reduction_table
+  PREFIX Vhx_reduction_table_gl
+  SOURCES ${HX_GL_RED_NETLIST}
+  ARGS -O3 --x-assign fast --x-initial fast --no-timing)

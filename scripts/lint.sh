@@ -27,6 +27,25 @@ LINT_RUNS=(
   "hx_board_plane -GSizeX=3 -GSizeY=2 -GLocalPorts=3 -GNumVcs=2"
 )
 
+# The switch reduction unit (docs/reduction-unit.md), linted from its own sources (RED_FILES
+# below): one table at 1, 2, 8 and 32 entries (8 is the default) and a narrow time base, and the
+# grouped switch at 1 and 16 ports. The ALU array (hx_reduce_alu, hx_fp32_alu) is linted inside
+# the table: as a top of its own, the packet-format constants of hx_red_pkg would be unused.
+RED_LINT_RUNS=(
+  "hx_reduction_table -GEntries=1"
+  "hx_reduction_table -GEntries=2"
+  "hx_reduction_table"
+  "hx_reduction_table -GEntries=32"
+  "hx_reduction_table -GEntries=3 -GTimeWidth=8"
+  "hx_switch_reduction -GPorts=1 -GEntries=2"
+  "hx_switch_reduction -GPorts=16 -GEntries=8"
+)
+# Its sources, package first. They are kept out of the router runs and the router's out of
+# these: Verilator -Wall reports every parameter of a package on the command line that the top
+# does not use (UNUSEDPARAM). rtl/CMakeLists.txt (HX_RED_RTL_SOURCES) keeps the same list.
+RED_FILES=(rtl/hx_red_pkg.sv rtl/hx_fp32_alu.sv rtl/hx_reduce_alu.sv rtl/hx_reduction_table.sv
+           rtl/hx_switch_reduction.sv)
+
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 PKG=rtl/hx_pkg.sv
@@ -38,16 +57,21 @@ fi
 FILES=("$PKG")
 shopt -s nullglob
 for f in rtl/*.sv; do
-  [[ "$f" == "$PKG" ]] || FILES+=("$f")
+  [[ "$f" == "$PKG" ]] && continue
+  for r in "${RED_FILES[@]}"; do [[ "$f" == "$r" ]] && continue 2; done
+  FILES+=("$f")
 done
 shopt -u nullglob
 
 failed=0
-for run in "${LINT_RUNS[@]}"; do
+lint_run() {   # lint_run "TOP [-GParam=value ...]" FILE...
+  local run="$1"
+  shift
+  local words top params out
   read -r -a words <<<"$run"
   top="${words[0]}"
   params=("${words[@]:1}")
-  if out="$(verilator --lint-only -Wall --top-module "$top" "${params[@]}" -Irtl "${FILES[@]}" 2>&1)" \
+  if out="$(verilator --lint-only -Wall --top-module "$top" "${params[@]}" -Irtl "$@" 2>&1)" \
      && [[ -z "$out" ]]; then
     echo "lint: $run clean"
   else
@@ -55,5 +79,11 @@ for run in "${LINT_RUNS[@]}"; do
     [[ -z "$out" ]] || printf '%s\n' "$out" >&2
     failed=1
   fi
+}
+for run in "${LINT_RUNS[@]}"; do
+  lint_run "$run" "${FILES[@]}"
+done
+for run in "${RED_LINT_RUNS[@]}"; do
+  lint_run "$run" "${RED_FILES[@]}"
 done
 exit "$failed"

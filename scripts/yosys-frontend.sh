@@ -5,7 +5,8 @@
 # by the same commands.
 #
 #   source scripts/yosys-frontend.sh
-#   hx_rtl_files                        # fills the array HX_RTL_FILES: package first, then rtl/*.sv
+#   hx_rtl_files                        # fills the array HX_RTL_FILES: hx_pkg.sv, the other
+#                                       # rtl/*_pkg.sv, then the rest of rtl/*.sv
 #   hx_yosys_frontend TOP [Name=Value ...] > script.ys
 #       read_verilog -sv <all RTL>
 #       chparam -set Name Value TOP     (one per override; the others keep the RTL defaults)
@@ -24,8 +25,11 @@ HX_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 hx_rtl_files() {
   HX_RTL_FILES=("$HX_ROOT/rtl/hx_pkg.sv")
   local f
-  for f in "$HX_ROOT"/rtl/*.sv; do
+  for f in "$HX_ROOT"/rtl/*_pkg.sv; do
     [[ "$f" == */hx_pkg.sv ]] || HX_RTL_FILES+=("$f")
+  done
+  for f in "$HX_ROOT"/rtl/*.sv; do
+    [[ "$f" == *_pkg.sv ]] || HX_RTL_FILES+=("$f")
   done
 }
 
