@@ -5,10 +5,12 @@
 //   hxsim check CONFIG
 //   hxsim cost CONFIG [--set key.path=value ...] [--out results.json]
 //   hxsim alloc CONFIG [--set key.path=value ...] [--out results.json]
+//   hxsim nvswitch CONFIG [--set key.path=value ...] [--out results.json] [--trace waves.fst]
 //
 // Without CONFIG, `run` uses the built-in default config. `cost` evaluates the cost model
 // (systemc/analytic, docs/cost.md) on a cost config; `alloc` runs the job allocator
-// (systemc/alloc, docs/allocation.md). Exit codes: 0 the run passed every check
+// (systemc/alloc, docs/allocation.md); `nvswitch` simulates an allreduce on an NVSwitch-like
+// fabric with in-network reduction (systemc/nvswitch, docs/nvswitch.md). Exit codes: 0 the run passed every check
 // (for cost: evaluated); 2 bad input (config, options), nothing written; 3 the run failed a
 // check (deadlock, loss, corruption, model error), results written; 1 an internal error.
 #include <unistd.h>
@@ -28,6 +30,7 @@
 #include "alloc_report.h"
 #include "cost_report.h"
 #include "gtkw.h"
+#include "nv_system.h"
 #include "sim_config.h"
 #include "simulation.h"
 
@@ -253,6 +256,24 @@ int cmd_alloc(const std::string& path, const std::vector<std::string>& sets, con
   return kExitOk;
 }
 
+// One allreduce on an NVSwitch-like fabric; --trace records switch 0's reduction units.
+int cmd_nvswitch(const std::string& path, const std::vector<std::string>& sets, const std::string& out,
+                 const std::string& trace, bool quiet) {
+  const hx::nv::NvConfig cfg = hx::nv::load_nv_config(path, sets);
+  hx::nv::NvSystem system("nvswitch", cfg);
+  const hx::nv::NvResults r = system.run(!quiet && isatty(fileno(stderr)), trace);
+  if (!out.empty()) write_atomically(out, hx::nv::nv_json(cfg, system.topology(), r).dump(2) + "\n");
+  if (!quiet) {
+    std::fputs(hx::nv::nv_text(cfg, system.topology(), r).c_str(), stdout);
+    if (!out.empty()) std::printf("  results     %s\n", out.c_str());
+  }
+  if (!r.ok) {
+    std::fprintf(stderr, "hxsim: check failed: %s\n", r.error.c_str());
+    return kExitCheckFailed;
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 // The program's own main, ahead of libsystemc's: it silences the SystemC banner, which is
@@ -305,6 +326,13 @@ int sc_main(int argc, char* argv[]) {
   alloc->add_option("--out", out, "write the results JSON here");
   alloc->add_flag("--quiet", quiet, "no table, no progress lines");
 
+  CLI::App* nvswitch = app.add_subcommand("nvswitch", "allreduce on an NVSwitch-like fabric: ring, pull or push");
+  nvswitch->add_option("CONFIG", path, "YAML config file (docs/nvswitch.md)")->required();
+  nvswitch->add_option("--set", sets, "override a key: key.path=value (repeatable)");
+  nvswitch->add_option("--out", out, "write the results JSON here");
+  nvswitch->add_option("--trace", trace, "write an FST waveform of switch 0's reduction units here");
+  nvswitch->add_flag("--quiet", quiet, "no summary, no progress line");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -316,6 +344,7 @@ int sc_main(int argc, char* argv[]) {
     if (*check) return cmd_check(path, sets);
     if (*cost) return cmd_cost(path, sets, out, quiet);
     if (*alloc) return cmd_alloc(path, sets, out, quiet);
+    if (*nvswitch) return cmd_nvswitch(path, sets, out, trace, quiet);
     return cmd_run(path, sets, seed, out, trace, window, fault, only_source, dump, quiet);
   } catch (const hx::ConfigError& e) {
     std::fprintf(stderr, "hxsim: %s\n", e.what());

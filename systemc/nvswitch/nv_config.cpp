@@ -1,0 +1,194 @@
+#include "nv_config.h"
+
+#include <cmath>
+#include <filesystem>
+#include <functional>
+
+#include "config_reader.h"
+#include "reduction_bank.h"
+
+namespace hx::nv {
+
+namespace {
+using P = Presence;
+
+std::string sizes_text() {
+  std::string s;
+  for (unsigned b : reduction_table_sizes()) s += (s.empty() ? "" : ", ") + std::to_string(b) + " B";
+  return s;
+}
+
+// A duration ("180 cycles", "100 ns") in whole fabric cycles within [lo, hi].
+unsigned cycles_in(const Field& f, uint64_t lo, uint64_t hi, double clock_hz) {
+  const uint64_t n = f.duration().to_cycles(clock_hz);
+  if (n < lo || n > hi) f.fail("cycles in " + std::to_string(lo) + ".." + std::to_string(hi) + " of the fabric clock");
+  return static_cast<unsigned>(n);
+}
+
+KeySpec schema(NvConfig& c) {
+  return section(
+      "", P::Required,
+      {
+          leaf("name", P::Optional, "a string", "", [&c](const Field& f) { c.name = f.text(); }),
+          leaf("description", P::Defaulted, "a string", "\"\"", [&c](const Field& f) { c.description = f.text(); }),
+          section("system", P::Required,
+                  {
+                      leaf("kind", P::Required, "dgx2 or fat_tree", "",
+                           [&c](const Field& f) {
+                             c.system = f.choice<SystemKind>({{"dgx2", SystemKind::Dgx2}, {"fat_tree", SystemKind::FatTree}});
+                           }),
+                      leaf("groups", P::Optional, "an integer in 2..16 (leaf groups of 8 GPUs; fat_tree only)", "",
+                           [&c](const Field& f) {
+                             if (c.system == SystemKind::Dgx2) f.fail("no groups key for a dgx2 (it has 2 groups of 8 GPUs)");
+                             c.groups = static_cast<unsigned>(f.integer(2, 16));
+                           }),
+                      leaf("links", P::Defaulted, "an integer in 1..8 (links per GPU, one per plane)", "6",
+                           [&c](const Field& f) { c.links = static_cast<unsigned>(f.integer(1, 8)); }),
+                      leaf("link_bandwidth", P::Defaulted, "a bandwidth in [1 GB/s, 1 TB/s]", "25 GB/s",
+                           [&c](const Field& f) {
+                             c.link_bandwidth = f.bandwidth();
+                             if (c.link_bandwidth < 8e9 || c.link_bandwidth > 8e12) f.fail("a bandwidth in [1 GB/s, 1 TB/s]");
+                           }),
+                      leaf("link_latency", P::Defaulted, "a time in [0, 1 us]", "0 ns",
+                           [&c](const Field& f) {
+                             c.link_latency_s = f.time();
+                             if (c.link_latency_s < 0 || c.link_latency_s > 1e-6) f.fail("a time in [0, 1 us]");
+                           }),
+                  }),
+          section("switch", P::Defaulted,
+                  {
+                      leaf("latency", P::Defaulted, "a time in [1 ns, 10 us]", "150 ns",
+                           [&c](const Field& f) {
+                             c.switch_latency_s = f.time();
+                             if (c.switch_latency_s < 1e-9 || c.switch_latency_s > 1e-5) f.fail("a time in [1 ns, 10 us]");
+                           }),
+                      leaf("speedup", P::Defaulted, "a number in [1, 16] (crossbar flits per cycle per input)", "2",
+                           [&c](const Field& f) { c.speedup = f.number({1, 16}); }),
+                      leaf("table", P::Defaulted, "a reduction table size per port: one of " + sizes_text(), "256 B",
+                           [&c](const Field& f) {
+                             const double bits = f.data_size();
+                             for (unsigned b : reduction_table_sizes())
+                               if (std::fabs(bits - 8.0 * b) < 0.5) {
+                                 c.table_bytes = b;
+                                 return;
+                               }
+                             f.fail("a reduction table size per port: one of " + sizes_text() + " (the built RTL variants)");
+                           }),
+                      leaf("timeout", P::Defaulted, "a time in [0, 1 ms] (push entries idle this long are evicted; 0: never)",
+                           "1 us", [&c](const Field& f) {
+                             c.timeout_s = f.time();
+                             if (c.timeout_s < 0 || c.timeout_s > 1e-3) f.fail("a time in [0, 1 ms]");
+                           }),
+                  }),
+          section("gpu", P::Defaulted,
+                  {
+                      leaf("memory_latency", P::Defaulted, "cycles in 1..100000 (fabric clock)", "180 cycles",
+                           [&c](const Field& f) {
+                             c.mem_latency = cycles_in(f, 1, 100000, c.link_bandwidth / 128.0);
+                           }),
+                      leaf("memory_jitter", P::Defaulted, "cycles in 0..100000: a random U[0, jitter) more per access",
+                           "180 cycles", [&c](const Field& f) {
+                             c.mem_jitter = cycles_in(f, 0, 100000, c.link_bandwidth / 128.0);
+                           }),
+                  }),
+          section("allreduce", P::Required,
+                  {
+                      leaf("method", P::Required, "ring, pull or push", "",
+                           [&c](const Field& f) {
+                             c.method = f.choice<Method>({{"ring", Method::Ring}, {"pull", Method::Pull}, {"push", Method::Push}});
+                           }),
+                      leaf("message", P::Required, "a data size, a multiple of 128 B in [128 B, 1 GiB]", "",
+                           [&c](const Field& f) {
+                             const double bits = f.data_size();
+                             const double bytes = bits / 8;
+                             if (bytes < 128 || bytes > 1073741824.0 || std::fmod(bytes, 128) != 0)
+                               f.fail("a data size, a multiple of 128 B in [128 B, 1 GiB]");
+                             c.message_bytes = static_cast<uint64_t>(bytes);
+                           }),
+                      leaf("datatype", P::Defaulted, "fp32 or int32", "fp32",
+                           [&c](const Field& f) {
+                             c.dtype = f.choice<DataType>({{"fp32", DataType::Fp32}, {"int32", DataType::Int32}});
+                           }),
+                      leaf("wave", P::Defaulted, "a data size, a multiple of 128 B (0: no wave control)", "0 B",
+                           [&c](const Field& f) {
+                             const double bytes = f.data_size() / 8;
+                             if (bytes < 0 || bytes > 1073741824.0 || std::fmod(bytes, 128) != 0)
+                               f.fail("a data size, a multiple of 128 B (0: no wave control)");
+                             c.wave_bytes = static_cast<uint64_t>(bytes);
+                           }),
+                      leaf("waves", P::Defaulted, "an integer in 1..4096 (outstanding waves)", "1",
+                           [&c](const Field& f) { c.waves = static_cast<unsigned>(f.integer(1, 4096)); }),
+                      leaf("barrier", P::Defaulted, "true or false (pull: an initial barrier)", "false",
+                           [&c](const Field& f) {
+                             const std::string t = f.text("true or false");
+                             if (t != "true" && t != "false") f.fail("true or false");
+                             c.barrier = t == "true";
+                             if (c.barrier && c.method != Method::Pull) f.fail("false: only the pull method has a barrier");
+                           }),
+                      leaf("ring_slice", P::Defaulted, "a data size, a multiple of 128 B (ring: data per flag)", "64 KiB",
+                           [&c](const Field& f) {
+                             const double bytes = f.data_size() / 8;
+                             if (bytes < 128 || bytes > 1073741824.0 || std::fmod(bytes, 128) != 0)
+                               f.fail("a data size, a multiple of 128 B in [128 B, 1 GiB]");
+                             c.ring_slice_bytes = static_cast<uint64_t>(bytes);
+                           }),
+                  }),
+          section("run", P::Defaulted,
+                  {
+                      leaf("seed", P::Defaulted, "an integer in 0..2^63", "1",
+                           [&c](const Field& f) { c.seed = f.integer(0, uint64_t{1} << 63); }),
+                      leaf("watchdog", P::Defaulted, "cycles in 100..10^9 without progress before a deadlock is reported",
+                           "20000 cycles", [&c](const Field& f) {
+                             c.watchdog_cycles = cycles_in(f, 100, 1000000000, c.link_bandwidth / 128.0);
+                           }),
+                  }),
+      });
+}
+
+NvConfig load(const std::function<void(ConfigReader&)>& parse, const std::string& source,
+              const std::vector<std::string>& overrides) {
+  NvConfig c;
+  ConfigReader reader(schema(c), source);
+  parse(reader);
+  for (const std::string& o : overrides) reader.apply_override(o);
+  reader.read();
+  c.source = source;
+  if (!reader.present("name")) c.name = std::filesystem::path(source).stem().string();
+  if (c.system == SystemKind::FatTree && !reader.present("system.groups")) c.groups = 16;
+  if (c.method != Method::Ring && c.gpus() > 0xFFFE)
+    reader.field("system.groups").fail("fewer GPUs than the unit's 16-bit source field holds");
+  if (c.wave_bytes == 0 && reader.present("allreduce.waves") && c.waves != 1)
+    reader.field("allreduce.waves").fail("no waves key without allreduce.wave (the wave size)");
+  if (c.method == Method::Ring && c.wave_bytes != 0)
+    reader.field("allreduce.wave").fail("0 B: the ring baseline has no wave control");
+  c.clock_hz = c.link_bandwidth / 128.0;  // one 16-B flit per cycle
+  c.link_latency = std::max<unsigned>(1, static_cast<unsigned>(std::lround(c.link_latency_s * c.clock_hz)));
+  c.switch_latency = static_cast<unsigned>(std::lround(c.switch_latency_s * c.clock_hz));
+  c.timeout = static_cast<unsigned>(std::lround(c.timeout_s * c.clock_hz));
+  // Credits cover the round trip of a switch-to-switch hop (pipeline, both link directions) plus
+  // two packets, so one link can stream at full rate (section V: queues sized for the round trip).
+  c.input_buffer = c.switch_latency + 2 * c.link_latency + 2 * 9;
+  return c;
+}
+}  // namespace
+
+double NvConfig::payload_peak_bytes_per_s() const { return links * (link_bandwidth / 8) * 128.0 / 160.0; }
+
+NvConfig load_nv_config(const std::string& path, const std::vector<std::string>& overrides) {
+  return load([&path](ConfigReader& r) { r.parse_file(path); }, path, overrides);
+}
+
+NvConfig load_nv_config_text(const std::string& yaml, const std::string& source, const std::vector<std::string>& overrides) {
+  return load([&yaml](ConfigReader& r) { r.parse_text(yaml); }, source, overrides);
+}
+
+std::string method_name(Method m) {
+  switch (m) {
+    case Method::Ring: return "ring";
+    case Method::Pull: return "pull";
+    case Method::Push: return "push";
+  }
+  return "?";
+}
+
+}  // namespace hx::nv

@@ -1,0 +1,51 @@
+// nv_config.h: the YAML config of `hxsim nvswitch`: an NVSwitch-like system (DGX-2 or the
+// two-level fat tree of Klenk et al.) and one allreduce on it by ring, pull or push.
+// Every key, its unit and its default: docs/nvswitch.md. Physical units in, cycles derived: the
+// fabric clock is the link bandwidth divided by the 16-B flit (25 GB/s -> 1.5625 GHz).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "nv_gpu.h"
+#include "nv_switch.h"
+#include "nv_topology.h"
+
+namespace hx::nv {
+
+struct NvConfig {
+  std::string source, name, description;
+  SystemKind system = SystemKind::Dgx2;
+  unsigned groups = 2, links = 6;
+  double link_bandwidth = 25e9 * 8;  // bit/s
+  double link_latency_s = 0;
+  double switch_latency_s = 150e-9;
+  double speedup = 2;
+  unsigned table_bytes = 256;
+  double timeout_s = 1e-6;
+  Method method = Method::Push;
+  DataType dtype = DataType::Fp32;
+  uint64_t message_bytes = 0;
+  uint64_t wave_bytes = 0;
+  unsigned waves = 1;
+  bool barrier = false;
+  uint64_t ring_slice_bytes = 64 * 1024;
+  unsigned mem_latency = 180, mem_jitter = 180;
+  uint64_t seed = 1;
+  uint64_t watchdog_cycles = 20000;
+  uint64_t max_cycles = 0;  // 0: no limit
+
+  // derived
+  double clock_hz = 0;
+  unsigned link_latency = 1, switch_latency = 0, input_buffer = 0, timeout = 0;
+  unsigned gpus() const { return groups * 8; }
+  /// Payload peak per GPU: all links, 128 B of every 144-B write plus its 16-B ack.
+  double payload_peak_bytes_per_s() const;
+};
+
+NvConfig load_nv_config(const std::string& path, const std::vector<std::string>& overrides);
+NvConfig load_nv_config_text(const std::string& yaml, const std::string& source, const std::vector<std::string>& overrides);
+std::string method_name(Method m);
+
+}  // namespace hx::nv

@@ -1,0 +1,411 @@
+#include "nv_gpu.h"
+
+#include <cstring>
+#include <sstream>
+#include <stdexcept>
+
+#include "reduction_ref.h"
+
+namespace hx::nv {
+
+namespace {
+// What a completed memory access does.
+enum MemWhat : uint8_t {
+  SendWithOwn,   // push write / pull response: the packet carries this GPU's line
+  RingSend,      // a ring step: own line and/or the mailbox, then a write to the next GPU
+  PullFinish,    // a reduced pull response plus this GPU's line: the final, then its multicast
+  FlagSeen,      // a ring flag became visible to this GPU's poll
+};
+constexpr uint64_t ring_key(unsigned step, uint64_t x) { return (static_cast<uint64_t>(step) << 40) | x; }
+
+uint32_t bits_of(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+}  // namespace
+
+Gpu::Gpu(unsigned id, const NvTopology& topo, const GpuParams& params, uint64_t* next_packet_id)
+    : id_(id), topo_(topo), p_(params), next_id_(next_packet_id), rng_(params.seed * 1000003u + id),
+      tx_(topo.links()), pending_(topo.links() * kVcs), rx_(topo.links()), final_(params.lines, false) {
+  for (unsigned r = 0; r < 31; ++r) {
+    int64_t sum = 0;
+    for (unsigned g = 0; g < p_.gpus; ++g) sum += input_value(g, r);
+    expected_[r] = p_.dtype == DataType::Fp32 ? bits_of(static_cast<float>(sum)) : static_cast<uint32_t>(sum);
+  }
+  if (p_.method == Method::Push) {
+    for (uint64_t l = 0; l < p_.lines; ++l) work_.push_back(l);
+  } else if (p_.method == Method::Pull) {
+    for (uint64_t l = id_; l < p_.lines; l += p_.gpus) work_.push_back(l);
+    barrier_done_ = !p_.barrier;
+  } else {
+    // Ring step 0: this GPU's own chunk (id), every slice.
+    const uint64_t lo = p_.lines * id_ / p_.gpus, hi = p_.lines * (id_ + 1) / p_.gpus;
+    for (uint64_t s = lo, slice = 0; s < hi; s += p_.ring_slice_lines, ++slice)
+      ring_task(0, slice, s, std::min(hi, s + p_.ring_slice_lines));
+  }
+  if (p_.wave_lines) {
+    const uint64_t n = (work_.size() + p_.wave_lines - 1) / p_.wave_lines;
+    wave_left_.assign(n, p_.wave_lines);
+    if (n) wave_left_.back() = work_.size() - (n - 1) * p_.wave_lines;
+  }
+}
+
+uint32_t Gpu::combine(uint32_t a, uint32_t b) const {
+  return hx::reduce_lane(p_.dtype == DataType::Fp32 ? hx::AluOp::FAdd : hx::AluOp::IAdd, a, b);
+}
+
+std::array<uint32_t, kLineWords> Gpu::own_line(uint64_t line) const {
+  std::array<uint32_t, kLineWords> d;
+  for (unsigned w = 0; w < kLineWords; ++w) {
+    const int32_t v = input_value(id_, line * kLineWords + w);
+    d[w] = p_.dtype == DataType::Fp32 ? bits_of(static_cast<float>(v)) : static_cast<uint32_t>(v);
+  }
+  return d;
+}
+
+void Gpu::error(uint64_t& counter, const std::string& what) {
+  if (checks_.ok()) checks_.first_error = "GPU " + std::to_string(id_) + ": " + what;
+  ++counter;
+}
+
+void Gpu::accept(unsigned port, Packet&& pkt, uint64_t head_time) {
+  const uint64_t tail = head_time + pkt.flits() - 1;
+  rx_[port].emplace_back(tail, std::move(pkt));
+}
+
+void Gpu::send(Packet&& pkt) {
+  if (pkt.id == 0) pkt.id = ++*next_id_;
+  const unsigned j = topo_.plane_of_line(pkt.line);
+  auto& pend = pending_[j * kVcs + pkt.vc()];
+  if (pend.empty() && tx_[j].can_accept(pkt.vc(), pkt.flits()))
+    tx_[j].push(std::move(pkt));
+  else
+    pend.push_back(std::move(pkt));
+}
+
+void Gpu::ack(const Packet& w) {
+  Packet a;
+  a.kind = Kind::Ack;
+  a.src = static_cast<NodeId>(id_);
+  a.dst = w.src;
+  a.line = w.line;
+  a.user = w.user;
+  send(std::move(a));
+}
+
+void Gpu::memory(uint64_t now, Packet&& pkt, uint8_t what) {
+  const uint64_t jitter = p_.mem_jitter ? rng_() % p_.mem_jitter : 0;
+  mem_.push(MemOp{now + p_.mem_latency + jitter, mem_seq_++, std::move(pkt), what});
+}
+
+bool Gpu::wave_open(uint64_t wave) {
+  if (!p_.wave_lines || wave < waves_started_) return true;
+  if (waves_open_ >= p_.waves) return false;  // credits withheld until a wave completes
+  ++waves_started_;
+  ++waves_open_;
+  return true;
+}
+
+void Gpu::wave_progress(uint64_t wave) {
+  if (p_.wave_lines && --wave_left_[wave] == 0) --waves_open_;
+}
+
+void Gpu::finalise(uint64_t line, const std::array<uint32_t, kLineWords>& data, uint64_t now) {
+  if (final_[line]) {
+    error(checks_.duplicate_lines, "line " + std::to_string(line) + " received its final value twice");
+    return;
+  }
+  final_[line] = true;
+  for (unsigned w = 0; w < kLineWords; ++w) {
+    const uint32_t want = expected_[(line * kLineWords + w) % 31];
+    if (data[w] != want) {
+      std::ostringstream os;
+      os << "line " << line << " word " << w << ": expected 0x" << std::hex << want << ", found 0x" << data[w];
+      error(checks_.wrong_elements, os.str());
+    }
+  }
+  if (p_.method == Method::Push) wave_progress(wave_of(line));
+  if (++finals_ == p_.lines) done_at_ = now;
+}
+
+void Gpu::handle(Packet&& pkt, uint64_t now) {
+  const bool for_me = pkt.dst == static_cast<NodeId>(id_) || (pkt.dst == kAllGpus && pkt.exclude != static_cast<int32_t>(id_));
+  if (!for_me) {
+    error(checks_.misdelivered, "received a packet for " + std::to_string(pkt.dst) + " (kind " +
+                                    std::to_string(static_cast<int>(pkt.kind)) + ")");
+    return;
+  }
+  if (carries_line(pkt.kind) && pkt.checksum != payload_checksum(pkt.data)) {
+    error(checks_.bad_checksums, "line " + std::to_string(pkt.line) + ": payload does not match its checksum");
+    return;
+  }
+  if (is_write(pkt.kind)) ack(pkt);
+  const bool barrier_line = pkt.line >= p_.lines;
+  switch (pkt.kind) {
+    case Kind::Ack:
+      if (p_.method == Method::Ring) {
+        auto it = ring_acks_.find(pkt.user);
+        if (it != ring_acks_.end() && --it->second == 0) {  // fence passed: raise the flag
+          ring_acks_.erase(it);
+          Packet f;
+          f.kind = Kind::Flag;
+          f.src = static_cast<NodeId>(id_);
+          f.dst = static_cast<NodeId>((id_ + 1) % p_.gpus);
+          f.line = pkt.line;
+          f.user = pkt.user;
+          f.checksum = payload_checksum(f.data);
+          send(std::move(f));
+        }
+      }
+      return;
+    case Kind::PullReq: {
+      Packet r;
+      r.kind = Kind::PullRsp;
+      r.src = static_cast<NodeId>(id_);
+      r.dst = pkt.src;
+      r.line = pkt.line;
+      r.count = 1;
+      memory(now, std::move(r), SendWithOwn);
+      return;
+    }
+    case Kind::PullRsp:
+      if (pkt.count != p_.gpus - 1)
+        error(checks_.bad_counts, "line " + std::to_string(pkt.line) + ": pull result reduces " +
+                                      std::to_string(pkt.count) + " responses, expected " + std::to_string(p_.gpus - 1));
+      --in_flight_;
+      wave_progress(wave_of(pkt.line / p_.gpus));
+      memory(now, std::move(pkt), PullFinish);
+      return;
+    case Kind::Result:
+    case Kind::McWrite:
+      if (pkt.kind == Kind::Result && pkt.count != p_.gpus)
+        error(checks_.bad_counts, "line " + std::to_string(pkt.line) + ": result of " + std::to_string(pkt.count) +
+                                      " contributions, expected " + std::to_string(p_.gpus));
+      if (barrier_line)
+        barrier_done_ = true;
+      else
+        finalise(pkt.line, pkt.data, now);
+      return;
+    case Kind::Evict: {
+      // This GPU is the line's home: add the partial in memory, counting contributions.
+      auto& [acc, count] = partial_[pkt.line];
+      if (count == 0)
+        acc = pkt.data;
+      else
+        for (unsigned w = 0; w < kLineWords; ++w) acc[w] = combine(acc[w], pkt.data[w]);
+      count += pkt.count;
+      ++partials_merged_;
+      if (count > p_.gpus) error(checks_.bad_counts, "line " + std::to_string(pkt.line) + ": more contributions than GPUs");
+      if (count == p_.gpus) {
+        Packet m;
+        m.kind = Kind::McWrite;
+        m.src = static_cast<NodeId>(id_);
+        m.dst = kAllGpus;
+        m.exclude = static_cast<int32_t>(id_);
+        m.line = pkt.line;
+        m.data = acc;
+        m.checksum = payload_checksum(m.data);
+        partial_.erase(pkt.line);
+        if (barrier_line)
+          barrier_done_ = true;
+        else
+          finalise(m.line, m.data, now);
+        send(std::move(m));
+      }
+      return;
+    }
+    case Kind::Write:
+      mailbox_[ring_key(static_cast<unsigned>(pkt.user >> 40), pkt.line)] = pkt.data;
+      return;
+    case Kind::Flag:
+      memory(now, std::move(pkt), FlagSeen);  // the poll sees it one memory access later
+      return;
+    case Kind::PushWr:
+      error(checks_.misdelivered, "a push write reached a GPU");
+      return;
+  }
+}
+
+void Gpu::complete(MemOp& op, uint64_t now) {
+  Packet& p = op.pkt;
+  switch (op.what) {
+    case SendWithOwn: {
+      p.data = own_line(p.line >= p_.lines ? 0 : p.line);
+      if (p.line >= p_.lines) p.data.fill(0);  // the barrier's flag line
+      p.checksum = payload_checksum(p.data);
+      if (p.kind == Kind::PushWr) --in_flight_;
+      send(std::move(p));
+      return;
+    }
+    case PullFinish: {
+      const auto own = own_line(p.line);
+      for (unsigned w = 0; w < kLineWords; ++w) p.data[w] = combine(p.data[w], own[w]);
+      finalise(p.line, p.data, now);
+      Packet m;
+      m.kind = Kind::McWrite;
+      m.src = static_cast<NodeId>(id_);
+      m.dst = kAllGpus;
+      m.exclude = static_cast<int32_t>(id_);
+      m.line = p.line;
+      m.data = p.data;
+      m.checksum = payload_checksum(m.data);
+      send(std::move(m));
+      return;
+    }
+    case RingSend: {
+      const unsigned step = static_cast<unsigned>(p.user >> 40);
+      const unsigned p1 = p_.gpus - 1;
+      std::array<uint32_t, kLineWords> d{};
+      if (step <= p1) d = own_line(p.line);
+      if (step >= 1) {
+        auto it = mailbox_.find(ring_key(step - 1, p.line));
+        if (it == mailbox_.end())
+          throw std::logic_error("ring: mailbox line missing after its flag (GPU " + std::to_string(id_) + ")");
+        if (step <= p1)
+          for (unsigned w = 0; w < kLineWords; ++w) d[w] = combine(d[w], it->second[w]);
+        else
+          d = it->second;
+        mailbox_.erase(it);
+      }
+      if (step == p1) finalise(p.line, d, now);  // this GPU's reduced chunk
+      p.data = d;
+      p.checksum = payload_checksum(p.data);
+      --in_flight_;
+      send(std::move(p));
+      return;
+    }
+    case FlagSeen: {
+      const unsigned step = static_cast<unsigned>(p.user >> 40);
+      const uint64_t slice = p.user & ((uint64_t{1} << 40) - 1);
+      const unsigned chunk = static_cast<unsigned>((id_ + 2 * p_.gpus - 1 - step) % p_.gpus);  // sender's chunk
+      const uint64_t lo = p_.lines * chunk / p_.gpus, hi = p_.lines * (chunk + 1) / p_.gpus;
+      const uint64_t s = lo + slice * p_.ring_slice_lines, e = std::min(hi, s + p_.ring_slice_lines);
+      if (step >= p_.gpus - 1) {  // all-gather: the mailbox holds final values
+        for (uint64_t l = s; l < e; ++l) {
+          auto it = mailbox_.find(ring_key(step, l));
+          if (it == mailbox_.end()) {
+            error(checks_.wrong_elements, "ring: line " + std::to_string(l) + " flagged but never written");
+            continue;
+          }
+          finalise(l, it->second, now);
+          if (step + 1 > 2 * p_.gpus - 3) mailbox_.erase(it);
+        }
+      }
+      if (step + 1 <= 2 * p_.gpus - 3) ring_task(step + 1, slice, s, e);
+      return;
+    }
+  }
+}
+
+// A ring step becomes ready: its writes will be fenced by counting their acks.
+void Gpu::ring_task(unsigned step, uint64_t slice, uint64_t lo, uint64_t hi) {
+  ring_ready_.push_back({step, slice, lo, hi});
+  ring_acks_[ring_key(step, slice)] = static_cast<unsigned>(hi - lo);
+}
+
+void Gpu::issue_ring(uint64_t now) {
+  if (ring_ready_.empty() || in_flight_ >= p_.dma_window) return;
+  RingTask& t = ring_ready_.front();
+  Packet w;
+  w.kind = Kind::Write;
+  w.src = static_cast<NodeId>(id_);
+  w.dst = static_cast<NodeId>((id_ + 1) % p_.gpus);
+  w.line = t.next_line;
+  w.user = ring_key(t.step, t.slice);
+  ++in_flight_;
+  memory(now, std::move(w), RingSend);
+  if (++t.next_line == t.end_line) ring_ready_.pop_front();
+}
+
+void Gpu::issue(uint64_t now) {
+  // Keep the DMA engine no more than a few packets ahead of the link it feeds.
+  if (!backlog_ok()) return;
+  if (p_.method == Method::Ring) {
+    issue_ring(now);
+    return;
+  }
+  if (!barrier_done_) {
+    if (!barrier_sent_) {
+      barrier_sent_ = true;
+      Packet b;
+      b.kind = Kind::PushWr;
+      b.src = static_cast<NodeId>(id_);
+      b.line = p_.lines;  // a flag line outside the buffer
+      b.count = 1;
+      b.expected = static_cast<uint16_t>(p_.gpus);
+      ++in_flight_;
+      memory(now, std::move(b), SendWithOwn);
+    }
+    return;
+  }
+  if (next_work_ >= work_.size() || in_flight_ >= p_.dma_window) return;
+  if (!wave_open(wave_of(next_work_))) return;
+  const uint64_t line = work_[next_work_++];
+  ++in_flight_;
+  if (p_.method == Method::Push) {
+    Packet w;
+    w.kind = Kind::PushWr;
+    w.src = static_cast<NodeId>(id_);
+    w.line = line;
+    w.count = 1;
+    w.expected = static_cast<uint16_t>(p_.gpus);
+    memory(now, std::move(w), SendWithOwn);
+  } else {
+    Packet r;  // pull: a request needs no memory access; its response counts it down
+    r.kind = Kind::PullReq;
+    r.src = static_cast<NodeId>(id_);
+    r.dst = kAllGpus;
+    r.exclude = static_cast<int32_t>(id_);
+    r.line = line;
+    send(std::move(r));
+  }
+}
+
+void Gpu::step(uint64_t now) {
+  for (auto& q : rx_)
+    while (!q.empty() && q.front().first <= now) {
+      Packet p = std::move(q.front().second);
+      q.pop_front();
+      handle(std::move(p), now);
+    }
+  while (!mem_.empty() && mem_.top().at <= now) {
+    MemOp op = mem_.top();
+    mem_.pop();
+    complete(op, now);
+  }
+  issue(now);
+  for (unsigned j = 0; j < tx_.size(); ++j) {
+    for (unsigned v = 0; v < kVcs; ++v) {
+      auto& pend = pending_[j * kVcs + v];
+      while (!pend.empty() && tx_[j].can_accept(v, pend.front().flits())) {
+        tx_[j].push(std::move(pend.front()));
+        pend.pop_front();
+      }
+    }
+    tx_[j].step(now);
+  }
+}
+
+bool Gpu::idle() const {
+  if (!mem_.empty()) return false;
+  for (const auto& q : rx_)
+    if (!q.empty()) return false;
+  for (const auto& q : pending_)
+    if (!q.empty()) return false;
+  for (const auto& t : tx_)
+    if (!t.idle()) return false;
+  return true;
+}
+
+std::string Gpu::where() const {
+  std::ostringstream os;
+  os << "GPU " << id_ << ": " << finals_ << "/" << p_.lines << " lines final, " << mem_.size() << " memory accesses, "
+     << in_flight_ << " DMA lines in flight";
+  if (p_.wave_lines) os << ", waves " << waves_started_ << " started, " << waves_open_ << " open";
+  if (!barrier_done_) os << ", waiting at the barrier";
+  if (!partial_.empty()) os << ", " << partial_.size() << " partial lines at home";
+  return os.str();
+}
+
+}  // namespace hx::nv

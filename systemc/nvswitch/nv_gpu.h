@@ -1,0 +1,147 @@
+// nv_gpu.h: a GPU of the NVSwitch-like fabric with its DMA engines (Klenk et al., IV-F, V).
+//
+// Each GPU has one link per plane, a memory with a latency of `mem_latency` + U[0, mem_jitter)
+// cycles per access, and a DMA engine that runs one allreduce by one of three methods:
+//   - push (IV-C): read every line of the buffer and send it as a reduction write to the line's
+//     home port; the network multicasts the final result back. Partials a table evicts arrive at
+//     the line's home GPU, which adds them in memory, counting contributions, and multicasts the
+//     result once all p have arrived.
+//   - pull (IV-B): for each line the GPU owns (line mod p), send a pull request that the network
+//     multicasts to the other GPUs; they answer with their line, the tables reduce the answers,
+//     and the requester adds its own line and multicasts the result. Optionally an initial
+//     barrier (an in-network allreduce of one flag line) first, as the paper's "pull with sync".
+//   - ring (III, V): the software baseline. 2(p-1) steps, each a write of a slice to the next
+//     GPU's mailbox, a fence (all acks back), then a flag write; the receiver sees the flag after
+//     one memory access (its poll) and only then reads the mailbox for its next step.
+// The wave controller (IV-F1, Fig. 6): the work is cut into waves of `wave_lines`; at most
+// `waves` are outstanding, and the credits of the next wave are withheld until one completes
+// (push: all its results are in memory; pull: all its reduced responses have returned).
+//
+// Every final line is compared bit for bit with the reference sum, computed from the input
+// formula alone; a line finalised twice, a misdelivered packet or a bad checksum is an error.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <queue>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "nv_link.h"
+#include "nv_topology.h"
+
+namespace hx::nv {
+
+enum class Method { Ring, Pull, Push };
+enum class DataType { Fp32, Int32 };
+
+struct GpuParams {
+  Method method = Method::Push;
+  DataType dtype = DataType::Fp32;
+  unsigned gpus = 16;
+  uint64_t lines = 0;          // message size / 128 B
+  uint64_t wave_lines = 0;     // 0: no wave control
+  unsigned waves = 1;          // outstanding waves
+  bool barrier = false;        // pull: an initial barrier
+  uint64_t ring_slice_lines = 512;
+  unsigned mem_latency = 180, mem_jitter = 180;
+  unsigned dma_window = 256;   // lines the DMA engine has in flight (reads issued, not yet sent)
+  uint64_t seed = 1;
+};
+
+struct GpuChecks {
+  uint64_t wrong_elements = 0, duplicate_lines = 0, misdelivered = 0, bad_checksums = 0, bad_counts = 0;
+  std::string first_error;
+  bool ok() const { return wrong_elements + duplicate_lines + misdelivered + bad_checksums + bad_counts == 0; }
+};
+
+/// Element i of GPU g's input: a small integer, so every sum is exact in fp32 whatever the order.
+inline int32_t input_value(unsigned gpu, uint64_t i) { return static_cast<int32_t>((7 * gpu + i) % 31) - 15; }
+
+class Gpu : public PacketSink {
+ public:
+  Gpu(unsigned id, const NvTopology& topo, const GpuParams& params, uint64_t* next_packet_id);
+
+  unsigned id() const { return id_; }
+  LinkTx& link(unsigned j) { return tx_[j]; }
+
+  void accept(unsigned port, Packet&& pkt, uint64_t head_time) override;
+  void step(uint64_t now);
+
+  bool done() const { return finals_ == p_.lines; }
+  uint64_t done_at() const { return done_at_; }
+  bool idle() const;
+  const GpuChecks& checks() const { return checks_; }
+  uint64_t lines_final() const { return finals_; }
+  uint64_t partials_merged() const { return partials_merged_; }
+  std::string where() const;
+
+ private:
+  struct MemOp {
+    uint64_t at;
+    uint64_t seq;   // tie-break: issue order
+    Packet pkt;     // sent when the access completes (data filled in then)
+    uint8_t what;   // see MemWhat in the .cpp
+    bool operator>(const MemOp& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+  };
+
+  void handle(Packet&& pkt, uint64_t now);
+  void finalise(uint64_t line, const std::array<uint32_t, kLineWords>& data, uint64_t now);
+  void send(Packet&& pkt);
+  void ack(const Packet& write);
+  void issue(uint64_t now);
+  void issue_ring(uint64_t now);
+  void ring_task(unsigned step, uint64_t slice, uint64_t lo, uint64_t hi);
+  bool backlog_ok() const {
+    for (unsigned j = 0; j < tx_.size(); ++j)
+      if (pending_[j * kVcs + kVcRequest].size() >= 4) return false;
+    return true;
+  }
+  void memory(uint64_t now, Packet&& pkt, uint8_t what);
+  void complete(MemOp& op, uint64_t now);
+  uint64_t wave_of(uint64_t index) const { return p_.wave_lines ? index / p_.wave_lines : 0; }
+  bool wave_open(uint64_t wave);
+  void wave_progress(uint64_t wave);
+  std::array<uint32_t, kLineWords> own_line(uint64_t line) const;
+  uint32_t combine(uint32_t a, uint32_t b) const;
+  void error(uint64_t& counter, const std::string& what);
+
+  unsigned id_;
+  const NvTopology& topo_;
+  GpuParams p_;
+  uint64_t* next_id_;
+  std::mt19937_64 rng_;
+  std::vector<LinkTx> tx_;
+  std::vector<std::deque<Packet>> pending_;  // per link and VC: waiting for room in the link queue
+  std::vector<std::deque<std::pair<uint64_t, Packet>>> rx_;  // per link: (tail arrival, packet)
+  std::priority_queue<MemOp, std::vector<MemOp>, std::greater<MemOp>> mem_;
+  uint64_t mem_seq_ = 0;
+  unsigned in_flight_ = 0;  // DMA lines read or being read, not yet handed to a link
+
+  // the work list and waves (push: every line; pull: the owned lines)
+  std::vector<uint64_t> work_;
+  uint64_t next_work_ = 0;
+  uint64_t waves_started_ = 0, waves_open_ = 0;
+  std::vector<uint64_t> wave_left_;
+  bool barrier_done_ = true;
+  bool barrier_sent_ = false;
+
+  // results
+  std::vector<bool> final_;
+  uint64_t finals_ = 0, done_at_ = 0;
+  std::array<uint32_t, 31> expected_{};  // the reference sum per (element index mod 31)
+  // push home GPU: partials by line (data, count)
+  std::unordered_map<uint64_t, std::pair<std::array<uint32_t, kLineWords>, unsigned>> partial_;
+  uint64_t partials_merged_ = 0;
+
+  // ring: per (step, slice): ready tasks, outstanding acks; mailboxes by (step, line)
+  struct RingTask { unsigned step; uint64_t slice; uint64_t next_line; uint64_t end_line; };
+  std::deque<RingTask> ring_ready_;
+  std::unordered_map<uint64_t, unsigned> ring_acks_;  // key step<<40|slice
+  std::unordered_map<uint64_t, std::array<uint32_t, kLineWords>> mailbox_;  // key step<<40|line
+  GpuChecks checks_;
+};
+
+}  // namespace hx::nv

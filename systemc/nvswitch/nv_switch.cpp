@@ -1,0 +1,315 @@
+#include "nv_switch.h"
+
+#include <sstream>
+#include <stdexcept>
+
+namespace hx::nv {
+
+namespace {
+constexpr unsigned kNoSource = 0xFFFF;  // the source field of a push write
+RedFlit data_flit(const Packet& p, unsigned i) {
+  return {p.data[4 * i], p.data[4 * i + 1], p.data[4 * i + 2], p.data[4 * i + 3]};
+}
+}  // namespace
+
+NvSwitch::NvSwitch(unsigned id, const NvTopology& topo, const SwitchParams& params, std::unique_ptr<ReductionBank> bank)
+    : id_(id), topo_(topo), p_(params), bank_(std::move(bank)) {
+  for (unsigned q = 0; q < NvTopology::kPorts; ++q) in_[reinject_index(q)].from_link = false;
+}
+
+void NvSwitch::accept(unsigned port, Packet&& pkt, uint64_t head_time) {
+  Held h;
+  h.ready = head_time + p_.latency;
+  const unsigned vc = pkt.vc();
+  h.pkt = std::move(pkt);
+  in_[port].vcq[vc].push_back(std::move(h));
+  ++buffered_;
+}
+
+// Decide where a packet goes: output ports (a bit set), a reduction table, or nowhere (absorbed).
+void NvSwitch::plan(Held& h, int in, uint64_t now) {
+  (void)now;
+  const Packet& p = h.pkt;
+  h.planned = true;
+  auto to_gpu_port = [&](NodeId gpu) { return topo_.route_to_gpu(id_, static_cast<unsigned>(gpu), p.line); };
+  switch (p.kind) {
+    case Kind::Ack:
+      if (is_switch_id(p.dst)) {
+        const unsigned target = switch_of_id(p.dst);
+        if (target == id_) {
+          h.sink = true;
+          return;
+        }
+        h.remaining = 1u << topo_.route_to_switch(id_, target, p.line);
+      } else {
+        h.remaining = 1u << to_gpu_port(p.dst);
+      }
+      return;
+    case Kind::Write:
+    case Kind::Flag:
+    case Kind::Evict:
+      h.remaining = 1u << to_gpu_port(p.dst);
+      return;
+    case Kind::PullRsp:
+      h.to_table = true;
+      h.table_port = to_gpu_port(p.dst);
+      return;
+    case Kind::PullReq: {
+      const NvTopology::Fanout f = topo_.multicast(id_, in, p.line, p.exclude);
+      h.remaining = f.ports;
+      h.pkt.expected = static_cast<uint16_t>(f.gpus);  // responses this switch will see
+      return;
+    }
+    case Kind::McWrite:
+    case Kind::Result:
+      h.remaining = topo_.multicast(id_, in, p.line, p.exclude).ports;
+      return;
+    case Kind::PushWr: {
+      const NvTopology::Home home = topo_.home_of_line(p.line);
+      if (home.sw == id_) {
+        h.to_table = true;
+        h.table_port = home.port;
+      } else {
+        h.remaining = 1u << topo_.route_to_switch(id_, home.sw, p.line);
+      }
+      return;
+    }
+  }
+}
+
+// Moves copies of the input's head packets into output queues or tables. True if a packet left.
+bool NvSwitch::dispatch(Input& in, int in_index, uint64_t now) {
+  bool moved = false;
+  for (unsigned i = 0; i < kVcs; ++i) {
+    const unsigned vc = (in.next_vc + i) % kVcs;
+    auto& q = in.vcq[vc];
+    if (q.empty() || q.front().ready > now) continue;
+    Held& h = q.front();
+    const int entry = in.from_link ? in_index : -1;
+    if (!h.planned) plan(h, entry, now);
+    const unsigned flits = h.pkt.flits();
+
+    // A pull request first allocates an entry in the table of the port it came in by.
+    if (h.pkt.kind == Kind::PullReq && h.table_step < 2) {
+      if (h.table_step == 0) {
+        TableFeed& t = table_[in_index];
+        const bool first_hop = topo_.peer(id_, static_cast<unsigned>(in_index)).kind == PortPeer::Kind::Gpu;
+        // At the first hop the request waits while the table is full (IV-B): holding it here,
+        // not inside the unit, keeps the unit free for the responses that will free an entry.
+        if (t.requests > 0 || t.queued_flits + 1 > p_.table_queue ||
+            (first_hop && io_[in_index].occupancy >= bank_->entries())) {
+          if (first_hop) ++stats_.pull_stall_cycles;
+          continue;
+        }
+        Packet req = h.pkt;
+        req.exclude = first_hop ? 1 : 0;  // reused as the first-hop flag for the unit
+        t.queue.push_back(std::move(req));
+        t.queued_flits += 1;
+        ++t.requests;
+        h.table_step = 1;
+      }
+      if (h.table_step == 1) continue;  // the unit has not taken it yet
+    }
+
+    if (h.sink) {
+      ++stats_.absorbed_acks;
+    } else if (h.to_table) {
+      if (now < in.xbar_free) continue;
+      TableFeed& t = table_[h.table_port];
+      if (t.queued_flits + flits > p_.table_queue) continue;
+      in.xbar_free = std::max(in.xbar_free, static_cast<double>(now)) + flits / p_.speedup;
+      t.queued_flits += flits;
+      t.queue.push_back(std::move(h.pkt));
+    } else {
+      // Copies go to whichever of the remaining outputs have room; the rest wait (IV-A).
+      uint32_t rem = h.remaining;
+      while (rem != 0 && now >= in.xbar_free) {
+        const unsigned port = static_cast<unsigned>(__builtin_ctz(rem));
+        rem &= rem - 1;
+        if (!out_[port].can_accept(vc, flits)) continue;
+        in.xbar_free = std::max(in.xbar_free, static_cast<double>(now)) + flits / p_.speedup;
+        h.remaining &= ~(1u << port);
+        Packet copy = h.pkt;
+        if (copy.kind == Kind::PullReq) copy.expected = 0;  // set again at the next switch
+        out_[port].push(std::move(copy));
+      }
+      if (h.remaining != 0) continue;
+    }
+    if (in.upstream) in.upstream->return_credits(now, vc, flits);
+    q.pop_front();
+    --buffered_;
+    in.next_vc = (vc + 1) % kVcs;
+    moved = true;
+  }
+  return moved;
+}
+
+void NvSwitch::feed_tables(uint64_t now) {
+  bool active = false;
+  for (unsigned q = 0; q < NvTopology::kPorts; ++q) {
+    TableFeed& t = table_[q];
+    BankPortIo& io = io_[q];
+    io.out_ready = !t.out_done;
+    io.in_valid = !t.queue.empty();
+    if (io.in_valid) {
+      const Packet& p = t.queue.front();
+      if (t.flit == 0) {
+        RedHeader f;
+        f.op = static_cast<uint8_t>(p_.op);
+        f.tag = static_cast<uint32_t>(p.line);
+        f.count = p.count;
+        f.expected = p.expected;
+        if (p.kind == Kind::PullReq) {
+          f.kind = static_cast<uint8_t>(RedKind::PullReq);
+          f.first_hop = p.exclude != 0;
+          f.src = static_cast<uint16_t>(p.src);
+        } else {
+          f.kind = static_cast<uint8_t>(p.kind == Kind::PullRsp ? RedKind::PullRsp : RedKind::PushWr);
+          f.nflits = kDataFlits;
+          // pull: the requester the result goes to; push: none (marks a push entry's result)
+          f.src = static_cast<uint16_t>(p.kind == Kind::PullRsp ? static_cast<unsigned>(p.dst) : kNoSource);
+          f.opaque = p.checksum;  // carried through a bypass, checked at the GPU
+        }
+        io.in_flit = f.pack();
+      } else {
+        io.in_flit = data_flit(p, t.flit - 1);
+      }
+    }
+    active = active || io.in_valid || t.assembling || io.occupancy != 0;
+  }
+  if (!active) return;  // nothing in any table, nothing arriving: the clock can skip the RTL
+  bank_->cycle(now, io_);
+  for (unsigned q = 0; q < NvTopology::kPorts; ++q) {
+    TableFeed& t = table_[q];
+    BankPortIo& io = io_[q];
+    stats_.max_occupancy = std::max(stats_.max_occupancy, io.occupancy);
+    if (io.in_valid && io.in_ready) {
+      ++stats_.table_flits_in;
+      const Packet& p = t.queue.front();
+      if (++t.flit == p.flits()) {
+        t.queued_flits -= p.flits();
+        if (p.kind == Kind::PullReq) {
+          --t.requests;
+          in_[q].vcq[kVcRequest].front().table_step = 2;  // the request waiting at input q
+        }
+        t.queue.pop_front();
+        t.flit = 0;
+      }
+    }
+    if (io.out_valid && io.out_ready) collect_output(q, io);
+  }
+}
+
+// One flit out of port q's unit: a header starts a packet, data flits fill it.
+void NvSwitch::collect_output(unsigned q, const BankPortIo& io) {
+  TableFeed& t = table_[q];
+  if (!t.assembling) {
+    const RedHeader h = RedHeader::unpack(io.out_flit);
+    const auto kind = static_cast<RedKind>(h.kind);
+    Packet& o = t.out;
+    o = Packet{};
+    t.bypass = false;
+    o.line = h.tag;
+    o.count = static_cast<uint16_t>(h.count);
+    o.expected = static_cast<uint16_t>(h.expected);
+    if (kind == RedKind::PullRsp) {
+      o.kind = Kind::PullRsp;  // bypassed: unchanged, its checksum rode in the opaque bits
+      o.dst = static_cast<NodeId>(h.src);
+      o.checksum = static_cast<uint32_t>(h.opaque);
+      ++stats_.bypassed;
+      t.bypass = true;
+    } else if (kind == RedKind::Result && h.src != kNoSource) {
+      o.kind = Kind::PullRsp;
+      o.dst = static_cast<NodeId>(h.src);
+      ++stats_.results;
+    } else if (kind == RedKind::Result) {
+      o.kind = Kind::Result;
+      o.src = switch_port_id(id_, q);
+      o.dst = kAllGpus;
+      ++stats_.results;
+    } else if (kind == RedKind::Evict) {
+      o.kind = Kind::Evict;
+      o.src = switch_port_id(id_, q);
+      o.dst = static_cast<NodeId>(topo_.home_gpu(h.tag));
+      ++stats_.evictions;
+    } else {
+      std::ostringstream os;
+      os << "switch " << id_ << " port " << q << ": reduction unit emitted header kind " << static_cast<unsigned>(h.kind)
+         << " (a push write bypassed a table whose entries are all held by pull requests?)";
+      throw std::runtime_error(os.str());
+    }
+    t.assembling = true;
+    t.out_flits = 0;
+    return;
+  }
+  for (unsigned w = 0; w < 4; ++w) t.out.data[4 * t.out_flits + w] = io.out_flit[w];
+  if (++t.out_flits == kDataFlits) {
+    t.assembling = false;
+    t.out_done = true;
+    if (!t.bypass) t.out.checksum = payload_checksum(t.out.data);  // new data: the unit made it
+    deliver_output(q);
+  }
+}
+
+// A complete packet from port q's unit: pull responses leave by port q; push results and
+// partials re-enter the crossbar. False while there is no room (the unit then waits).
+bool NvSwitch::deliver_output(unsigned q) {
+  TableFeed& t = table_[q];
+  if (!t.out_done) return true;
+  const unsigned flits = t.out.flits();
+  if (t.out.kind == Kind::PullRsp) {
+    if (!out_[q].can_accept(kVcResponse, flits)) return false;
+    out_[q].push(std::move(t.out));
+  } else {
+    Input& r = in_[reinject_index(q)];
+    if (r.vcq[kVcResponse].size() >= 2) return false;
+    Held h;
+    h.ready = 0;
+    h.pkt = std::move(t.out);
+    r.vcq[kVcResponse].push_back(std::move(h));
+    ++buffered_;
+  }
+  t.out_done = false;
+  return true;
+}
+
+void NvSwitch::step(uint64_t now) {
+  for (unsigned q = 0; q < NvTopology::kPorts; ++q) deliver_output(q);
+  if (buffered_ != 0)
+    for (unsigned i = 0; i < in_.size(); ++i) dispatch(in_[i], static_cast<int>(i), now);
+  feed_tables(now);
+  for (auto& o : out_) o.step(now);
+}
+
+bool NvSwitch::idle() const {
+  if (buffered_ != 0) return false;
+  for (const auto& t : table_)
+    if (!t.queue.empty() || t.assembling || t.out_done) return false;
+  for (const auto& o : out_)
+    if (!o.idle()) return false;
+  return true;
+}
+
+unsigned NvSwitch::table_entries_in_use() const {
+  unsigned n = 0;
+  for (const auto& io : io_) n += io.occupancy;
+  return n;
+}
+
+std::string NvSwitch::where() const {
+  std::ostringstream os;
+  for (unsigned i = 0; i < in_.size(); ++i)
+    for (unsigned v = 0; v < kVcs; ++v)
+      if (!in_[i].vcq[v].empty())
+        os << (i < NvTopology::kPorts ? " in " : " reinject ") << i % NvTopology::kPorts << " vc" << v << ": "
+           << in_[i].vcq[v].size() << " packets;";
+  for (unsigned q = 0; q < NvTopology::kPorts; ++q) {
+    if (!table_[q].queue.empty()) os << " table " << q << " queue: " << table_[q].queue.size() << " packets;";
+    if (io_[q].occupancy) os << " table " << q << ": " << io_[q].occupancy << " entries;";
+    for (unsigned v = 0; v < kVcs; ++v)
+      if (out_[q].queued_packets(v)) os << " out " << q << " vc" << v << ": " << out_[q].queued_packets(v) << " packets;";
+  }
+  return os.str();
+}
+
+}  // namespace hx::nv

@@ -1,0 +1,121 @@
+// nv_switch.h: the NVSwitch-like switch of Klenk et al. (section V, IV-A, IV-D, IV-E).
+//
+// 16 ports, output-queued, two VCs (requests, responses). A packet whose head arrives at an input
+// port becomes eligible for the crossbar `latency` cycles later (the switch's 150 ns); it then
+// moves, whole, to every output it needs as soon as each has room (virtual cut-through). A
+// multicast goes to the ports that are free and tries the others again later (IV-A). The crossbar
+// reads an input at `speedup` flits per cycle (IV-E1: in-network reductions need about 2x).
+//
+// Each port has a reduction table (the Verilated RTL, reduction_bank.h), in front of its output:
+//   - pull (IV-B): a pull request allocates an entry in the table of the port it entered by, with
+//     the number of responses expected from the GPUs it will reach from here. At the first hop
+//     (a GPU port) the request waits while the table is full; further on it is forwarded anyway.
+//     Pull responses going out of a port pass through its table: they are reduced into the entry,
+//     and the result leaves when all have arrived; responses without an entry pass unchanged.
+//   - push (IV-C): a reduction write goes to the table of its line's home port. A completed entry
+//     is multicast to every GPU from there; an evicted partial goes to the line's home GPU. Both
+//     re-enter the crossbar through the port's reinjection input.
+// Acks addressed to a switch port (for its results and partials) are absorbed by that switch.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "nv_link.h"
+#include "nv_topology.h"
+#include "reduction_bank.h"
+
+namespace hx::nv {
+
+struct SwitchParams {
+  unsigned latency = 234;       // cycles from head arrival to the crossbar
+  unsigned input_buffer = 288;  // flits per VC per input port (credits of the upstream link)
+  unsigned output_queue = 36;   // flits per VC per output queue
+  unsigned table_queue = 36;    // flits waiting for a port's reduction table
+  double speedup = 2.0;         // crossbar flits per cycle per input
+  unsigned gpus = 16;           // participants of the reduction (expected count of push)
+  AluOp op = AluOp::FAdd;
+};
+
+struct SwitchStats {
+  uint64_t results = 0, evictions = 0, bypassed = 0, absorbed_acks = 0;
+  uint64_t pull_stall_cycles = 0;  // first-hop requests waiting for a full table
+  uint64_t table_flits_in = 0;
+  unsigned max_occupancy = 0;
+};
+
+class NvSwitch : public PacketSink {
+ public:
+  NvSwitch(unsigned id, const NvTopology& topo, const SwitchParams& params, std::unique_ptr<ReductionBank> bank);
+
+  unsigned id() const { return id_; }
+  LinkTx& output(unsigned port) { return out_[port]; }
+  /// The link that feeds input `port` (for returning its credits).
+  void set_upstream(unsigned port, LinkTx* tx) { in_[port].upstream = tx; }
+
+  void accept(unsigned port, Packet&& pkt, uint64_t head_time) override;
+  void step(uint64_t now);
+
+  /// Nothing buffered, queued, in a table or on the way out.
+  bool idle() const;
+  /// Table entries still valid (after a run: reductions that never completed).
+  unsigned table_entries_in_use() const;
+  /// "in 3 vc0: 2 packets; table 5: 1 entry ..." for the watchdog.
+  std::string where() const;
+  const SwitchStats& stats() const { return stats_; }
+  ReductionBank& bank() { return *bank_; }
+
+ private:
+  struct Held {
+    uint64_t ready = 0;   // cycle it may enter the crossbar
+    Packet pkt;
+    bool planned = false;
+    uint32_t remaining = 0;   // output ports still to receive a copy
+    bool to_table = false;    // the one target is the table of port `table_port`
+    unsigned table_port = 0;
+    bool sink = false;        // absorbed here
+    uint8_t table_step = 0;   // pull requests: 0 not yet offered, 1 offered, 2 allocated
+  };
+  struct Input {
+    std::deque<Held> vcq[kVcs];
+    LinkTx* upstream = nullptr;
+    double xbar_free = 0;
+    unsigned next_vc = 0;
+    bool from_link = true;  // false: the reinjection input of a port's table
+  };
+  struct TableFeed {
+    std::deque<Packet> queue;  // waiting for the unit
+    unsigned queued_flits = 0;
+    unsigned flit = 0;         // next flit of queue.front() to present
+    unsigned requests = 0;     // pull requests in `queue`
+    // output assembly: the packet the unit is emitting, then its destination
+    bool assembling = false;
+    bool bypass = false;       // `out` passed the unit unchanged
+    Packet out;
+    unsigned out_flits = 0;    // data flits received of `out`
+    bool out_done = false;     // `out` is complete and waits for room downstream
+  };
+
+  void plan(Held& h, int in, uint64_t now);
+  bool dispatch(Input& in, int in_index, uint64_t now);
+  void feed_tables(uint64_t now);
+  void collect_output(unsigned port, const BankPortIo& io);
+  bool deliver_output(unsigned port);
+  unsigned reinject_index(unsigned port) const { return NvTopology::kPorts + port; }
+
+  unsigned id_;
+  const NvTopology& topo_;
+  SwitchParams p_;
+  std::unique_ptr<ReductionBank> bank_;
+  std::array<Input, 2 * NvTopology::kPorts> in_;  // 16 link inputs, then 16 reinjection inputs
+  std::array<LinkTx, NvTopology::kPorts> out_;
+  std::array<TableFeed, NvTopology::kPorts> table_;
+  std::array<BankPortIo, NvTopology::kPorts> io_;
+  unsigned buffered_ = 0;  // packets in input queues
+  SwitchStats stats_;
+};
+
+}  // namespace hx::nv

@@ -1,0 +1,278 @@
+#include "nv_system.h"
+
+#include <chrono>
+#include <cstdio>
+#include <sstream>
+
+#include "nv_gpu.h"
+#include "nv_switch.h"
+
+namespace hx::nv {
+
+namespace {
+constexpr unsigned kGpuInputCredits = 1u << 30;  // a GPU sinks whatever arrives
+constexpr uint64_t kChunk = 1000;                // cycles per sc_start call
+
+GpuParams gpu_params(const NvConfig& c) {
+  GpuParams g;
+  g.method = c.method;
+  g.dtype = c.dtype;
+  g.gpus = c.gpus();
+  g.lines = c.message_bytes / kLineBytes;
+  g.wave_lines = c.wave_bytes / kLineBytes;
+  g.waves = c.waves;
+  g.barrier = c.barrier;
+  g.ring_slice_lines = c.ring_slice_bytes / kLineBytes;
+  g.mem_latency = c.mem_latency;
+  g.mem_jitter = c.mem_jitter;
+  g.seed = c.seed;
+  return g;
+}
+}  // namespace
+
+NvSystem::NvSystem(sc_core::sc_module_name name, const NvConfig& cfg)
+    : sc_core::sc_module(name),
+      cfg_(cfg),
+      topo_(cfg.system, cfg.groups, cfg.links),
+      clock_("clk", sc_core::sc_time(1e12 / cfg.clock_hz, sc_core::SC_PS)) {
+  SwitchParams sp;
+  sp.latency = cfg.switch_latency;
+  sp.input_buffer = cfg.input_buffer;
+  sp.speedup = cfg.speedup;
+  sp.gpus = cfg.gpus();
+  sp.op = cfg.dtype == DataType::Fp32 ? AluOp::FAdd : AluOp::IAdd;
+  for (unsigned s = 0; s < topo_.switches(); ++s)
+    switches_.push_back(std::make_unique<NvSwitch>(s, topo_, sp, make_reduction_bank(cfg.table_bytes, cfg.timeout)));
+  const GpuParams gp = gpu_params(cfg);
+  for (unsigned g = 0; g < topo_.gpus(); ++g) gpus_.push_back(std::make_unique<Gpu>(g, topo_, gp, &next_packet_id_));
+
+  // Cables: every switch port to its peer, both directions.
+  for (unsigned s = 0; s < topo_.switches(); ++s)
+    for (unsigned q = 0; q < NvTopology::kPorts; ++q) {
+      const PortPeer& peer = topo_.peer(s, q);
+      LinkTx& out = switches_[s]->output(q);
+      if (peer.kind == PortPeer::Kind::Gpu) {
+        out.connect(gpus_[peer.index].get(), peer.port, cfg.link_latency, sp.output_queue, kGpuInputCredits);
+        LinkTx& up = gpus_[peer.index]->link(peer.port);
+        up.connect(switches_[s].get(), q, cfg.link_latency, sp.output_queue, sp.input_buffer);
+        switches_[s]->set_upstream(q, &up);
+      } else if (peer.kind == PortPeer::Kind::Switch) {
+        out.connect(switches_[peer.index].get(), peer.port, cfg.link_latency, sp.output_queue, sp.input_buffer);
+        switches_[peer.index]->set_upstream(peer.port, &out);
+      }
+    }
+  SC_METHOD(on_clock);
+  sensitive << clock_.posedge_event();
+  dont_initialize();
+}
+
+NvSystem::~NvSystem() = default;
+
+void NvSystem::on_clock() {
+  if (!failure_.empty()) return;
+  try {
+    for (auto& g : gpus_) g->step(cycle_);
+    for (auto& s : switches_) s->step(cycle_);
+  } catch (const std::exception& e) {
+    failure_ = "cycle " + std::to_string(cycle_) + ": " + e.what();
+  }
+  ++cycle_;
+}
+
+bool NvSystem::all_done() const {
+  for (const auto& g : gpus_)
+    if (!g->done()) return false;
+  return true;
+}
+
+bool NvSystem::network_idle() const {
+  for (const auto& g : gpus_)
+    if (!g->idle()) return false;
+  for (const auto& s : switches_)
+    if (!s->idle()) return false;
+  return true;
+}
+
+std::string NvSystem::where() const {
+  std::ostringstream os;
+  unsigned shown = 0;
+  for (const auto& g : gpus_)
+    if (!g->done() && shown++ < 4) os << "\n  " << g->where();
+  for (const auto& s : switches_) {
+    const std::string w = s->where();
+    if (!w.empty() && shown++ < 12) os << "\n  switch " << s->id() << ":" << w;
+  }
+  return os.str();
+}
+
+NvResults NvSystem::run(bool progress, const std::string& trace) {
+  if (!trace.empty()) switches_[0]->bank().trace(trace);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto last_print = t0;
+  bool printed = false;
+  const sc_core::sc_time period = clock_.period();
+  NvResults r;
+  uint64_t done_at = 0;
+  uint64_t stalled_since = 0;
+  uint64_t last_activity = 0;
+  for (;;) {
+    sc_core::sc_start(period * static_cast<double>(kChunk));
+    if (!failure_.empty()) {
+      r.error = failure_;
+      break;
+    }
+    // Progress for the watchdog: lines finalised and flits moved on GPU links.
+    uint64_t activity = 0;
+    for (const auto& g : gpus_) {
+      activity += g->lines_final();
+      for (unsigned j = 0; j < topo_.links(); ++j) activity += g->link(j).busy_cycles();
+    }
+    for (const auto& s : switches_)
+      for (unsigned q = 0; q < NvTopology::kPorts; ++q) activity += s->output(q).busy_cycles();
+    if (activity != last_activity) {
+      last_activity = activity;
+      stalled_since = cycle_;
+    }
+    const bool done = all_done();
+    if (done && network_idle()) break;
+    if (cycle_ - stalled_since >= cfg_.watchdog_cycles) {
+      std::ostringstream os;
+      os << "deadlock: no progress for " << cycle_ - stalled_since << " cycles (run.watchdog) at cycle " << cycle_
+         << (done ? "; every GPU has its result but the network is not empty" : "") << ":" << where();
+      r.error = os.str();
+      break;
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (progress && std::chrono::duration<double>(now - t0).count() > 2.0 &&
+        std::chrono::duration<double>(now - last_print).count() > 0.5) {
+      last_print = now;
+      uint64_t finals = 0;
+      for (const auto& g : gpus_) finals += g->lines_final();
+      const double total = static_cast<double>(gpus_.size()) * static_cast<double>(cfg_.message_bytes / kLineBytes);
+      std::fprintf(stderr, "\r  cycle %llu: %.1f%% of lines final, %.0f s", static_cast<unsigned long long>(cycle_),
+                   100.0 * static_cast<double>(finals) / total, std::chrono::duration<double>(now - t0).count());
+      std::fflush(stderr);
+      printed = true;
+    }
+  }
+  if (printed) std::fprintf(stderr, "\r%80s\r", "");
+  r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  uint64_t busy = 0;
+  for (const auto& g : gpus_) {
+    const GpuChecks& c = g->checks();
+    r.wrong_elements += c.wrong_elements;
+    r.duplicate_lines += c.duplicate_lines;
+    r.misdelivered += c.misdelivered;
+    r.bad_checksums += c.bad_checksums;
+    r.bad_counts += c.bad_counts;
+    r.lines_final += g->lines_final();
+    r.partials_merged += g->partials_merged();
+    if (r.error.empty() && !c.ok()) r.error = c.first_error;
+    done_at = std::max(done_at, g->done_at());
+    for (unsigned j = 0; j < topo_.links(); ++j) busy += g->link(j).busy_cycles();
+  }
+  unsigned leftover = 0;
+  for (const auto& s : switches_) {
+    const SwitchStats& st = s->stats();
+    r.results += st.results;
+    r.evictions += st.evictions;
+    r.bypassed += st.bypassed;
+    r.pull_stall_cycles += st.pull_stall_cycles;
+    r.max_table_occupancy = std::max(r.max_table_occupancy, st.max_occupancy);
+    leftover += s->table_entries_in_use();
+  }
+  if (r.error.empty() && leftover != 0)
+    r.error = std::to_string(leftover) + " reduction table entries still in use after the allreduce";
+  r.cycles = done_at;
+  r.seconds = static_cast<double>(done_at) / cfg_.clock_hz;
+  if (r.seconds > 0) r.bandwidth = static_cast<double>(cfg_.message_bytes) / r.seconds;
+  r.fraction_of_peak = r.bandwidth / cfg_.payload_peak_bytes_per_s();
+  if (done_at > 0)
+    r.gpu_link_utilisation = static_cast<double>(busy) / (static_cast<double>(done_at) * gpus_.size() * topo_.links());
+  r.ok = r.error.empty();
+  return r;
+}
+
+nlohmann::json nv_json(const NvConfig& c, const NvTopology& topo, const NvResults& r) {
+  nlohmann::json j;
+  j["name"] = c.name;
+  j["description"] = c.description;
+  j["system"] = {{"kind", c.system == SystemKind::Dgx2 ? "dgx2" : "fat_tree"},
+                 {"name", topo.name()},
+                 {"gpus", topo.gpus()},
+                 {"switches", topo.switches()},
+                 {"links_per_gpu", topo.links()},
+                 {"link_bandwidth_GBps", c.link_bandwidth / 8e9},
+                 {"clock_GHz", c.clock_hz / 1e9},
+                 {"switch_latency_cycles", c.switch_latency},
+                 {"link_latency_cycles", c.link_latency},
+                 {"input_buffer_flits_per_vc", c.input_buffer},
+                 {"table_bytes_per_port", c.table_bytes},
+                 {"table_entries_per_port", c.table_bytes / kLineBytes},
+                 {"push_timeout_cycles", c.timeout},
+                 {"payload_peak_GBps", c.payload_peak_bytes_per_s() / 1e9}};
+  j["allreduce"] = {{"method", method_name(c.method)},
+                    {"message_bytes", c.message_bytes},
+                    {"datatype", c.dtype == DataType::Fp32 ? "fp32" : "int32"},
+                    {"wave_bytes", c.wave_bytes},
+                    {"waves", c.waves},
+                    {"barrier", c.barrier},
+                    {"ring_slice_bytes", c.ring_slice_bytes},
+                    {"seed", c.seed}};
+  j["results"] = {{"cycles", r.cycles},
+                  {"seconds", r.seconds},
+                  {"bandwidth_GBps", r.bandwidth / 1e9},
+                  {"fraction_of_peak", r.fraction_of_peak},
+                  {"gpu_link_utilisation", r.gpu_link_utilisation},
+                  {"table_results", r.results},
+                  {"table_evictions", r.evictions},
+                  {"table_bypasses", r.bypassed},
+                  {"home_gpu_partials", r.partials_merged},
+                  {"pull_first_hop_stall_cycles", r.pull_stall_cycles},
+                  {"max_table_occupancy", r.max_table_occupancy},
+                  {"wall_seconds", r.wall_seconds}};
+  j["checks"] = {{"passed", r.ok},
+                 {"error", r.error},
+                 {"lines_final", r.lines_final},
+                 {"lines_expected", static_cast<uint64_t>(topo.gpus()) * (c.message_bytes / kLineBytes)},
+                 {"corrupted", r.wrong_elements},
+                 {"duplicate_lines", r.duplicate_lines},
+                 {"misdelivered", r.misdelivered},
+                 {"bad_checksums", r.bad_checksums},
+                 {"bad_counts", r.bad_counts}};
+  return j;
+}
+
+std::string nv_text(const NvConfig& c, const NvTopology& topo, const NvResults& r) {
+  std::ostringstream os;
+  char buf[256];
+  os << c.name << ": " << topo.name() << ", allreduce of " << c.message_bytes << " B by " << method_name(c.method);
+  if (c.method != Method::Ring) os << ", tables " << c.table_bytes << " B/port";
+  if (c.wave_bytes) os << ", " << c.waves << " waves of " << c.wave_bytes << " B";
+  if (c.barrier) os << ", with barrier";
+  os << "\n";
+  std::snprintf(buf, sizeof buf, "  time        %llu cycles = %.3f us (%.4g GHz fabric clock)\n",
+                static_cast<unsigned long long>(r.cycles), r.seconds * 1e6, c.clock_hz / 1e9);
+  os << buf;
+  std::snprintf(buf, sizeof buf, "  bandwidth   %.2f GB/s = %.1f%% of the %.1f GB/s payload peak\n", r.bandwidth / 1e9,
+                100 * r.fraction_of_peak, c.payload_peak_bytes_per_s() / 1e9);
+  os << buf;
+  if (c.method != Method::Ring) {
+    std::snprintf(buf, sizeof buf, "  tables      %llu results, %llu evictions, %llu bypasses, max %u entries/port\n",
+                  static_cast<unsigned long long>(r.results), static_cast<unsigned long long>(r.evictions),
+                  static_cast<unsigned long long>(r.bypassed), r.max_table_occupancy);
+    os << buf;
+  }
+  std::snprintf(buf, sizeof buf, "  checks      %s: %llu of %llu lines final, %llu wrong elements\n",
+                r.ok ? "passed" : "FAILED", static_cast<unsigned long long>(r.lines_final),
+                static_cast<unsigned long long>(topo.gpus() * (c.message_bytes / kLineBytes)),
+                static_cast<unsigned long long>(r.wrong_elements));
+  os << buf;
+  if (!r.ok) os << "  error       " << r.error << "\n";
+  std::snprintf(buf, sizeof buf, "  wall        %.2f s\n", r.wall_seconds);
+  os << buf;
+  return os.str();
+}
+
+}  // namespace hx::nv

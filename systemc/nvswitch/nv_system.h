@@ -1,0 +1,67 @@
+// nv_system.h: an NVSwitch-like system as a SystemC model: the GPUs, the switches with their
+// Verilated reduction units, and the links between them, clocked by one sc_clock at the fabric
+// clock. The fabric manager's work (IV-A) happens at construction: every switch learns its routes
+// and multicast trees from the topology, which stands for the MCR and routing tables.
+//
+// run() simulates one allreduce to completion. It stops with an error when the watchdog sees no
+// progress for `run.watchdog` cycles while work remains (a deadlock), naming where packets sit.
+// Completion requires every GPU to hold every final line, the network to be empty (every ack
+// delivered) and every reduction table to be empty.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <systemc>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nv_config.h"
+
+namespace hx::nv {
+
+struct NvResults {
+  bool ok = false;
+  std::string error;  // a deadlock, a leftover table entry, the first data error
+  uint64_t cycles = 0;
+  double seconds = 0, bandwidth = 0, fraction_of_peak = 0;
+  double wall_seconds = 0;
+  uint64_t wrong_elements = 0, duplicate_lines = 0, misdelivered = 0, bad_checksums = 0, bad_counts = 0;
+  uint64_t lines_final = 0;
+  uint64_t results = 0, evictions = 0, bypassed = 0, partials_merged = 0, pull_stall_cycles = 0;
+  unsigned max_table_occupancy = 0;
+  double gpu_link_utilisation = 0;  // busy fraction of the GPU -> switch links
+};
+
+class NvSystem : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(NvSystem);
+  NvSystem(sc_core::sc_module_name name, const NvConfig& cfg);
+  ~NvSystem() override;
+
+  /// Simulates until the allreduce completes or fails. progress: print a line to stderr now and
+  /// then on long runs. trace: an FST of switch 0's reduction units, "" for none.
+  NvResults run(bool progress, const std::string& trace = "");
+
+  const NvTopology& topology() const { return topo_; }
+
+ private:
+  void on_clock();
+  bool all_done() const;
+  bool network_idle() const;
+  std::string where() const;
+
+  NvConfig cfg_;
+  NvTopology topo_;
+  sc_core::sc_clock clock_;
+  uint64_t cycle_ = 0, next_packet_id_ = 0;
+  std::vector<std::unique_ptr<class NvSwitch>> switches_;
+  std::vector<std::unique_ptr<class Gpu>> gpus_;
+  uint64_t last_progress_cycle_ = 0, last_finals_ = 0, last_busy_ = 0;
+  std::string failure_;
+};
+
+nlohmann::json nv_json(const NvConfig& cfg, const NvTopology& topo, const NvResults& r);
+std::string nv_text(const NvConfig& cfg, const NvTopology& topo, const NvResults& r);
+
+}  // namespace hx::nv

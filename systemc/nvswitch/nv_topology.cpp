@@ -1,0 +1,90 @@
+#include "nv_topology.h"
+
+#include <stdexcept>
+
+namespace hx::nv {
+
+NvTopology::NvTopology(SystemKind kind, unsigned groups, unsigned links)
+    : kind_(kind), groups_(groups), links_(links) {
+  if (links_ < 1 || links_ > 16) throw std::invalid_argument("NvTopology: links must be in 1..16");
+  if (kind_ == SystemKind::Dgx2 && groups_ != 2)
+    throw std::invalid_argument("NvTopology: a DGX-2 has exactly 2 groups of 8 GPUs");
+  if (kind_ == SystemKind::FatTree && (groups_ < 2 || groups_ > kPorts))
+    throw std::invalid_argument("NvTopology: a two-level fat tree has 2..16 leaf groups");
+
+  peers_.assign(static_cast<size_t>(links_) * switches_per_plane(), std::vector<PortPeer>(kPorts));
+  for (unsigned j = 0; j < links_; ++j) {
+    for (unsigned g = 0; g < groups_; ++g) {
+      const unsigned sw = leaf(j, g);
+      for (unsigned p = 0; p < kDownPorts; ++p)
+        peers_[sw][p] = {PortPeer::Kind::Gpu, g * kDownPorts + p, j};
+      for (unsigned k = 0; k < kUpPorts; ++k) {
+        if (kind_ == SystemKind::Dgx2)
+          peers_[sw][kDownPorts + k] = {PortPeer::Kind::Switch, leaf(j, 1 - g), kDownPorts + k};
+        else
+          peers_[sw][kDownPorts + k] = {PortPeer::Kind::Switch, spine(j, k), g};
+      }
+    }
+    for (unsigned k = 0; k < spines_per_plane(); ++k)
+      for (unsigned g = 0; g < groups_; ++g) peers_[spine(j, k)][g] = {PortPeer::Kind::Switch, leaf(j, g), kDownPorts + k};
+  }
+
+  // The all-GPU multicast per switch, entry port and up choice (the line only matters through
+  // up_of_line, so one line per up choice stands for all of them).
+  fanout_.resize(switches());
+  for (unsigned sw = 0; sw < switches(); ++sw) {
+    fanout_[sw].assign(kPorts + 1, std::vector<Fanout>(kUpPorts));
+    for (int in = -1; in < static_cast<int>(kPorts); ++in)
+      for (unsigned k = 0; k < kUpPorts; ++k) {
+        const uint64_t line = static_cast<uint64_t>(k) * links_ + plane_of_switch(sw);
+        Fanout f;
+        for (unsigned d = 0; d < gpus(); ++d) {
+          const unsigned port = route_to_gpu(sw, d, line);
+          if (static_cast<int>(port) == in) continue;
+          f.ports |= 1u << port;
+          ++f.gpus;
+        }
+        fanout_[sw][static_cast<size_t>(in + 1)][k] = f;
+      }
+  }
+}
+
+std::string NvTopology::name() const {
+  if (kind_ == SystemKind::Dgx2) return "DGX-2 (16 GPUs, 12 switches)";
+  return "two-level fat tree (" + std::to_string(gpus()) + " GPUs, " + std::to_string(switches()) + " switches)";
+}
+
+unsigned NvTopology::route_to_gpu(unsigned sw, unsigned dst, uint64_t line) const {
+  const unsigned group = dst / kDownPorts;
+  if (!is_leaf(sw)) return group;  // a spine: down to the destination's leaf
+  if (sw % switches_per_plane() == group) return gpu_port(dst);
+  return kDownPorts + up_of_line(line);
+}
+
+unsigned NvTopology::route_to_switch(unsigned sw, unsigned target, uint64_t line) const {
+  const unsigned base = plane_of_switch(sw) * switches_per_plane();
+  const unsigned t = target - base;
+  if (!is_leaf(sw)) return t;  // spine -> leaf t (spines never route to spines)
+  if (t >= groups_) return kDownPorts + (t - groups_);  // leaf -> spine t - groups
+  return kDownPorts + up_of_line(line);                // leaf -> other leaf, across trunk/spine
+}
+
+NvTopology::Home NvTopology::home_of_line(uint64_t line) const {
+  const unsigned j = plane_of_line(line);
+  const unsigned slot = static_cast<unsigned>((line / links_) % (switches_per_plane() * kPorts));
+  return {j * switches_per_plane() + slot / kPorts, slot % kPorts};
+}
+
+NvTopology::Fanout NvTopology::multicast(unsigned sw, int in, uint64_t line, int exclude) const {
+  Fanout f = fanout_[sw][static_cast<size_t>(in + 1)][up_of_line(line)];
+  if (exclude >= 0) {
+    const unsigned port = route_to_gpu(sw, static_cast<unsigned>(exclude), line);
+    if (static_cast<int>(port) != in) {
+      --f.gpus;
+      if (peers_[sw][port].kind == PortPeer::Kind::Gpu) f.ports &= ~(1u << port);
+    }
+  }
+  return f;
+}
+
+}  // namespace hx::nv

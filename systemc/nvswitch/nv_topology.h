@@ -1,0 +1,96 @@
+// nv_topology.h: the NVSwitch-like fabrics of Klenk et al. (ISCA 2020, section V) as a netlist
+// with its deterministic routes, multicast trees and reduction home ports. Plain C++, no SystemC.
+//
+// Both systems are built from "planes": GPU link j (of `links` = 6) goes to a switch of plane j,
+// and nothing crosses planes. In a plane:
+//   - DGX-2: two leaf switches (one per group of 8 GPUs). Each has 8 GPU ports (0..7) and 8 trunk
+//     ports (8..15); trunk port 8+k of one leaf is cabled to trunk port 8+k of the other.
+//   - Two-level fat tree (128 GPUs): 16 leaf switches (one per leaf group of 8 GPUs) and 8 spines.
+//     Leaf port 8+k goes to spine k; spine port G goes to the leaf of group G.
+// So the whole DGX-2 has 2 x 6 = 12 switches and the fat tree 16 x 6 + 8 x 6 = 144, as in the paper.
+//
+// Routes are deterministic (the paper's section IV-E2: deterministic routing for unicast and
+// multicast, multicast on the unicast paths). Every packet carries a 128-byte line address, and
+// the line fixes its plane (line mod links) and the trunk or spine it crosses
+// ((line / links) mod 8), so a pull response retraces its request's path in reverse and meets the
+// reduction tables that request allocated.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hx::nv {
+
+enum class SystemKind { Dgx2, FatTree };
+
+/// Who sits at the far end of a switch port.
+struct PortPeer {
+  enum class Kind : uint8_t { None, Gpu, Switch } kind = Kind::None;
+  unsigned index = 0;  // GPU id or switch id
+  unsigned port = 0;   // GPU link, or the far switch's port
+};
+
+class NvTopology {
+ public:
+  static constexpr unsigned kPorts = 16;    // switch radix
+  static constexpr unsigned kDownPorts = 8; // GPU ports of a leaf (0..7); 8..15 go up/across
+  static constexpr unsigned kUpPorts = kPorts - kDownPorts;
+
+  /// groups: leaf groups of 8 GPUs (DGX-2: 2; fat tree: 2..16). links: GPU links = planes.
+  NvTopology(SystemKind kind, unsigned groups, unsigned links);
+
+  SystemKind kind() const { return kind_; }
+  std::string name() const;
+  unsigned gpus() const { return groups_ * kDownPorts; }
+  unsigned links() const { return links_; }
+  unsigned groups() const { return groups_; }
+  unsigned switches() const { return static_cast<unsigned>(peers_.size()); }
+  unsigned leaves_per_plane() const { return groups_; }
+  unsigned spines_per_plane() const { return kind_ == SystemKind::FatTree ? kUpPorts : 0; }
+  unsigned switches_per_plane() const { return leaves_per_plane() + spines_per_plane(); }
+  /// Longest GPU-to-GPU path in switch hops (DGX-2 2, fat tree 3).
+  unsigned diameter_hops() const { return kind_ == SystemKind::FatTree ? 3 : 2; }
+
+  unsigned plane_of_line(uint64_t line) const { return static_cast<unsigned>(line % links_); }
+  /// Trunk (DGX-2) or spine (fat tree) a line's packets cross between leaves: 0..7.
+  unsigned up_of_line(uint64_t line) const { return static_cast<unsigned>((line / links_) % kUpPorts); }
+
+  bool is_leaf(unsigned sw) const { return sw % switches_per_plane() < groups_; }
+  unsigned plane_of_switch(unsigned sw) const { return sw / switches_per_plane(); }
+  unsigned leaf(unsigned plane, unsigned group) const { return plane * switches_per_plane() + group; }
+  unsigned spine(unsigned plane, unsigned k) const { return plane * switches_per_plane() + groups_ + k; }
+  /// The leaf switch GPU g's link j goes to, and the port there.
+  unsigned gpu_switch(unsigned gpu, unsigned link) const { return leaf(link, gpu / kDownPorts); }
+  unsigned gpu_port(unsigned gpu) const { return gpu % kDownPorts; }
+
+  const PortPeer& peer(unsigned sw, unsigned port) const { return peers_[sw][port]; }
+
+  /// The output port of switch `sw` towards GPU `dst` for a packet of `line`.
+  unsigned route_to_gpu(unsigned sw, unsigned dst, uint64_t line) const;
+  /// The output port of `sw` towards switch `target` (same plane, target != sw).
+  unsigned route_to_switch(unsigned sw, unsigned target, uint64_t line) const;
+
+  /// Push reduction: the switch port whose reduction table is the home of `line`. Lines of a
+  /// plane are interleaved over every port of every switch of that plane.
+  struct Home { unsigned sw, port; };
+  Home home_of_line(uint64_t line) const;
+  /// The GPU that collects evicted partials of `line` (push) and multicasts their final result.
+  unsigned home_gpu(uint64_t line) const { return static_cast<unsigned>((line / links_) % gpus()); }
+
+  /// Multicast to every GPU (but `exclude`, -1 for none) of a packet of `line` that entered
+  /// switch `sw` on port `in` (-1: from inside the switch): the set of output ports (bit i = port
+  /// i), and how many GPUs those ports reach. A port that leads back where the packet came from
+  /// is never in the set: the multicast follows the unicast routes (BRCP), as a tree.
+  struct Fanout { uint32_t ports = 0; unsigned gpus = 0; };
+  Fanout multicast(unsigned sw, int in, uint64_t line, int exclude) const;
+
+ private:
+  SystemKind kind_;
+  unsigned groups_, links_;
+  std::vector<std::vector<PortPeer>> peers_;
+  // fanout_[sw][in + 1][up]: the multicast to all GPUs, per entry port and trunk/spine choice.
+  std::vector<std::vector<std::vector<Fanout>>> fanout_;
+};
+
+}  // namespace hx::nv
