@@ -258,8 +258,17 @@ int cmd_alloc(const std::string& path, const std::vector<std::string>& sets, con
 
 // One allreduce on an NVSwitch-like fabric; --trace records switch 0's reduction units.
 int cmd_nvswitch(const std::string& path, const std::vector<std::string>& sets, const std::string& out,
-                 const std::string& trace, bool quiet) {
-  const hx::nv::NvConfig cfg = hx::nv::load_nv_config(path, sets);
+                 const std::string& trace, const std::string& fault, bool quiet) {
+  hx::nv::NvConfig cfg = hx::nv::load_nv_config(path, sets);
+  if (!fault.empty()) {
+    hx::RunOptions opt;
+    parse_fault(fault, opt);
+    if (opt.fault_node >= cfg.gpus())
+      throw UsageError("--inject-fault: NODE must be a GPU, 0.." + std::to_string(cfg.gpus() - 1));
+    cfg.fault = opt.fault == "drop" ? hx::nv::GpuParams::Fault::Drop : hx::nv::GpuParams::Fault::Corrupt;
+    cfg.fault_gpu = opt.fault_node;
+    cfg.fault_n = opt.fault_nth;
+  }
   hx::nv::NvSystem system("nvswitch", cfg);
   const hx::nv::NvResults r = system.run(!quiet && isatty(fileno(stderr)), trace);
   if (!out.empty()) write_atomically(out, hx::nv::nv_json(cfg, system.topology(), r).dump(2) + "\n");
@@ -331,6 +340,8 @@ int sc_main(int argc, char* argv[]) {
   nvswitch->add_option("--set", sets, "override a key: key.path=value (repeatable)");
   nvswitch->add_option("--out", out, "write the results JSON here");
   nvswitch->add_option("--trace", trace, "write an FST waveform of switch 0's reduction units here");
+  nvswitch->add_option("--inject-fault", fault,
+                       "test hook: drop:GPU:N or corrupt:GPU:N (the N-th data packet delivered to GPU)");
   nvswitch->add_flag("--quiet", quiet, "no summary, no progress line");
 
   try {
@@ -344,7 +355,7 @@ int sc_main(int argc, char* argv[]) {
     if (*check) return cmd_check(path, sets);
     if (*cost) return cmd_cost(path, sets, out, quiet);
     if (*alloc) return cmd_alloc(path, sets, out, quiet);
-    if (*nvswitch) return cmd_nvswitch(path, sets, out, trace, quiet);
+    if (*nvswitch) return cmd_nvswitch(path, sets, out, trace, fault, quiet);
     return cmd_run(path, sets, seed, out, trace, window, fault, only_source, dump, quiet);
   } catch (const hx::ConfigError& e) {
     std::fprintf(stderr, "hxsim: %s\n", e.what());

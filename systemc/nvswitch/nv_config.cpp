@@ -116,7 +116,7 @@ KeySpec schema(NvConfig& c) {
                                f.fail("a data size, a multiple of 128 B (0: no wave control)");
                              c.wave_bytes = static_cast<uint64_t>(bytes);
                            }),
-                      leaf("waves", P::Defaulted, "an integer in 1..4096 (outstanding waves)", "1",
+                      leaf("waves", P::Defaulted, "an integer in 1..4096 (outstanding waves; ignored without allreduce.wave)", "1",
                            [&c](const Field& f) { c.waves = static_cast<unsigned>(f.integer(1, 4096)); }),
                       leaf("barrier", P::Defaulted, "true or false (pull: an initial barrier)", "false",
                            [&c](const Field& f) {
@@ -157,8 +157,6 @@ NvConfig load(const std::function<void(ConfigReader&)>& parse, const std::string
   if (c.system == SystemKind::FatTree && !reader.present("system.groups")) c.groups = 16;
   if (c.method != Method::Ring && c.gpus() > 0xFFFE)
     reader.field("system.groups").fail("fewer GPUs than the unit's 16-bit source field holds");
-  if (c.wave_bytes == 0 && reader.present("allreduce.waves") && c.waves != 1)
-    reader.field("allreduce.waves").fail("no waves key without allreduce.wave (the wave size)");
   if (c.method == Method::Ring && c.wave_bytes != 0)
     reader.field("allreduce.wave").fail("0 B: the ring baseline has no wave control");
   c.clock_hz = c.link_bandwidth / 128.0;  // one 16-B flit per cycle

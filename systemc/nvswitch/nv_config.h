@@ -34,7 +34,10 @@ struct NvConfig {
   unsigned mem_latency = 180, mem_jitter = 180;
   uint64_t seed = 1;
   uint64_t watchdog_cycles = 20000;
-  uint64_t max_cycles = 0;  // 0: no limit
+  // Test hook (--inject-fault, not in the YAML): corrupt or drop one delivered data packet.
+  GpuParams::Fault fault = GpuParams::Fault::None;
+  unsigned fault_gpu = 0;
+  uint64_t fault_n = 0;
 
   // derived
   double clock_hz = 0;

@@ -1,5 +1,6 @@
 #include "nv_gpu.h"
 
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 #include <stdexcept>
@@ -44,6 +45,12 @@ Gpu::Gpu(unsigned id, const NvTopology& topo, const GpuParams& params, uint64_t*
     for (uint64_t s = lo, slice = 0; s < hi; s += p_.ring_slice_lines, ++slice)
       ring_task(0, slice, s, std::min(hi, s + p_.ring_slice_lines));
   }
+  // DMA engines do not inject in any particular order (IV-F): each GPU sends the lines of a wave
+  // (of the whole work list without wave control) in its own random order.
+  const uint64_t chunk = p_.wave_lines ? p_.wave_lines : std::max<uint64_t>(1, work_.size());
+  for (uint64_t lo = 0; lo < work_.size(); lo += chunk)
+    std::shuffle(work_.begin() + static_cast<std::ptrdiff_t>(lo),
+                 work_.begin() + static_cast<std::ptrdiff_t>(std::min<uint64_t>(work_.size(), lo + chunk)), rng_);
   if (p_.wave_lines) {
     const uint64_t n = (work_.size() + p_.wave_lines - 1) / p_.wave_lines;
     wave_left_.assign(n, p_.wave_lines);
@@ -71,6 +78,11 @@ void Gpu::error(uint64_t& counter, const std::string& what) {
 
 void Gpu::accept(unsigned port, Packet&& pkt, uint64_t head_time) {
   const uint64_t tail = head_time + pkt.flits() - 1;
+  if (p_.fault != GpuParams::Fault::None && id_ == p_.fault_gpu && carries_line(pkt.kind) &&
+      ++data_packets_in_ == p_.fault_n) {
+    if (p_.fault == GpuParams::Fault::Drop) return;
+    pkt.data[0] ^= 1u << 3;  // one bit of the first element
+  }
   rx_[port].emplace_back(tail, std::move(pkt));
 }
 

@@ -49,6 +49,10 @@ struct GpuParams {
   unsigned mem_latency = 180, mem_jitter = 180;
   unsigned dma_window = 256;   // lines the DMA engine has in flight (reads issued, not yet sent)
   uint64_t seed = 1;
+  // Test hook: corrupt or drop the fault_n-th data packet (1-based) delivered to GPU fault_gpu.
+  enum class Fault { None, Corrupt, Drop } fault = Fault::None;
+  unsigned fault_gpu = 0;
+  uint64_t fault_n = 0;
 };
 
 struct GpuChecks {
@@ -135,6 +139,7 @@ class Gpu : public PacketSink {
   // push home GPU: partials by line (data, count)
   std::unordered_map<uint64_t, std::pair<std::array<uint32_t, kLineWords>, unsigned>> partial_;
   uint64_t partials_merged_ = 0;
+  uint64_t data_packets_in_ = 0;  // for the fault hook
 
   // ring: per (step, slice): ready tasks, outstanding acks; mailboxes by (step, line)
   struct RingTask { unsigned step; uint64_t slice; uint64_t next_line; uint64_t end_line; };

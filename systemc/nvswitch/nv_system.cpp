@@ -26,6 +26,9 @@ GpuParams gpu_params(const NvConfig& c) {
   g.mem_latency = c.mem_latency;
   g.mem_jitter = c.mem_jitter;
   g.seed = c.seed;
+  g.fault = c.fault;
+  g.fault_gpu = c.fault_gpu;
+  g.fault_n = c.fault_n;
   return g;
 }
 }  // namespace

@@ -1,0 +1,183 @@
+// nv_topology_test: the NVSwitch-like systems' wiring, routes, multicast trees and home ports
+// (systemc/nvswitch/nv_topology.h), checked by walking packets through the netlist.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <vector>
+
+#include "nv_topology.h"
+
+namespace hx::nv {
+namespace {
+
+// Follows unicast routes from GPU `src` to `dst` for `line`: the switches visited. Fails the
+// test on a loop or a wrong arrival.
+std::vector<unsigned> walk(const NvTopology& t, unsigned src, unsigned dst, uint64_t line) {
+  std::vector<unsigned> path;
+  unsigned sw = t.gpu_switch(src, t.plane_of_line(line));
+  for (unsigned hop = 0; hop < 8; ++hop) {
+    path.push_back(sw);
+    const unsigned port = t.route_to_gpu(sw, dst, line);
+    const PortPeer& p = t.peer(sw, port);
+    if (p.kind == PortPeer::Kind::Gpu) {
+      EXPECT_EQ(p.index, dst) << "line " << line;
+      EXPECT_EQ(p.port, t.plane_of_line(line)) << "arrived on another plane's link";
+      return path;
+    }
+    EXPECT_EQ(p.kind, PortPeer::Kind::Switch);
+    sw = p.index;
+  }
+  ADD_FAILURE() << "no arrival from " << src << " to " << dst;
+  return path;
+}
+
+// Replicates a multicast from `src`'s first switch as the switches would: the GPUs reached, each
+// with the number of copies it got; and the pull expected counts per (switch, entry port).
+struct Tree {
+  std::map<unsigned, unsigned> copies;
+  unsigned first_hop_expected = 0;
+  unsigned switches = 0;
+};
+Tree multicast(const NvTopology& t, unsigned src, uint64_t line, int exclude) {
+  Tree tree;
+  struct Visit { unsigned sw; int in; };
+  const unsigned first = t.gpu_switch(src, t.plane_of_line(line));
+  std::vector<Visit> todo = {{first, static_cast<int>(t.gpu_port(src))}};
+  tree.first_hop_expected = t.multicast(first, todo[0].in, line, exclude).gpus;
+  while (!todo.empty()) {
+    const Visit v = todo.back();
+    todo.pop_back();
+    ++tree.switches;
+    const NvTopology::Fanout f = t.multicast(v.sw, v.in, line, exclude);
+    unsigned below = 0;
+    for (unsigned port = 0; port < NvTopology::kPorts; ++port) {
+      if (!(f.ports >> port & 1u)) continue;
+      const PortPeer& p = t.peer(v.sw, port);
+      if (p.kind == PortPeer::Kind::Gpu) {
+        ++tree.copies[p.index];
+        ++below;
+      } else {
+        todo.push_back({p.index, static_cast<int>(p.port)});
+        below += t.multicast(p.index, static_cast<int>(p.port), line, exclude).gpus;
+      }
+    }
+    EXPECT_EQ(below, f.gpus) << "switch " << v.sw << ": expected count differs from the GPUs below it";
+  }
+  return tree;
+}
+
+TEST(NvTopology, Dgx2HasTwelveSwitchesWiredAsSectionV) {
+  const NvTopology t(SystemKind::Dgx2, 2, 6);
+  EXPECT_EQ(t.gpus(), 16u);
+  EXPECT_EQ(t.switches(), 12u);
+  for (unsigned sw = 0; sw < t.switches(); ++sw) {
+    std::set<unsigned> gpus, peers;
+    for (unsigned q = 0; q < NvTopology::kPorts; ++q) {
+      const PortPeer& p = t.peer(sw, q);
+      ASSERT_NE(p.kind, PortPeer::Kind::None);
+      if (p.kind == PortPeer::Kind::Gpu) gpus.insert(p.index);
+      else {
+        peers.insert(p.index);
+        EXPECT_EQ(t.peer(p.index, p.port).index, sw) << "cable not symmetric";
+      }
+    }
+    EXPECT_EQ(gpus.size(), 8u) << "one link to each GPU of its group";
+    EXPECT_EQ(peers.size(), 1u) << "8 links, all to its peer";
+  }
+}
+
+TEST(NvTopology, FatTreeHas144SwitchesAndFullSpineConnectivity) {
+  const NvTopology t(SystemKind::FatTree, 16, 6);
+  EXPECT_EQ(t.gpus(), 128u);
+  EXPECT_EQ(t.switches(), 144u);
+  unsigned spines = 0;
+  for (unsigned sw = 0; sw < t.switches(); ++sw) {
+    if (t.is_leaf(sw)) continue;
+    ++spines;
+    std::set<unsigned> leaves;
+    for (unsigned q = 0; q < NvTopology::kPorts; ++q) leaves.insert(t.peer(sw, q).index);
+    EXPECT_EQ(leaves.size(), 16u) << "a spine links to one leaf of every group";
+  }
+  EXPECT_EQ(spines, 48u);
+}
+
+TEST(NvTopology, EveryRouteArrivesWithinTheDiameter) {
+  for (const NvTopology& t : {NvTopology(SystemKind::Dgx2, 2, 6), NvTopology(SystemKind::FatTree, 4, 6)})
+    for (uint64_t line = 0; line < 96; line += 5)
+      for (unsigned s = 0; s < t.gpus(); ++s)
+        for (unsigned d = 0; d < t.gpus(); ++d) {
+          if (s == d) continue;
+          EXPECT_LE(walk(t, s, d, line).size(), t.diameter_hops());
+        }
+}
+
+TEST(NvTopology, ResponsesRetraceTheirRequestsPath) {
+  const NvTopology t(SystemKind::FatTree, 4, 6);
+  for (uint64_t line = 0; line < 48; ++line) {
+    std::vector<unsigned> there = walk(t, 3, 29, line), back = walk(t, 29, 3, line);
+    std::reverse(back.begin(), back.end());
+    EXPECT_EQ(there, back) << "line " << line;
+  }
+}
+
+TEST(NvTopology, MulticastReachesEveryOtherGpuExactlyOnce) {
+  for (const NvTopology& t : {NvTopology(SystemKind::Dgx2, 2, 6), NvTopology(SystemKind::FatTree, 16, 6)})
+    for (uint64_t line : {0u, 7u, 13u, 50u})
+      for (unsigned src : {0u, 9u}) {
+        const Tree tree = multicast(t, src, line, static_cast<int>(src));
+        EXPECT_EQ(tree.copies.size(), t.gpus() - 1);
+        EXPECT_EQ(tree.copies.count(src), 0u);
+        for (const auto& [gpu, n] : tree.copies) EXPECT_EQ(n, 1u) << "GPU " << gpu;
+        EXPECT_EQ(tree.first_hop_expected, t.gpus() - 1) << "pull: the first hop expects p - 1 responses";
+      }
+}
+
+TEST(NvTopology, ResultMulticastWithoutExclusionReachesEveryGpu) {
+  const NvTopology t(SystemKind::Dgx2, 2, 6);
+  const NvTopology::Home h = t.home_of_line(21);
+  const NvTopology::Fanout f = t.multicast(h.sw, -1, 21, -1);
+  EXPECT_EQ(f.gpus, 16u);
+}
+
+TEST(NvTopology, HomePortsCoverEveryPortOfThePlane) {
+  const NvTopology t(SystemKind::Dgx2, 2, 6);
+  std::map<std::pair<unsigned, unsigned>, unsigned> uses;
+  for (uint64_t line = 0; line < 6 * 32 * 10; ++line) {
+    const NvTopology::Home h = t.home_of_line(line);
+    EXPECT_EQ(t.plane_of_switch(h.sw), t.plane_of_line(line));
+    ++uses[{h.sw, h.port}];
+  }
+  EXPECT_EQ(uses.size(), 192u) << "12 switches x 16 ports, as the paper's Eq. (2) counts";
+  for (const auto& [port, n] : uses) EXPECT_EQ(n, 10u);
+}
+
+TEST(NvTopology, RejectsShapesThePaperDoesNotDefine) {
+  EXPECT_THROW(NvTopology(SystemKind::Dgx2, 3, 6), std::invalid_argument);
+  EXPECT_THROW(NvTopology(SystemKind::FatTree, 17, 6), std::invalid_argument);
+  EXPECT_THROW(NvTopology(SystemKind::FatTree, 4, 0), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace hx::nv
+
+namespace hx::nv {
+namespace {
+TEST(NvTopology, PushWritesReachTheirHomeSwitch) {
+  for (const NvTopology& t : {NvTopology(SystemKind::Dgx2, 2, 6), NvTopology(SystemKind::FatTree, 16, 6)})
+    for (uint64_t line = 0; line < 2000; line += 7)
+      for (unsigned g = 0; g < t.gpus(); g += 5) {
+        const NvTopology::Home h = t.home_of_line(line);
+        unsigned sw = t.gpu_switch(g, t.plane_of_line(line)), hops = 1;
+        while (sw != h.sw && hops < 5) {
+          const PortPeer& p = t.peer(sw, t.route_to_switch(sw, h.sw, line));
+          ASSERT_EQ(p.kind, PortPeer::Kind::Switch);
+          sw = p.index;
+          ++hops;
+        }
+        EXPECT_EQ(sw, h.sw);
+        EXPECT_LE(hops, t.diameter_hops());
+      }
+}
+}  // namespace
+}  // namespace hx::nv
