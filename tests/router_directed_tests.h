@@ -22,97 +22,16 @@
 #include <string>
 #include <vector>
 
-#include "link_bench.h"
 #include "rng.h"
-#include "route_ref.h"
-#include "test_support.h"
+#include "router_fixture.h"
 
 namespace hx::test {
 
 template <class M>
-class RouterDirectedTest : public ::testing::Test {
+class RouterDirectedTest : public RouterFixture<M, 1> {
  public:
-  using Bench = LinkBench<M>;
-  static constexpr unsigned kBoardX = 2;
-  static constexpr unsigned kBoardY = 3;
-  static constexpr unsigned kDepth = 8;
-  static constexpr unsigned kVcs = 3;
-
-  static Straps at(unsigned x, unsigned y, RouteMode mode = RouteMode::Xy,
-                   VcPolicy policy = VcPolicy::Keep) {
-    Straps s;
-    s.node_x = x;
-    s.node_y = y;
-    s.last_x = 2;
-    s.last_y = 2;
-    s.board_x = kBoardX;
-    s.board_y = kBoardY;
-    s.route_mode = mode;
-    s.vc_policy = policy;
-    return s;
-  }
   static Straps center(RouteMode mode = RouteMode::Xy, VcPolicy policy = VcPolicy::Keep) {
-    return at(1, 1, mode, policy);
-  }
-
-  static std::unique_ptr<Bench> make_bench(const Straps& s, uint8_t allowed_errors = 0,
-                                           uint64_t watchdog = 2000) {
-    BenchConfig c;
-    c.straps = s;
-    c.allowed_error_mask = allowed_errors;
-    c.watchdog_cycles = watchdog;
-    c.trace_file = trace_path();
-    return std::make_unique<Bench>(c);
-  }
-
-  /// Node (x, y) of the router's own board.
-  static Destination node(unsigned x, unsigned y) {
-    Destination d;
-    d.board_x = kBoardX;
-    d.board_y = kBoardY;
-    d.node_x = x;
-    d.node_y = y;
-    return d;
-  }
-  static Destination remote(unsigned bx, unsigned by, unsigned x, unsigned y) {
-    Destination d;
-    d.board_x = bx;
-    d.board_y = by;
-    d.node_x = x;
-    d.node_y = y;
-    return d;
-  }
-  static ExternalPortSet only(unsigned port) {
-    ExternalPortSet s;
-    s.set(port);
-    return s;
-  }
-
-  /// Everything delivered, exactly once, intact, on an allowed port and VC; no bench error.
-  static void expect_clean(const Bench& b) {
-    const ScoreboardSummary s = b.scoreboard().summary();
-    EXPECT_TRUE(b.ok()) << b.report();
-    EXPECT_TRUE(s.all_delivered()) << b.report();
-    EXPECT_EQ(s.lost, 0u);
-    EXPECT_EQ(s.duplicated, 0u);
-    EXPECT_EQ(s.corrupted, 0u);
-    EXPECT_EQ(s.misrouted, 0u);
-    EXPECT_EQ(s.bad_vc, 0u);
-  }
-
-  /// Every source holds BufDepth credits per VC again, and every sink returned exactly one
-  /// credit per flit it received and holds nothing.
-  static void expect_credits_home(const Bench& b) {
-    for (unsigned p = 0; p < kNumRouterPorts; ++p) {
-      for (unsigned v = 0; v < kVcs; ++v) {
-        EXPECT_EQ(b.source(p).credits(v), kDepth) << "source " << port_name(p) << " vc " << v;
-      }
-      EXPECT_EQ(b.source(p).credits_received(), b.source(p).flits_sent())
-          << "source " << port_name(p);
-      EXPECT_EQ(b.sink(p).credits_returned(), b.sink(p).flits_received())
-          << "sink " << port_name(p);
-      EXPECT_TRUE(b.sink(p).empty()) << "sink " << port_name(p);
-    }
+    return RouterFixture<M, 1>::at(1, 1, mode, policy);
   }
 };
 
@@ -668,19 +587,6 @@ REGISTER_TYPED_TEST_SUITE_P(RouterDirectedTest, EachInputToEachOutputOnEveryVc,
 
 }  // namespace hx::test
 
-#define HX_ROUTER_TESTS_STR2(x) #x
-#define HX_ROUTER_TESTS_STR(x) HX_ROUTER_TESTS_STR2(x)
-
 /// Instantiate the directed router tests for `Model` (a Verilated class with hx_router's ports);
 /// the tests are named Router/RouterDirectedTest/<Model>.<Test>.
-#define HX_INSTANTIATE_ROUTER_TESTS(Model)                                            \
-  namespace hx::test {                                                                \
-  struct RouterModelNameGenerator {                                                   \
-    template <class T>                                                                \
-    static std::string GetName(int) {                                                 \
-      return HX_ROUTER_TESTS_STR(Model);                                              \
-    }                                                                                 \
-  };                                                                                  \
-  INSTANTIATE_TYPED_TEST_SUITE_P(Router, RouterDirectedTest, ::testing::Types<Model>, \
-                                 RouterModelNameGenerator);                           \
-  }
+#define HX_INSTANTIATE_ROUTER_TESTS(Model) HX_INSTANTIATE_ROUTER_SUITE(Router, RouterDirectedTest, Model)

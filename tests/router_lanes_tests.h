@@ -19,86 +19,34 @@
 #include <string>
 #include <vector>
 
-#include "link_bench.h"
 #include "rng.h"
-#include "route_ref.h"
-#include "test_support.h"
+#include "router_fixture.h"
 
 namespace hx::test {
 
 template <class M>
-class RouterLanesTest : public ::testing::Test {
+class RouterLanesTest : public RouterFixture<M, 4> {
  public:
-  using Bench = LinkBench<M>;
-  static constexpr unsigned kLanes = 4;
-  static constexpr unsigned kPorts = num_router_ports(kLanes);
-  static constexpr unsigned kBoardX = 2;
-  static constexpr unsigned kBoardY = 3;
-  static constexpr unsigned kDepth = 8;
-  static constexpr unsigned kVcs = 3;
-
-  static Straps at(unsigned x, unsigned y, RouteMode mode = RouteMode::Xy,
-                   VcPolicy policy = VcPolicy::Keep) {
-    Straps s;
-    s.node_x = x;
-    s.node_y = y;
-    s.last_x = 2;
-    s.last_y = 2;
-    s.board_x = kBoardX;
-    s.board_y = kBoardY;
-    s.route_mode = mode;
-    s.vc_policy = policy;
-    return s;
-  }
-
-  static std::unique_ptr<Bench> make_bench(const Straps& s) {
-    BenchConfig c;
-    c.local_ports = kLanes;
-    c.straps = s;
-    c.trace_file = trace_path();
-    return std::make_unique<Bench>(c);
-  }
-
-  static Destination node(unsigned x, unsigned y) {
-    Destination d;
-    d.board_x = kBoardX;
-    d.board_y = kBoardY;
-    d.node_x = x;
-    d.node_y = y;
-    return d;
-  }
+  using Base = RouterFixture<M, 4>;
 
   /// The neighbour of the centre router that lies in direction `dir` (N, E, S, W).
   static Destination toward(unsigned dir) {
     static const unsigned kDx[4] = {1, 2, 1, 0}, kDy[4] = {2, 1, 0, 1};
-    return node(kDx[dir], kDy[dir]);
+    return Base::node(kDx[dir], kDy[dir]);
   }
 
   static ExternalPortSet lanes() {
     ExternalPortSet s;
-    for (unsigned k = 0; k < kLanes; ++k) s.set(kPortL + k);
+    for (unsigned k = 0; k < Base::kLanes; ++k) s.set(kPortL + k);
     return s;
   }
 
   /// Everything delivered once, intact, on an allowed port and VC; error_o never rose; every
   /// source holds BufDepth credits per VC again and every sink returned one credit per flit.
-  static void expect_clean_and_credits_home(const Bench& b) {
-    const ScoreboardSummary s = b.scoreboard().summary();
-    EXPECT_TRUE(b.ok()) << b.report();
-    EXPECT_TRUE(s.all_delivered()) << b.report();
-    EXPECT_EQ(s.misrouted, 0u);
-    EXPECT_EQ(s.corrupted, 0u);
-    EXPECT_EQ(s.duplicated, 0u);
-    EXPECT_EQ(s.bad_vc, 0u);
+  static void expect_clean_and_credits_home(const typename Base::Bench& b) {
+    Base::expect_clean(b);
     EXPECT_EQ(b.error_bits_seen(), 0u);
-    for (unsigned p = 0; p < kPorts; ++p) {
-      for (unsigned v = 0; v < kVcs; ++v) {
-        EXPECT_EQ(b.source(p).credits(v), kDepth) << "source " << port_name(p) << " vc " << v;
-      }
-      EXPECT_EQ(b.source(p).credits_received(), b.source(p).flits_sent()) << port_name(p);
-      EXPECT_EQ(b.sink(p).credits_returned(), b.sink(p).flits_received()) << port_name(p);
-      EXPECT_TRUE(b.sink(p).empty()) << port_name(p);
-    }
+    Base::expect_credits_home(b);
   }
 };
 
@@ -129,9 +77,7 @@ TYPED_TEST_P(RouterLanesTest, EachLaneRoutesLikePortL) {
     for (unsigned dir = 0; dir < kNumNetPorts; ++dir) {
       for (unsigned vc = 0; vc < T::kVcs; ++vc) {
         const PacketSpec spec = b->make_packet(kPortL + lane, T::toward(dir), 4, vc);
-        ExternalPortSet only;
-        only.set(dir);
-        ASSERT_EQ(spec.allowed_ports, only) << "reference model disagrees";
+        ASSERT_EQ(spec.allowed_ports, T::only(dir)) << "reference model disagrees";
         const uint32_t id = b->send(spec);
         ASSERT_TRUE(b->run_until_delivered(id, 100)) << b->report();
         const PacketRecord& r = b->scoreboard().packet(id);
@@ -353,19 +299,6 @@ REGISTER_TYPED_TEST_SUITE_P(RouterLanesTest, EjectionMayUseEveryLane, EachLaneRo
 
 }  // namespace hx::test
 
-#define HX_ROUTER_LANES_STR2(x) #x
-#define HX_ROUTER_LANES_STR(x) HX_ROUTER_LANES_STR2(x)
-
 /// Instantiate the lane tests for `Model` (a Verilated hx_router with LocalPorts = 4); the tests
 /// are named Lanes/RouterLanesTest/<Model>.<Test>.
-#define HX_INSTANTIATE_ROUTER_LANES_TESTS(Model)                                          \
-  namespace hx::test {                                                                    \
-  struct RouterLanesModelNameGenerator {                                                  \
-    template <class T>                                                                    \
-    static std::string GetName(int) {                                                     \
-      return HX_ROUTER_LANES_STR(Model);                                                  \
-    }                                                                                     \
-  };                                                                                      \
-  INSTANTIATE_TYPED_TEST_SUITE_P(Lanes, RouterLanesTest, ::testing::Types<Model>,         \
-                                 RouterLanesModelNameGenerator);                          \
-  }
+#define HX_INSTANTIATE_ROUTER_LANES_TESTS(Model) HX_INSTANTIATE_ROUTER_SUITE(Lanes, RouterLanesTest, Model)

@@ -25,88 +25,6 @@ constexpr unsigned kMaxMixes = 1000000;
 const char* const kHeuristicsExpected =
     "'greedy' or heuristics joined by '+' (transpose, aspect, sort, locality, restart), each at most once";
 
-std::string quote(const std::string& s) {
-  std::string q = s.substr(0, std::min(s.find('\n'), std::string::size_type{60}));
-  if (q.size() < s.size()) q += "...";
-  return "'" + q + "'";
-}
-
-std::string join(const std::vector<std::string>& parts) {
-  std::string s;
-  for (const auto& p : parts) s += (s.empty() ? "" : ", ") + p;
-  return s;
-}
-
-std::string stem(const std::string& source) {
-  std::string s = source.substr(source.find_last_of('/') + 1);
-  const auto dot = s.find_last_of('.');
-  if (dot != std::string::npos && dot > 0) s.erase(dot);
-  s.erase(std::remove_if(s.begin(), s.end(), [](char ch) { return ch == '<' || ch == '>'; }), s.end());
-  return s;
-}
-
-// ---- a map inside a list (systems[i]) ---------------------------------------------------------------
-
-// ConfigReader checks the maps of its fixed schema; the elements of the `systems` list are maps
-// it does not descend into. This gives them the same checks -- scalar keys, each once, only
-// known ones (with a did-you-mean hint) -- and Fields with their own file positions.
-class MapEntries {
- public:
-  MapEntries(const Field& map, const std::string& expected, const std::vector<std::string>& allowed) : map_(map) {
-    if (!map.is_map()) map.fail(expected);
-    for (const auto& kv : map.node()) {
-      const Origin at = origin_of(kv.first);
-      if (!kv.first.IsScalar())
-        throw ConfigError(at, map.path(), "", "a key name (one of " + join(allowed) + ")",
-                          Field("", kv.first, at, false).found());
-      const std::string name = kv.first.Scalar();
-      if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
-        const std::string close = closest_match(name, allowed);
-        throw ConfigError(at, child(name), "unknown key", "one of " + join(allowed), quote(name),
-                          close.empty() ? "" : "did you mean '" + close + "'?");
-      }
-      for (const Entry& e : entries_) {
-        if (e.name != name) continue;
-        const Origin first = origin_of(e.key);
-        throw ConfigError(at, child(name), "duplicate key", "each key at most once per map", quote(name) + " again",
-                          first.line > 0 ? "first at line " + std::to_string(first.line) + ", column " +
-                                               std::to_string(first.column)
-                                         : "");
-      }
-      entries_.push_back({name, kv.first, kv.second});
-    }
-  }
-
-  std::optional<Field> get(const std::string& name) const {
-    for (const Entry& e : entries_)
-      if (e.name == name)  // a null value has no useful mark of its own: point at the key
-        return Field(child(name), e.value, origin_of(e.value.IsNull() ? e.key : e.value), map_.from_file());
-    return std::nullopt;
-  }
-
-  Field required(const std::string& name, const std::string& expected) const {
-    std::optional<Field> f = get(name);
-    if (!f) map_.fail_missing(name, expected);
-    return *f;
-  }
-
-  const Field& map() const { return map_; }
-
- private:
-  struct Entry {
-    std::string name;
-    YAML::Node key, value;
-  };
-  Origin origin_of(const YAML::Node& n) const {
-    if (!map_.from_file() || n.Mark().is_null()) return map_.origin();
-    return {map_.origin().file, n.Mark().line + 1, n.Mark().column + 1};
-  }
-  std::string child(const std::string& name) const { return map_.path() + "." + name; }
-
-  Field map_;
-  std::vector<Entry> entries_;
-};
-
 // ---- values ----------------------------------------------------------------------------------------
 
 // "<a>x<b>" or [a, b], each side 1..max_side.
@@ -148,7 +66,7 @@ std::vector<Heuristics> read_heuristics_list(const Field& f, double max_aspect) 
   for (const Field& i : items) {
     const Heuristics h = read_heuristics(i, max_aspect);
     if (std::find(out.begin(), out.end(), h) != out.end())
-      i.fail_found("each heuristic set once", quote(heuristics_name(h)) + " again");
+      i.fail_found("each heuristic set once", quote_text(heuristics_name(h)) + " again");
     out.push_back(h);
   }
   return out;
@@ -157,7 +75,7 @@ std::vector<Heuristics> read_heuristics_list(const Field& f, double max_aspect) 
 std::size_t read_system_ref(const Field& f, const std::vector<SystemConfig>& systems) {
   std::vector<std::string> names;
   for (const SystemConfig& s : systems) names.push_back(s.name);
-  const std::string expected = "the name of a system: one of " + join(names);
+  const std::string expected = "the name of a system: one of " + join_names(names);
   const std::string name = f.text(expected);
   for (std::size_t i = 0; i < systems.size(); ++i)
     if (systems[i].name == name) return i;
@@ -184,13 +102,13 @@ TreeLeaves leaves_of(const hx::TreeShape& shape, unsigned positions, unsigned li
 }
 
 SystemConfig read_system(const Field& f, const std::vector<SystemConfig>& earlier) {
-  const MapEntries m(f, "a map describing one HammingMesh, with keys " + join(kSystemKeys), kSystemKeys);
+  const MapFields m(f, "a map describing one HammingMesh, with keys " + join_names(kSystemKeys), kSystemKeys);
   SystemConfig s;
   const Field name = m.required("name", "a string");
   s.name = name.text();
   for (std::size_t i = 0; i < earlier.size(); ++i)
     if (earlier[i].name == s.name)
-      name.fail_found("a name used by one system only", quote(s.name) + " again",
+      name.fail_found("a name used by one system only", quote_text(s.name) + " again",
                       "first at systems[" + std::to_string(i) + "]");
   std::tie(s.a, s.b) = read_size(m.required("board", "a board size such as '2x2'"), kMaxBoardSide,
                                  "accelerators a by b on a board");
@@ -396,7 +314,7 @@ AllocConfig load(const std::function<void(ConfigReader&)>& parse, const std::str
         reader.field("distribution")
             .fail_found("a distribution with a job size that fits every system",
                         "smallest size " + std::to_string(smallest) + " > the " + std::to_string(s.x * s.y - most_failed) +
-                            " working boards of " + quote(s.name) + " with " + std::to_string(most_failed) + " failed");
+                            " working boards of " + quote_text(s.name) + " with " + std::to_string(most_failed) + " failed");
   }
   return c;
 }
@@ -436,23 +354,23 @@ JobSizeDistribution parse_job_sizes(const std::string& text, const std::string& 
     const Origin at{source_name, number, tok[0].second};
     if (tok.size() != 2)
       throw ConfigError(at, key_path, "", "a line 'SIZE WEIGHT' (a job size in boards and its weight)",
-                        quote(body.substr(tok[0].second - 1)));
+                        quote_text(body.substr(tok[0].second - 1)));
     const std::string& size_text = tok[0].first;
     const std::string size_expected = "a job size in boards, an integer in 1.." + std::to_string(kMaxJobBoards);
     if (size_text.size() > 9 ||
         !std::all_of(size_text.begin(), size_text.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
-      throw ConfigError(at, key_path, "", size_expected, quote(size_text));
+      throw ConfigError(at, key_path, "", size_expected, quote_text(size_text));
     const uint64_t size = std::stoull(size_text);
-    if (size < 1 || size > kMaxJobBoards) throw ConfigError(at, key_path, "", size_expected, quote(size_text));
+    if (size < 1 || size > kMaxJobBoards) throw ConfigError(at, key_path, "", size_expected, quote_text(size_text));
     const Origin wat{source_name, number, tok[1].second};
     const std::string& w_text = tok[1].first;
     char* end = nullptr;
     const double w = std::strtod(w_text.c_str(), &end);
     if (end != w_text.c_str() + w_text.size() || !std::isfinite(w) || !(w > 0))
-      throw ConfigError(wat, key_path, "", "a positive, finite weight", quote(w_text));
+      throw ConfigError(wat, key_path, "", "a positive, finite weight", quote_text(w_text));
     const auto seen = std::find(d.sizes.begin(), d.sizes.end(), static_cast<unsigned>(size));
     if (seen != d.sizes.end())
-      throw ConfigError(at, key_path, "duplicate size", "each size on one line only", quote(size_text) + " again",
+      throw ConfigError(at, key_path, "duplicate size", "each size on one line only", quote_text(size_text) + " again",
                         "first at line " + std::to_string(first_line[seen - d.sizes.begin()]));
     d.sizes.push_back(static_cast<unsigned>(size));
     d.weights.push_back(w);

@@ -20,26 +20,6 @@ constexpr unsigned kMaxBoardSide = 1024;
 constexpr uint64_t kMaxGlobalSide = uint64_t{1} << 20;
 constexpr double kMaxPrice = 1e9;
 
-std::string quote(const std::string& s) {
-  std::string q = s.substr(0, std::min(s.find('\n'), std::string::size_type{60}));
-  if (q.size() < s.size()) q += "...";
-  return "'" + q + "'";
-}
-
-std::string join(const std::vector<std::string>& parts) {
-  std::string s;
-  for (const auto& p : parts) s += (s.empty() ? "" : ", ") + p;
-  return s;
-}
-
-std::string stem(const std::string& source) {
-  std::string s = source.substr(source.find_last_of('/') + 1);
-  const auto dot = s.find_last_of('.');
-  if (dot != std::string::npos && dot > 0) s.erase(dot);
-  s.erase(std::remove_if(s.begin(), s.end(), [](char ch) { return ch == '<' || ch == '>'; }), s.end());
-  return s;
-}
-
 // ---- the keys of one topology ----------------------------------------------------------------------
 
 // The kinds as written in a config: hyperx is a HammingMesh with 1x1 boards.
@@ -74,78 +54,6 @@ std::vector<std::string> keys_of(KindText k) {
   keys.insert(keys.end(), extra.begin(), extra.end());
   return keys;
 }
-
-/// A map inside a list element, checked like the reader checks its sections: scalar keys, each
-/// once, only known ones. Its values become Fields with their own file positions.
-class MapFields {
- public:
-  MapFields(const Field& map, const std::string& expected) : map_(map) {
-    if (!map.is_map()) map.fail(expected);
-    for (const auto& kv : map.node()) {
-      const Origin at = origin_of(kv.first);
-      if (!kv.first.IsScalar()) throw ConfigError(at, map.path(), "", "a key name", Field("", kv.first, at, false).found());
-      const std::string name = kv.first.Scalar();
-      const auto seen = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.name == name; });
-      if (seen != entries_.end()) {
-        const Origin first = origin_of(seen->key);
-        throw ConfigError(at, child(name), "duplicate key", "each key at most once per map", quote(name) + " again",
-                          first.line > 0 ? "first at line " + std::to_string(first.line) + ", column " +
-                                               std::to_string(first.column)
-                                         : "");
-      }
-      entries_.push_back({name, kv.first, kv.second});
-    }
-  }
-
-  /// Rejects any key not in `allowed`; `elsewhere` names the owner of a key that belongs to
-  /// another kind of map, for the hint.
-  void allow(const std::vector<std::string>& allowed,
-             const std::function<std::string(const std::string&)>& elsewhere = nullptr) const {
-    for (const Entry& e : entries_) {
-      if (std::find(allowed.begin(), allowed.end(), e.name) != allowed.end()) continue;
-      std::string hint;
-      const std::string close = closest_match(e.name, allowed);
-      if (!close.empty()) {
-        hint = "did you mean '" + close + "'?";
-      } else if (elsewhere) {
-        hint = elsewhere(e.name);
-      }
-      throw ConfigError(origin_of(e.key), child(e.name), "unknown key", "one of " + join(allowed), quote(e.name), hint);
-    }
-  }
-
-  std::optional<Field> get(const std::string& name) const {
-    for (const Entry& e : entries_) {
-      if (e.name != name) continue;
-      // A null value's mark is where the next token starts: point at the key instead.
-      return Field(child(name), e.value, origin_of(e.value.IsNull() ? e.key : e.value), map_.from_file());
-    }
-    return std::nullopt;
-  }
-
-  Field required(const std::string& name, const std::string& expected) const {
-    std::optional<Field> f = get(name);
-    if (!f) map_.fail_missing(name, expected);
-    return *f;
-  }
-
-  const Field& map() const { return map_; }
-
- private:
-  struct Entry {
-    std::string name;
-    YAML::Node key, value;
-  };
-
-  Origin origin_of(const YAML::Node& n) const {
-    if (!map_.from_file() || n.Mark().is_null()) return map_.origin();
-    return {map_.origin().file, n.Mark().line + 1, n.Mark().column + 1};
-  }
-  std::string child(const std::string& name) const { return map_.path() + "." + name; }
-
-  Field map_;
-  std::vector<Entry> entries_;
-};
 
 const char* const kRadixExpected = "an even integer in 4..4096";
 
@@ -189,7 +97,7 @@ std::pair<unsigned, unsigned> read_taper(const MapFields& m, const std::string& 
 }
 
 PaperReference read_paper(const Field& f) {
-  const MapFields m(f, "a map with keys " + join(kPaperKeys));
+  const MapFields m(f, "a map with keys " + join_names(kPaperKeys));
   m.allow(kPaperKeys);
   PaperReference p;
   if (const auto c = m.get("cost_musd")) {
@@ -296,7 +204,7 @@ CostConfig::Entry read_topology(const Field& f, const CostConfig& c, const std::
   e.spec.name = name.text();
   for (size_t i = 0; i < earlier.size(); ++i)
     if (earlier[i].spec.name == e.spec.name)
-      name.fail_found("a name used by one topology only", quote(e.spec.name) + " again",
+      name.fail_found("a name used by one topology only", quote_text(e.spec.name) + " again",
                       "first at topologies[" + std::to_string(i) + "]");
   e.spec.target_endpoints = c.endpoints;
   e.spec.radix = c.radix;

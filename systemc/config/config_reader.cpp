@@ -14,19 +14,6 @@ namespace hx {
 
 namespace {
 
-std::string quote(const std::string& s) {
-  // Keep messages one line and short, whatever the value.
-  std::string q = s.substr(0, std::min(s.find('\n'), std::string::size_type{60}));
-  if (q.size() < s.size()) q += "...";
-  return "'" + q + "'";
-}
-
-std::string join(const std::vector<std::string>& parts, const char* sep = ", ") {
-  std::string s;
-  for (const auto& p : parts) s += (s.empty() ? "" : sep) + p;
-  return s;
-}
-
 std::string child_path(const std::string& parent, const std::string& key) {
   return parent.empty() ? key : parent + "." + key;
 }
@@ -66,7 +53,7 @@ bool numeric_text(const std::string& s) {
 // "3" quoted where a number is expected: say why it is rejected.
 std::string quoted_number_hint(const YAML::Node& n) { return is_quoted(n) && numeric_text(n.Scalar()) ? kQuotedHint : ""; }
 
-std::string section_expected(const KeySpec& s) { return "a map with keys " + join(s.key_names()); }
+std::string section_expected(const KeySpec& s) { return "a map with keys " + join_names(s.key_names()); }
 
 // Names `name` as a key of some other section, for a key written at the wrong level ("vcs"
 // at the top instead of under "router").
@@ -92,10 +79,39 @@ std::string find_elsewhere(const KeySpec& spec, const std::string& name, const s
     const std::string elsewhere = find_elsewhere(root, name, "");
     if (!elsewhere.empty()) hint = "did you mean '" + elsewhere + "'?";
   }
-  throw ConfigError(where, path, "unknown key", "one of " + join(section.key_names()), quote(name), hint);
+  throw ConfigError(where, path, "unknown key", "one of " + join_names(section.key_names()), quote_text(name), hint);
+}
+
+// Key `name` at `at` again, first at `first`.
+[[noreturn]] void duplicate_key(const Origin& at, const std::string& path, const std::string& name, const Origin& first) {
+  throw ConfigError(at, path, "duplicate key", "each key at most once per map", quote_text(name) + " again",
+                    first.line > 0 ? "first at line " + std::to_string(first.line) + ", column " +
+                                         std::to_string(first.column)
+                                   : "");
 }
 
 }  // namespace
+
+std::string quote_text(const std::string& s) {
+  // Keep messages one line and short, whatever the value.
+  std::string q = s.substr(0, std::min(s.find('\n'), std::string::size_type{60}));
+  if (q.size() < s.size()) q += "...";
+  return "'" + q + "'";
+}
+
+std::string join_names(const std::vector<std::string>& parts, const char* sep) {
+  std::string s;
+  for (const auto& p : parts) s += (s.empty() ? "" : sep) + p;
+  return s;
+}
+
+std::string stem(const std::string& source) {
+  std::string s = source.substr(source.find_last_of('/') + 1);
+  const auto dot = s.find_last_of('.');
+  if (dot != std::string::npos && dot > 0) s.erase(dot);
+  s.erase(std::remove_if(s.begin(), s.end(), [](char ch) { return ch == '<' || ch == '>'; }), s.end());
+  return s;
+}
 
 // ---- Origin, ConfigError ------------------------------------------------------------------------
 
@@ -169,7 +185,7 @@ bool Field::is_number() const { return node_.IsScalar() && numeric_text(node_.Sc
 
 std::string Field::found() const {
   if (absent_) return "nothing";
-  if (node_.IsScalar()) return quote(node_.Scalar());
+  if (node_.IsScalar()) return quote_text(node_.Scalar());
   if (node_.IsSequence()) return "a list";
   if (node_.IsMap()) return "a map";
   return "an empty value";
@@ -188,7 +204,7 @@ void Field::fail_missing(const std::string& name, const std::string& expected) c
   } else if (node_.IsMap() && node_.size() > 0) {
     std::vector<std::string> keys;
     for (const auto& kv : node_) keys.push_back(kv.first.IsScalar() ? kv.first.Scalar() : "?");
-    found = "a map with keys " + join(keys);
+    found = "a map with keys " + join_names(keys);
   } else {
     found = path_.empty() ? "an empty document" : "an empty map";
   }
@@ -229,7 +245,7 @@ double Field::number(const Interval& range) const {
 }
 
 std::string Field::choice_name(const std::vector<std::string>& names) const {
-  const std::string expected = "one of " + join(names);
+  const std::string expected = "one of " + join_names(names);
   if (!node_.IsScalar()) fail(expected);
   const std::string& s = node_.Scalar();
   if (std::find(names.begin(), names.end(), s) != names.end()) return s;
@@ -341,7 +357,7 @@ void ConfigReader::apply_override(const std::string& assignment) {
   }
   const bool empty_part = std::any_of(parts.begin(), parts.end(), [](const std::string& p) { return p.empty(); });
   if (eq == std::string::npos || empty_part)
-    throw ConfigError(origin, "", "", "key.path=value (e.g. router.vcs=4)", quote(assignment));
+    throw ConfigError(origin, "", "", "key.path=value (e.g. router.vcs=4)", quote_text(assignment));
 
   // The path must exist in the schema, whatever the file holds.
   const KeySpec* spec = &root_spec_;
@@ -350,7 +366,7 @@ void ConfigReader::apply_override(const std::string& assignment) {
     const std::string p = child_path(prefix, part);
     if (!spec->is_section())
       throw ConfigError(origin, p, "unknown key", "nothing below '" + prefix + "', which holds " + spec->expected,
-                        quote(part));
+                        quote_text(part));
     const KeySpec* next = spec->find(part);
     if (!next) unknown_key(root_spec_, *spec, origin, p, part);
     spec = next;
@@ -434,7 +450,7 @@ void ConfigReader::read_section(const KeySpec& spec, const Field& map) {
     for (const auto& kv : map.node()) {
       const Origin at = key_origin(map, kv.first);
       if (!kv.first.IsScalar())
-        throw ConfigError(at, map.path(), "", "a key name (one of " + join(spec.key_names()) + ")",
+        throw ConfigError(at, map.path(), "", "a key name (one of " + join_names(spec.key_names()) + ")",
                           Field("", kv.first, at, false).found());
       const std::string& name = kv.first.Scalar();
       const std::string path = child_path(map.path(), name);
@@ -442,10 +458,7 @@ void ConfigReader::read_section(const KeySpec& spec, const Field& map) {
       const auto seen = entries.find(name);
       if (seen != entries.end()) {
         const Origin first = key_origin(map, seen->second.first);
-        throw ConfigError(at, path, "duplicate key", "each key at most once per map", quote(name) + " again",
-                          first.line > 0 ? "first at line " + std::to_string(first.line) + ", column " +
-                                               std::to_string(first.column)
-                                         : "");
+        duplicate_key(at, path, name, first);
       }
       entries.emplace(name, std::make_pair(kv.first, kv.second));
     }
@@ -487,5 +500,67 @@ void ConfigReader::read_section(const KeySpec& spec, const Field& map) {
 bool ConfigReader::present(const std::string& path) const { return present_.count(path) > 0; }
 
 const Field& ConfigReader::field(const std::string& path) const { return fields_.at(path); }
+
+// ---- MapFields ---------------------------------------------------------------------------------------
+
+MapFields::MapFields(const Field& map, const std::string& expected) : map_(map) { read(expected, nullptr); }
+
+MapFields::MapFields(const Field& map, const std::string& expected, const std::vector<std::string>& allowed)
+    : map_(map) {
+  read(expected, &allowed);
+}
+
+void MapFields::read(const std::string& expected, const std::vector<std::string>* allowed) {
+  if (!map_.is_map()) map_.fail(expected);
+  for (const auto& kv : map_.node()) {
+    const Origin at = origin_of(kv.first);
+    if (!kv.first.IsScalar())
+      throw ConfigError(at, map_.path(), "", allowed ? "a key name (one of " + join_names(*allowed) + ")" : "a key name",
+                        Field("", kv.first, at, false).found());
+    const std::string name = kv.first.Scalar();
+    if (allowed) check_allowed(name, kv.first, *allowed, nullptr);
+    for (const Entry& e : entries_)
+      if (e.name == name) duplicate_key(at, child(name), name, origin_of(e.key));
+    entries_.push_back({name, kv.first, kv.second});
+  }
+}
+
+void MapFields::allow(const std::vector<std::string>& allowed,
+                      const std::function<std::string(const std::string&)>& elsewhere) const {
+  for (const Entry& e : entries_) check_allowed(e.name, e.key, allowed, elsewhere);
+}
+
+void MapFields::check_allowed(const std::string& name, const YAML::Node& key, const std::vector<std::string>& allowed,
+                              const std::function<std::string(const std::string&)>& elsewhere) const {
+  if (std::find(allowed.begin(), allowed.end(), name) != allowed.end()) return;
+  std::string hint;
+  const std::string close = closest_match(name, allowed);
+  if (!close.empty()) {
+    hint = "did you mean '" + close + "'?";
+  } else if (elsewhere) {
+    hint = elsewhere(name);
+  }
+  throw ConfigError(origin_of(key), child(name), "unknown key", "one of " + join_names(allowed), quote_text(name), hint);
+}
+
+std::optional<Field> MapFields::get(const std::string& name) const {
+  for (const Entry& e : entries_) {
+    if (e.name != name) continue;
+    // A null value's mark is where the next token starts: point at the key instead.
+    return Field(child(name), e.value, origin_of(e.value.IsNull() ? e.key : e.value), map_.from_file());
+  }
+  return std::nullopt;
+}
+
+Field MapFields::required(const std::string& name, const std::string& expected) const {
+  std::optional<Field> f = get(name);
+  if (!f) map_.fail_missing(name, expected);
+  return *f;
+}
+
+Origin MapFields::origin_of(const YAML::Node& n) const {
+  if (!map_.from_file() || n.Mark().is_null()) return map_.origin();
+  return {map_.origin().file, n.Mark().line + 1, n.Mark().column + 1};
+}
 
 }  // namespace hx

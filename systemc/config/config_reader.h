@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -85,6 +86,16 @@ std::string integer_range_text(uint64_t lo, uint64_t hi);
 /// "injection_rate"). "" if none is close.
 std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);
 
+/// A value as an error message shows it: quoted, cut to one line of at most 60 characters ("...").
+std::string quote_text(const std::string& s);
+
+/// "a, b, c".
+std::string join_names(const std::vector<std::string>& parts, const char* sep = ", ");
+
+/// The default name of a config read from `source`: the file name without its directories and
+/// extension, and without '<' and '>' ("<string>" -> "string").
+std::string stem(const std::string& source);
+
 /// One value of the config tree at a key path, as a leaf handler sees it. Each accessor returns a
 /// value of the requested type and range or throws a ConfigError at this field.
 class Field {
@@ -145,6 +156,41 @@ class Field {
   Origin origin_;
   bool from_file_;
   bool absent_;
+};
+
+/// A map inside a list element, which the reader's schema does not descend into, checked as the
+/// reader checks its sections: scalar keys, each at most once, only known ones (with a
+/// did-you-mean hint). Its values become Fields with their own file positions.
+class MapFields {
+ public:
+  /// Any keys; allow() names the known ones.
+  MapFields(const Field& map, const std::string& expected);
+  /// Only the keys in `allowed`, each checked as it is read.
+  MapFields(const Field& map, const std::string& expected, const std::vector<std::string>& allowed);
+
+  /// Rejects any key not in `allowed`; `elsewhere` names the owner of a key that belongs to
+  /// another kind of map, for the hint.
+  void allow(const std::vector<std::string>& allowed,
+             const std::function<std::string(const std::string&)>& elsewhere = nullptr) const;
+
+  std::optional<Field> get(const std::string& name) const;
+  Field required(const std::string& name, const std::string& expected) const;
+  const Field& map() const { return map_; }
+
+ private:
+  struct Entry {
+    std::string name;
+    YAML::Node key, value;
+  };
+
+  void read(const std::string& expected, const std::vector<std::string>* allowed);
+  void check_allowed(const std::string& name, const YAML::Node& key, const std::vector<std::string>& allowed,
+                     const std::function<std::string(const std::string&)>& elsewhere) const;
+  Origin origin_of(const YAML::Node& n) const;
+  std::string child(const std::string& name) const { return map_.path() + "." + name; }
+
+  Field map_;
+  std::vector<Entry> entries_;
 };
 
 /// How a key may be missing from the input.

@@ -452,14 +452,6 @@ KeySpec make_schema(SimConfig& c, Given& g) {
 
 // ---- after reading: conditional keys, derived defaults, the derivation report -------------------
 
-std::string stem(const std::string& source) {
-  std::string s = source.substr(source.find_last_of('/') + 1);
-  const auto dot = s.find_last_of('.');
-  if (dot != std::string::npos && dot > 0) s.erase(dot);
-  s.erase(std::remove_if(s.begin(), s.end(), [](char ch) { return ch == '<' || ch == '>'; }), s.end());
-  return s;
-}
-
 void check_hotspot_section(const ConfigReader& reader, const SimConfig& c) {
   const bool hotspot = c.traffic.pattern == Pattern::Hotspot;
   if (hotspot && !reader.present("traffic.hotspot"))

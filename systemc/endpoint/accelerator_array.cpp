@@ -174,31 +174,13 @@ void AcceleratorArray::on_clock() {
     for (unsigned k = 0; k < lanes; ++k) moved |= inject(n.lanes[k], i, k, t);
   }
 
-  // Run control.
-  if (engine_ != nullptr) {
-    if (engine_->done() && tracker_.outstanding() == 0) {
-      end_ = RunEnd::Drained;
-    } else if (t >= cfg_.collective_timeout) {
-      end_ = RunEnd::DrainTimeout;
-      end_report_ = "the collective did not complete within " + std::to_string(cfg_.collective_timeout) +
-                    " cycles (collective.timeout); " + engine_->progress() + "; " +
-                    std::to_string(tracker_.outstanding()) + " packets outstanding:\n" +
-                    tracker_.describe_undelivered(20);
-      if (network_report_) end_report_ += "Flits in the fabric's buffers:\n" + network_report_();
-    } else if (moved || tracker_.outstanding() == 0) {
-      idle_ = 0;
-    } else if (++idle_ >= cfg_.watchdog) {
-      fire_watchdog(t);
-    }
-  } else if (flushing_ && tracker_.outstanding() == 0) {
+  // Run control, the same for traffic and for a collective but for what finishes the run
+  // and when it times out.
+  const bool collective = engine_ != nullptr;
+  if ((collective ? engine_->done() : flushing_) && tracker_.outstanding() == 0) {
     end_ = RunEnd::Drained;
-  } else if (t >= window_end + cfg_.drain) {
-    end_ = RunEnd::DrainTimeout;
-    end_report_ = "the network did not drain within " + std::to_string(cfg_.drain) +
-                  " cycles after the measurement window; " +
-                  std::to_string(tracker_.outstanding()) + " packets outstanding:\n" +
-                  tracker_.describe_undelivered(20);
-    if (network_report_) end_report_ += "Flits in the fabric's buffers:\n" + network_report_();
+  } else if (t >= (collective ? cfg_.collective_timeout : window_end + cfg_.drain)) {
+    drain_timeout();
   } else if (moved || tracker_.outstanding() == 0) {
     idle_ = 0;
   } else if (++idle_ >= cfg_.watchdog) {
@@ -216,6 +198,20 @@ void AcceleratorArray::stop(RunEnd why, const std::string& report) {
   end_cycle_ = cycle_;
   end_report_ = report;
   sc_core::sc_stop();
+}
+
+void AcceleratorArray::drain_timeout() {
+  end_ = RunEnd::DrainTimeout;
+  if (engine_ != nullptr) {
+    end_report_ = "the collective did not complete within " + std::to_string(cfg_.collective_timeout) +
+                  " cycles (collective.timeout); " + engine_->progress() + "; ";
+  } else {
+    end_report_ = "the network did not drain within " + std::to_string(cfg_.drain) +
+                  " cycles after the measurement window; ";
+  }
+  end_report_ += std::to_string(tracker_.outstanding()) + " packets outstanding:\n" +
+                 tracker_.describe_undelivered(20);
+  if (network_report_) end_report_ += "Flits in the fabric's buffers:\n" + network_report_();
 }
 
 void AcceleratorArray::fire_watchdog(uint64_t t) {

@@ -161,6 +161,7 @@ class AcceleratorArray : public sc_core::sc_module {
   bool inject(Lane& l, unsigned node, unsigned lane, uint64_t t);
   bool receive(Node& n, unsigned node, unsigned lane, bool in_window, uint64_t t);
   std::size_t packets_held(const Node& n) const;
+  void drain_timeout();  // ends the run as not drained, with the report
   void fire_watchdog(uint64_t t);
   std::string describe_nodes() const;
 
