@@ -52,6 +52,7 @@ module hx_reduction_table #(
   localparam int unsigned SrcW = hx_red_pkg::RedSrcWidth;
   localparam int unsigned OpW = hx_red_pkg::RedAluOpWidth;
   localparam int unsigned Rows = Entries * hx_red_pkg::RedDataFlits;
+  localparam int unsigned RowWidth = IdxWidth + 3;  // {entry, data flit}
 
   typedef enum logic [1:0] {
     StIdle  = 2'd0,   // expecting a header (or starting a timeout eviction)
@@ -69,7 +70,9 @@ module hx_reduction_table #(
   logic [Entries*SrcW-1:0]    src_q, src_d;
   logic [Entries*OpW-1:0]     op_q, op_d;
   logic [Entries*TimeWidth-1:0] last_q, last_d;
-  logic [Rows*FlitWidth-1:0]  data_q;              // row e*8+b: entry e, data flit b
+  // Row e*8+b: entry e, data flit b. A memory, not one flat vector: each access then touches one
+  // row, which keeps the Verilated model fast (a flat 32-kbit vector costs every access a scan).
+  logic [FlitWidth-1:0]       data_q [Rows];
 
   logic                       pending_q, pending_d;   // an output was offered and not taken
   logic [IdxWidth-1:0]        to_idx_q, to_idx_d;     // timed-out victim being offered
@@ -187,15 +190,9 @@ module hx_reduction_table #(
 
   // ---- data path: stored row, ALU, new row ----
   logic [FlitWidth-1:0] old_row, new_row, alu_y;
-  always_comb begin
-    old_row = '0;
-    for (int r = 0; r < Rows; r++) begin
-      if ((d_idx_q == IdxWidth'(r / hx_red_pkg::RedDataFlits))
-          && (d_beat_q[2:0] == 3'(r % hx_red_pkg::RedDataFlits))) begin
-        old_row = data_q[r*FlitWidth +: FlitWidth];
-      end
-    end
-  end
+  logic [RowWidth-1:0]  row;  // the row of the current data beat
+  assign row     = {d_idx_q, d_beat_q[2:0]};
+  assign old_row = data_q[row];
 
   hx_reduce_alu #(.Lanes(4)) u_alu (
     .op_i (d_op_q),
@@ -511,13 +508,8 @@ module hx_reduction_table #(
   end
 
   // The data rows: row d_idx_q*8 + d_beat_q is written with the new row on a data beat.
-  for (genvar r = 0; r < Rows; r++) begin : g_row
-    always_ff @(posedge clk_i) begin
-      if (data_fire && d_wr_q && (d_idx_q == IdxWidth'(r / hx_red_pkg::RedDataFlits))
-          && (d_beat_q[2:0] == 3'(r % hx_red_pkg::RedDataFlits))) begin
-        data_q[r*FlitWidth +: FlitWidth] <= new_row;
-      end
-    end
+  always_ff @(posedge clk_i) begin
+    if (data_fire && d_wr_q) data_q[row] <= new_row;
   end
 
 endmodule
