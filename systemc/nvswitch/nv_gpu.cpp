@@ -29,6 +29,7 @@ uint32_t bits_of(float f) {
 Gpu::Gpu(unsigned id, const NvTopology& topo, const GpuParams& params, uint64_t* next_packet_id)
     : id_(id), topo_(topo), p_(params), next_id_(next_packet_id), rng_(params.seed * 1000003u + id),
       tx_(topo.links()), pending_(topo.links() * kVcs), rx_(topo.links()), final_(params.lines, false) {
+  if (p_.method != Method::Ring) sent_at_.assign(p_.lines, 0);
   for (unsigned r = 0; r < 31; ++r) {
     int64_t sum = 0;
     for (unsigned g = 0; g < p_.gpus; ++g) sum += input_value(g, r);
@@ -37,7 +38,10 @@ Gpu::Gpu(unsigned id, const NvTopology& topo, const GpuParams& params, uint64_t*
   if (p_.method == Method::Push) {
     for (uint64_t l = 0; l < p_.lines; ++l) work_.push_back(l);
   } else if (p_.method == Method::Pull) {
-    for (uint64_t l = id_; l < p_.lines; l += p_.gpus) work_.push_back(l);
+    // The lines this GPU owns: those whose home GPU it is. The home interleaves whole groups of
+    // `links` lines (one per plane), so every owner's requests use every plane.
+    for (uint64_t l = 0; l < p_.lines; ++l)
+      if (topo_.home_gpu(l) == id_) work_.push_back(l);
     barrier_done_ = !p_.barrier;
   } else {
     // Ring step 0: this GPU's own chunk (id), every slice.
@@ -186,7 +190,8 @@ void Gpu::handle(Packet&& pkt, uint64_t now) {
         error(checks_.bad_counts, "line " + std::to_string(pkt.line) + ": pull result reduces " +
                                       std::to_string(pkt.count) + " responses, expected " + std::to_string(p_.gpus - 1));
       --in_flight_;
-      wave_progress(wave_of(pkt.line / p_.gpus));
+      returned(pkt.line, now);
+      wave_progress(wave_of(owned_index(pkt.line)));
       memory(now, std::move(pkt), PullFinish);
       return;
     case Kind::Result:
@@ -194,10 +199,12 @@ void Gpu::handle(Packet&& pkt, uint64_t now) {
       if (pkt.kind == Kind::Result && pkt.count != p_.gpus)
         error(checks_.bad_counts, "line " + std::to_string(pkt.line) + ": result of " + std::to_string(pkt.count) +
                                       " contributions, expected " + std::to_string(p_.gpus));
-      if (barrier_line)
+      if (barrier_line) {
         barrier_done_ = true;
-      else
+      } else {
+        if (p_.method == Method::Push) returned(pkt.line, now);
         finalise(pkt.line, pkt.data, now);
+      }
       return;
     case Kind::Evict: {
       // This GPU is the line's home: add the partial in memory, counting contributions.
@@ -246,7 +253,10 @@ void Gpu::complete(MemOp& op, uint64_t now) {
       p.data = own_line(p.line >= p_.lines ? 0 : p.line);
       if (p.line >= p_.lines) p.data.fill(0);  // the barrier's flag line
       p.checksum = payload_checksum(p.data);
-      if (p.kind == Kind::PushWr) --in_flight_;
+      if (p.kind == Kind::PushWr) {
+        --in_flight_;
+        sent(p.line, now);
+      }
       send(std::move(p));
       return;
     }
@@ -370,6 +380,7 @@ void Gpu::issue(uint64_t now) {
     r.dst = kAllGpus;
     r.exclude = static_cast<int32_t>(id_);
     r.line = line;
+    sent(line, now);
     send(std::move(r));
   }
 }

@@ -6,7 +6,7 @@
 //     home port; the network multicasts the final result back. Partials a table evicts arrive at
 //     the line's home GPU, which adds them in memory, counting contributions, and multicasts the
 //     result once all p have arrived.
-//   - pull (IV-B): for each line the GPU owns (line mod p), send a pull request that the network
+//   - pull (IV-B): for each line the GPU owns (topology home_gpu), send a pull request that the network
 //     multicasts to the other GPUs; they answer with their line, the tables reduce the answers,
 //     and the requester adds its own line and multicasts the result. Optionally an initial
 //     barrier (an in-network allreduce of one flag line) first, as the paper's "pull with sync".
@@ -80,6 +80,9 @@ class Gpu : public PacketSink {
   const GpuChecks& checks() const { return checks_; }
   uint64_t lines_final() const { return finals_; }
   uint64_t partials_merged() const { return partials_merged_; }
+  /// Reduction latency: from sending a line's push write or pull request to its result's return.
+  uint64_t latency_sum() const { return latency_sum_; }
+  uint64_t latency_count() const { return latency_count_; }
   std::string where() const;
 
  private:
@@ -105,6 +108,11 @@ class Gpu : public PacketSink {
   }
   void memory(uint64_t now, Packet&& pkt, uint8_t what);
   void complete(MemOp& op, uint64_t now);
+  /// Pull: the position of an owned line in the (unshuffled) list of owned lines.
+  uint64_t owned_index(uint64_t line) const {
+    const uint64_t l = topo_.links();
+    return line / (l * p_.gpus) * l + line % l;
+  }
   uint64_t wave_of(uint64_t index) const { return p_.wave_lines ? index / p_.wave_lines : 0; }
   bool wave_open(uint64_t wave);
   void wave_progress(uint64_t wave);
@@ -140,6 +148,17 @@ class Gpu : public PacketSink {
   std::unordered_map<uint64_t, std::pair<std::array<uint32_t, kLineWords>, unsigned>> partial_;
   uint64_t partials_merged_ = 0;
   uint64_t data_packets_in_ = 0;  // for the fault hook
+  std::vector<uint64_t> sent_at_;  // per line: when its push write or pull request left the DMA
+  uint64_t latency_sum_ = 0, latency_count_ = 0;
+  void sent(uint64_t line, uint64_t now) {
+    if (line < sent_at_.size()) sent_at_[line] = now;
+  }
+  void returned(uint64_t line, uint64_t now) {
+    if (line < sent_at_.size() && sent_at_[line] != 0) {
+      latency_sum_ += now - sent_at_[line];
+      ++latency_count_;
+    }
+  }
 
   // ring: per (step, slice): ready tasks, outstanding acks; mailboxes by (step, line)
   struct RingTask { unsigned step; uint64_t slice; uint64_t next_line; uint64_t end_line; };

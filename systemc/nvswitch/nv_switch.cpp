@@ -96,16 +96,13 @@ bool NvSwitch::dispatch(Input& in, int in_index, uint64_t now) {
         const bool first_hop = topo_.peer(id_, static_cast<unsigned>(in_index)).kind == PortPeer::Kind::Gpu;
         // At the first hop the request waits while the table is full (IV-B): holding it here,
         // not inside the unit, keeps the unit free for the responses that will free an entry.
-        if (t.requests > 0 || t.queued_flits + 1 > p_.table_queue ||
-            (first_hop && io_[in_index].occupancy >= bank_->entries())) {
+        if (t.has_request || (first_hop && io_[in_index].occupancy >= bank_->entries())) {
           if (first_hop) ++stats_.pull_stall_cycles;
           continue;
         }
-        Packet req = h.pkt;
-        req.exclude = first_hop ? 1 : 0;  // reused as the first-hop flag for the unit
-        t.queue.push_back(std::move(req));
-        t.queued_flits += 1;
-        ++t.requests;
+        t.request = h.pkt;
+        t.request.exclude = first_hop ? 1 : 0;  // reused as the first-hop flag for the unit
+        t.has_request = true;
         h.table_step = 1;
       }
       if (h.table_step == 1) continue;  // the unit has not taken it yet
@@ -150,9 +147,10 @@ void NvSwitch::feed_tables(uint64_t now) {
     TableFeed& t = table_[q];
     BankPortIo& io = io_[q];
     io.out_ready = !t.out_done;
-    io.in_valid = !t.queue.empty();
+    t.presenting_request = t.has_request && t.flit == 0;
+    io.in_valid = t.presenting_request || !t.queue.empty();
     if (io.in_valid) {
-      const Packet& p = t.queue.front();
+      const Packet& p = t.presenting_request ? t.request : t.queue.front();
       if (t.flit == 0) {
         RedHeader f;
         f.op = static_cast<uint8_t>(p_.op);
@@ -185,13 +183,11 @@ void NvSwitch::feed_tables(uint64_t now) {
     stats_.max_occupancy = std::max(stats_.max_occupancy, io.occupancy);
     if (io.in_valid && io.in_ready) {
       ++stats_.table_flits_in;
-      const Packet& p = t.queue.front();
-      if (++t.flit == p.flits()) {
-        t.queued_flits -= p.flits();
-        if (p.kind == Kind::PullReq) {
-          --t.requests;
-          in_[q].vcq[kVcRequest].front().table_step = 2;  // the request waiting at input q
-        }
+      if (t.presenting_request) {
+        t.has_request = false;
+        in_[q].vcq[kVcRequest].front().table_step = 2;  // the request waiting at input q
+      } else if (++t.flit == t.queue.front().flits()) {
+        t.queued_flits -= t.queue.front().flits();
         t.queue.pop_front();
         t.flit = 0;
       }
@@ -284,7 +280,7 @@ void NvSwitch::step(uint64_t now) {
 bool NvSwitch::idle() const {
   if (buffered_ != 0) return false;
   for (const auto& t : table_)
-    if (!t.queue.empty() || t.assembling || t.out_done) return false;
+    if (!t.queue.empty() || t.has_request || t.assembling || t.out_done) return false;
   for (const auto& o : out_)
     if (!o.idle()) return false;
   return true;

@@ -87,10 +87,14 @@ class NvSwitch : public PacketSink {
     bool from_link = true;  // false: the reinjection input of a port's table
   };
   struct TableFeed {
-    std::deque<Packet> queue;  // waiting for the unit
+    std::deque<Packet> queue;  // responses and writes waiting for the unit
     unsigned queued_flits = 0;
     unsigned flit = 0;         // next flit of queue.front() to present
-    unsigned requests = 0;     // pull requests in `queue`
+    // A pull request waiting to allocate. It goes ahead of queued responses at the next packet
+    // boundary: it takes the unit for one cycle, while its input port waits for it.
+    bool has_request = false;
+    bool presenting_request = false;
+    Packet request;
     // output assembly: the packet the unit is emitting, then its destination
     bool assembling = false;
     bool bypass = false;       // `out` passed the unit unchanged

@@ -41,6 +41,10 @@ NvSystem::NvSystem(sc_core::sc_module_name name, const NvConfig& cfg)
   SwitchParams sp;
   sp.latency = cfg.switch_latency;
   sp.input_buffer = cfg.input_buffer;
+  // Output queues and the queues in front of the tables are sized for the round trip of a hop
+  // too (section V: "the output queues are sized to handle the round-trip latency").
+  sp.output_queue = cfg.input_buffer;
+  sp.table_queue = cfg.input_buffer;
   sp.speedup = cfg.speedup;
   sp.gpus = cfg.gpus();
   sp.op = cfg.dtype == DataType::Fp32 ? AluOp::FAdd : AluOp::IAdd;
@@ -161,8 +165,10 @@ NvResults NvSystem::run(bool progress, const std::string& trace) {
   if (printed) std::fprintf(stderr, "\r%80s\r", "");
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-  uint64_t busy = 0;
+  uint64_t busy = 0, lat_sum = 0, lat_n = 0;
   for (const auto& g : gpus_) {
+    lat_sum += g->latency_sum();
+    lat_n += g->latency_count();
     const GpuChecks& c = g->checks();
     r.wrong_elements += c.wrong_elements;
     r.duplicate_lines += c.duplicate_lines;
@@ -193,6 +199,7 @@ NvResults NvSystem::run(bool progress, const std::string& trace) {
   r.fraction_of_peak = r.bandwidth / cfg_.payload_peak_bytes_per_s();
   if (done_at > 0)
     r.gpu_link_utilisation = static_cast<double>(busy) / (static_cast<double>(done_at) * gpus_.size() * topo_.links());
+  if (lat_n) r.reduction_latency_cycles = static_cast<double>(lat_sum) / static_cast<double>(lat_n);
   r.ok = r.error.empty();
   return r;
 }
@@ -228,6 +235,7 @@ nlohmann::json nv_json(const NvConfig& c, const NvTopology& topo, const NvResult
                   {"bandwidth_GBps", r.bandwidth / 1e9},
                   {"fraction_of_peak", r.fraction_of_peak},
                   {"gpu_link_utilisation", r.gpu_link_utilisation},
+                  {"reduction_latency_cycles", r.reduction_latency_cycles},
                   {"table_results", r.results},
                   {"table_evictions", r.evictions},
                   {"table_bypasses", r.bypassed},

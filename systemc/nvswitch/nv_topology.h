@@ -75,7 +75,9 @@ class NvTopology {
   /// plane are interleaved over every port of every switch of that plane.
   struct Home { unsigned sw, port; };
   Home home_of_line(uint64_t line) const;
-  /// The GPU that collects evicted partials of `line` (push) and multicasts their final result.
+  /// The GPU responsible for `line`: push collects its evicted partials there, and pull has it
+  /// request the line's reduction. Groups of `links` consecutive lines (one per plane) share a
+  /// home, so each GPU's lines use every plane.
   unsigned home_gpu(uint64_t line) const { return static_cast<unsigned>((line / links_) % gpus()); }
 
   /// Multicast to every GPU (but `exclude`, -1 for none) of a packet of `line` that entered

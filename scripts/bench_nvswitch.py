@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""make bench, part 5: in-network allreduce on the NVSwitch-like systems of Klenk et al.
+
+Experiments (each run verifies the reduced data on every GPU; a failed check stops the script):
+  bandwidth  allreduce bandwidth (message size / time) against message size for ring, pull,
+             pull with the initial barrier, and push, on the DGX-2 (Fig. 7a) and optionally the
+             128-GPU fat tree (Fig. 8); the speedup of each over the ring (Fig. 7b).
+  tables     table-size sensitivity without waves on the DGX-2 (Fig. 9), over the table sizes
+             the RTL is built for.
+  waves      outstanding-wave sensitivity on the DGX-2 (Fig. 10; the paper shows the fat tree and
+             says the DGX-2 behaves the same), waves of 8 KiB.
+  sizing     Eq. (1) and (2) evaluated with the simulated system's parameters, set against the
+             smallest built table that reaches full bandwidth in the tables experiment.
+
+Parameters as in the paper: push 256 B/port and 16 waves of 8 KiB; pull 4 KiB/port and 4 waves
+of 8 KiB (DGX-2); fat tree push 256 B/port with 64 waves, pull 1 KiB/port with 16 waves.
+Simulated times are deterministic for a seed; one run per point. Writes build/bench/nvswitch.json
+and build/bench/nvswitch_*.png.
+
+    scripts/bench_nvswitch.py [--hxsim build/hxsim] [--out build/bench/nvswitch.json]
+                              [--experiments bandwidth,tables,waves,sizing] [--fat-tree]
+                              [--sizes 1KiB,16KiB,...]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench import ROOT, machine_info, write_json  # noqa: E402
+
+DGX2_SIZES = ["1 KiB", "4 KiB", "16 KiB", "64 KiB", "256 KiB", "1 MiB", "4 MiB", "8 MiB"]
+FAT_TREE_SIZES = ["1 KiB", "16 KiB", "256 KiB", "1 MiB"]
+METHODS = {  # name: (config suffix, extra --set)
+    "ring": ("ring", []),
+    "pull": ("pull", []),
+    "pull_barrier": ("pull", ["allreduce.barrier=true"]),
+    "push": ("push", []),
+}
+
+
+def nvswitch(hxsim, config, sets):
+    """One `hxsim nvswitch` run; its results JSON and wall seconds (exits on a failed run)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "r.json")
+        cmd = [hxsim, "nvswitch", os.path.join(ROOT, "configs", config), "--quiet", "--out", out]
+        for s in sets:
+            cmd += ["--set", s]
+        t0 = time.time()
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        wall = time.time() - t0
+        if proc.returncode != 0:
+            sys.exit(f"bench_nvswitch: {' '.join(cmd)} failed ({proc.returncode}):\n{proc.stdout}{proc.stderr}")
+        with open(out) as f:
+            doc = json.load(f)
+    assert doc["checks"]["passed"] and doc["checks"]["lines_final"] == doc["checks"]["lines_expected"]
+    return doc, wall
+
+
+def point(doc, wall, **keys):
+    r = doc["results"]
+    p = dict(keys)
+    p.update(cycles=r["cycles"], seconds=r["seconds"], bandwidth_GBps=r["bandwidth_GBps"],
+             fraction_of_peak=r["fraction_of_peak"], evictions=r["table_evictions"],
+             bypasses=r["table_bypasses"], pull_stall_cycles=r["pull_first_hop_stall_cycles"],
+             wall_seconds=round(wall, 2), verified=True)
+    return p
+
+
+def progress(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def bandwidth(hxsim, system, sizes):
+    prefix = "dgx2" if system == "dgx2" else "fat_tree128"
+    points = []
+    for size in sizes:
+        for method, (suffix, sets) in METHODS.items():
+            doc, wall = nvswitch(hxsim, f"{prefix}_{suffix}.yaml", sets + [f"allreduce.message={size}"])
+            p = point(doc, wall, system=system, method=method, message=size,
+                      message_bytes=doc["allreduce"]["message_bytes"])
+            points.append(p)
+            progress(f"  {system} {size:>8} {method:<13} {p['bandwidth_GBps']:7.2f} GB/s "
+                     f"({100 * p['fraction_of_peak']:5.1f}% of peak)  {wall:6.1f} s")
+    ring = {p["message"]: p["bandwidth_GBps"] for p in points if p["method"] == "ring"}
+    for p in points:
+        p["speedup_over_ring"] = p["bandwidth_GBps"] / ring[p["message"]]
+    return points
+
+
+def tables(hxsim, sizes, message):
+    points = []
+    for method in ("push", "pull"):
+        for table in sizes:
+            doc, wall = nvswitch(hxsim, f"dgx2_{method}.yaml",
+                                 [f"switch.table={table}", f"allreduce.message={message}", "allreduce.wave=0B"])
+            p = point(doc, wall, method=method, table_bytes=doc["system"]["table_bytes_per_port"], message=message)
+            points.append(p)
+            progress(f"  tables {method} {table:>6}: {p['bandwidth_GBps']:7.2f} GB/s, {p['evictions']} evictions, "
+                     f"{p['pull_stall_cycles']} stall cycles  {wall:6.1f} s")
+    return points
+
+
+def waves(hxsim, counts, message):
+    points = []
+    for method, table in (("push", "256B"), ("pull", "1KiB")):
+        for k in counts:
+            doc, wall = nvswitch(hxsim, f"dgx2_{method}.yaml",
+                                 [f"switch.table={table}", f"allreduce.message={message}", "allreduce.wave=8KiB",
+                                  f"allreduce.waves={k}"])
+            p = point(doc, wall, method=method, waves=k, table_bytes=doc["system"]["table_bytes_per_port"],
+                      message=message)
+            points.append(p)
+            progress(f"  waves {method} {k:>3}: {p['bandwidth_GBps']:7.2f} GB/s, {p['evictions']} evictions  {wall:6.1f} s")
+    return points
+
+
+def sizing(hxsim, table_points):
+    """Eq. (1) and (2) with the DGX-2's simulated parameters, and the smallest built table that
+    reaches 95% of the best bandwidth of its method in the tables experiment."""
+    doc, _ = nvswitch(hxsim, "dgx2_push.yaml", ["allreduce.message=4KiB"])
+    s = doc["system"]
+    clock = s["clock_GHz"] * 1e9
+    p = s["gpus"]
+    b_in = s["links_per_gpu"] * s["link_bandwidth_GBps"] * 1e9            # B/s injected per GPU
+    l_hop = (s["switch_latency_cycles"] + s["link_latency_cycles"]) / clock  # s per hop
+    l_gpu = (180 + 90) / clock            # memory latency + mean jitter (gpu.* defaults)
+    d_max = 2
+    pull_total = b_in / (p - 1) * (2 * d_max * l_hop + l_gpu)             # Eq. (1), per GPU
+    push_total = b_in * d_max * l_hop                                      # Eq. (2)
+    ports = s["switches"] * 16
+    out = {"pull_eq1_bytes_per_gpu": pull_total, "pull_eq1_bytes_per_access_port": pull_total / s["links_per_gpu"],
+           "push_eq2_bytes_total": push_total, "push_eq2_bytes_per_port": push_total / ports,
+           "paper_pull_bytes_per_port": 1400, "paper_push_bytes_per_port": 270,
+           "parameters": {"B_in_GBps": b_in / 1e9, "L_hop_ns": l_hop * 1e9, "L_gpu_ns": l_gpu * 1e9, "d_max": d_max,
+                          "p": p, "ports": ports}}
+    for method in ("push", "pull"):
+        pts = [q for q in table_points if q["method"] == method]
+        if not pts:
+            continue
+        best = max(q["bandwidth_GBps"] for q in pts)
+        full = [q["table_bytes"] for q in pts if q["bandwidth_GBps"] >= 0.95 * best]
+        out[f"{method}_smallest_table_within_5pct_of_best"] = min(full)
+    return out
+
+
+def plot(doc, outdir):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        progress("bench_nvswitch: no matplotlib, no plots")
+        return
+    for system in sorted({p["system"] for p in doc.get("bandwidth", [])}):
+        fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4))
+        for method in METHODS:
+            pts = [p for p in doc["bandwidth"] if p["system"] == system and p["method"] == method]
+            xs = [p["message_bytes"] for p in pts]
+            a.plot(xs, [p["bandwidth_GBps"] for p in pts], marker="o", label=method)
+            b.plot(xs, [p["speedup_over_ring"] for p in pts], marker="o", label=method)
+        peak = doc["peak_GBps"]
+        a.axhline(peak, color="grey", ls=":", label=f"payload peak {peak:.0f} GB/s")
+        for ax in (a, b):
+            ax.set_xscale("log", base=2)
+            ax.set_xlabel("message size per GPU (B)")
+            ax.legend(fontsize=8)
+            ax.grid(alpha=0.3)
+        a.set_ylabel("allreduce bandwidth (GB/s)")
+        a.set_title(f"{system}: allreduce bandwidth (Fig. 7a/8)")
+        b.set_ylabel("speedup over the ring")
+        b.set_yscale("log", base=2)
+        b.axhline(2, color="grey", ls=":")
+        b.axhline(1, color="grey", ls=":")
+        b.set_title(f"{system}: speedup over the ring (Fig. 7b)")
+        fig.tight_layout()
+        fig.savefig(os.path.join(outdir, f"nvswitch_{system}_bandwidth.png"), dpi=120)
+        plt.close(fig)
+    for key, x, title in (("tables", "table_bytes", "table size per port, no waves (Fig. 9)"),
+                          ("waves", "waves", "outstanding waves of 8 KiB (Fig. 10)")):
+        if not doc.get(key):
+            continue
+        fig, ax = plt.subplots(figsize=(5.5, 4))
+        for method in ("push", "pull"):
+            pts = [p for p in doc[key] if p["method"] == method]
+            ax.plot([p[x] for p in pts], [p["bandwidth_GBps"] for p in pts], marker="o", label=method)
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel(x.replace("_", " "))
+        ax.set_ylabel("allreduce bandwidth (GB/s)")
+        ax.set_title(f"DGX-2: {title}", fontsize=9)
+        ax.legend()
+        ax.grid(alpha=0.3)
+        fig.tight_layout()
+        fig.savefig(os.path.join(outdir, f"nvswitch_{key}.png"), dpi=120)
+        plt.close(fig)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--hxsim", default=os.path.join(ROOT, "build", "hxsim"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "build", "bench", "nvswitch.json"))
+    ap.add_argument("--experiments", default="bandwidth,tables,waves,sizing")
+    ap.add_argument("--sizes", default=",".join(s.replace(" ", "") for s in DGX2_SIZES))
+    ap.add_argument("--fat-tree", action="store_true", help="also the 128-GPU fat tree (slow)")
+    ap.add_argument("--table-message", default="1MiB")
+    ap.add_argument("--wave-message", default="1MiB")
+    args = ap.parse_args()
+    exps = args.experiments.split(",")
+    doc = machine_info()
+    doc["peak_GBps"] = 120.0
+    t0 = time.time()
+    if "bandwidth" in exps:
+        progress("bench_nvswitch: bandwidth against message size")
+        doc["bandwidth"] = bandwidth(args.hxsim, "dgx2", args.sizes.split(","))
+        if args.fat_tree:
+            doc["bandwidth"] += bandwidth(args.hxsim, "fat_tree128", [s.replace(" ", "") for s in FAT_TREE_SIZES])
+    if "tables" in exps:
+        progress("bench_nvswitch: table-size sensitivity without waves")
+        doc["tables"] = tables(args.hxsim, ["256B", "1KiB", "4KiB"], args.table_message)
+    if "waves" in exps:
+        progress("bench_nvswitch: outstanding waves")
+        doc["waves"] = waves(args.hxsim, [1, 2, 4, 8, 16, 32], args.wave_message)
+    if "sizing" in exps:
+        doc["sizing"] = sizing(args.hxsim, doc.get("tables", []))
+    doc["wall_seconds"] = round(time.time() - t0, 1)
+    write_json(args.out, doc)
+    plot(doc, os.path.dirname(args.out))
+    progress(f"bench_nvswitch: {args.out} ({doc['wall_seconds']} s)")
+
+
+if __name__ == "__main__":
+    main()
