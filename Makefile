@@ -20,6 +20,8 @@ help:
 	@echo "                  allreduce bandwidth per algorithm and message size:"
 	@echo "                  $(BUILD)/bench/{mesh8x8,global,collectives}.json;"
 	@echo "                  job allocation (IV-B) and its timing: $(BUILD)/alloc/*.json, *.png"
+	@echo "                  in-network allreduce on the DGX-2 (ring/pull/push, tables, waves):"
+	@echo "                  $(BUILD)/bench/nvswitch.json, nvswitch_*.png"
 	@echo "  make build      configure (once) and build everything in $(BUILD)/"
 	@echo "  make configure  run cmake into $(BUILD)/ (only if not yet configured)"
 	@echo "  make lint       verilator --lint-only -Wall on every RTL top (scripts/lint.sh)"
@@ -60,6 +62,7 @@ bench: configure
 	$(PYTHON) scripts/bench_global.py --hxsim $(BUILD)/hxsim --out $(BUILD)/bench/global.json
 	$(PYTHON) scripts/bench_collectives.py --hxsim $(BUILD)/hxsim --out $(BUILD)/bench/collectives.json
 	$(PYTHON) scripts/alloc_experiments.py --hxsim $(BUILD)/hxsim --outdir $(BUILD)/alloc
+	$(PYTHON) scripts/bench_nvswitch.py --hxsim $(BUILD)/hxsim --out $(BUILD)/bench/nvswitch.json
 
 synth: deps
 	bash scripts/synth.sh
