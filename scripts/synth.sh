@@ -11,7 +11,8 @@
 #   <name>.json           the figures (scripts/synth_json.py documents each field)
 # and prints a table of all runs at the end (scripts/synth_table.py).
 #
-# The runs are independent yosys processes and run in parallel (HX_SYNTH_JOBS, default 2).
+# The runs are independent yosys processes and run in parallel (HX_SYNTH_JOBS, default 2);
+# HX_SYNTH_ONLY selects a subset by name (below).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -27,11 +28,32 @@ JOBS="${HX_SYNTH_JOBS:-2}"
 # One line per run: "<name> <top> [Name=Value ...]". Parameters not named keep the RTL defaults.
 # hx_router_l4 is the router with four local lanes (docs/router.md, "Local lanes"). The longest
 # run comes first, so that with two jobs the two routers share the other core meanwhile.
+# hx_reduction_table_e<N> is one switch port's reduction table with N entries of 128 B
+# (docs/reduction-unit.md): 2 = 256 B, 8 = 1 kB, 32 = 4 kB.
 RUNS=(
+  "hx_reduction_table_e32 hx_reduction_table Entries=32"
   "hx_board_plane_2x2 hx_board_plane SizeX=2 SizeY=2"
   "hx_router          hx_router"
   "hx_router_l4       hx_router LocalPorts=4"
+  "hx_reduction_table_e8 hx_reduction_table Entries=8"
+  "hx_reduction_table_e2 hx_reduction_table Entries=2"
 )
+# HX_SYNTH_ONLY="name ..." runs only the named entries, e.g.
+#   HX_SYNTH_ONLY="hx_reduction_table_e2 hx_reduction_table_e8" make synth
+if [[ -n "${HX_SYNTH_ONLY:-}" ]]; then
+  selected=()
+  for run in "${RUNS[@]}"; do
+    read -r -a words <<<"$run"
+    for want in $HX_SYNTH_ONLY; do
+      [[ "${words[0]}" == "$want" ]] && selected+=("$run")
+    done
+  done
+  if (( ${#selected[@]} == 0 )); then
+    echo "synth: HX_SYNTH_ONLY='$HX_SYNTH_ONLY' names no run" >&2
+    exit 2
+  fi
+  RUNS=("${selected[@]}")
+fi
 
 # Everything after the front end, the same for every top. @P@ is the per-run output prefix.
 #   1. `stat` of the generic netlist: cells and flip-flops.
