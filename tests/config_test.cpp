@@ -841,12 +841,14 @@ TEST(ConfigReaderHelpers, Intervals) {
 
 // ---- shipped and built-in configs ---------------------------------------------------------------
 
-// A cost config (`hxsim cost`, a top-level `topologies` list) or an alloc config (`hxsim alloc`,
-// a top-level `systems` list) is no run config: cost_model_test and alloc_test load those.
+// A cost config (`hxsim cost`, a top-level `topologies` list), an alloc config (`hxsim alloc`,
+// a top-level `systems` list) or an NVSwitch config (`hxsim nvswitch`, a top-level `allreduce`
+// section) is no run config: cost_model_test, alloc_test and nv_topology_test load those.
 bool is_cost_config(const std::string& file) {
   try {
     const YAML::Node root = YAML::LoadFile(file);
-    return root.IsMap() && (root["topologies"].IsDefined() || root["systems"].IsDefined());
+    return root.IsMap() &&
+           (root["topologies"].IsDefined() || root["systems"].IsDefined() || root["allreduce"].IsDefined());
   } catch (const YAML::Exception&) {
     return false;  // AllLoadCleanly reports it
   }

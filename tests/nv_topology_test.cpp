@@ -6,6 +6,11 @@
 #include <set>
 #include <vector>
 
+#include <filesystem>
+
+#include <yaml-cpp/yaml.h>
+
+#include "nv_config.h"
 #include "nv_topology.h"
 
 namespace hx::nv {
@@ -178,6 +183,26 @@ TEST(NvTopology, PushWritesReachTheirHomeSwitch) {
         EXPECT_EQ(sw, h.sw);
         EXPECT_LE(hops, t.diameter_hops());
       }
+}
+}  // namespace
+}  // namespace hx::nv
+
+namespace hx::nv {
+namespace {
+// Every shipped NVSwitch config (top-level `allreduce` section) loads without an error and is named
+// after its file.
+TEST(NvConfigShipped, AllLoadCleanly) {
+  unsigned n = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(HX_CONFIG_DIR)) {
+    if (entry.path().extension() != ".yaml" || !YAML::LoadFile(entry.path().string())["allreduce"].IsDefined()) continue;
+    SCOPED_TRACE(entry.path().string());
+    const NvConfig c = load_nv_config(entry.path().string(), {});
+    EXPECT_EQ(c.name, entry.path().stem().string());
+    EXPECT_EQ(c.clock_hz, 25e9 / 16);
+    EXPECT_EQ(c.switch_latency, 234u) << "150 ns at 1.5625 GHz";
+    ++n;
+  }
+  EXPECT_EQ(n, 6u);
 }
 }  // namespace
 }  // namespace hx::nv
