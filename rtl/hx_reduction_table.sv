@@ -52,7 +52,8 @@ module hx_reduction_table #(
   localparam int unsigned SrcW = hx_red_pkg::RedSrcWidth;
   localparam int unsigned OpW = hx_red_pkg::RedAluOpWidth;
   localparam int unsigned Rows = Entries * hx_red_pkg::RedDataFlits;
-  localparam int unsigned RowWidth = IdxWidth + 3;  // {entry, data flit}
+  // Row index {entry, data flit}; with one entry only the data flit.
+  localparam int unsigned RowWidth = $clog2(Rows);
 
   typedef enum logic [1:0] {
     StIdle  = 2'd0,   // expecting a header (or starting a timeout eviction)
@@ -191,7 +192,7 @@ module hx_reduction_table #(
   // ---- data path: stored row, ALU, new row ----
   logic [FlitWidth-1:0] old_row, new_row, alu_y;
   logic [RowWidth-1:0]  row;  // the row of the current data beat
-  assign row     = {d_idx_q, d_beat_q[2:0]};
+  assign row     = RowWidth'({d_idx_q, d_beat_q[2:0]});
   assign old_row = data_q[row];
 
   hx_reduce_alu #(.Lanes(4)) u_alu (
