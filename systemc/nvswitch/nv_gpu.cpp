@@ -100,6 +100,19 @@ void Gpu::send(Packet&& pkt) {
     pend.push_back(std::move(pkt));
 }
 
+// A final line this GPU holds goes to every other GPU as one multicast write.
+void Gpu::multicast_result(uint64_t line, const std::array<uint32_t, kLineWords>& data) {
+  Packet m;
+  m.kind = Kind::McWrite;
+  m.src = static_cast<NodeId>(id_);
+  m.dst = kAllGpus;
+  m.exclude = static_cast<int32_t>(id_);
+  m.line = line;
+  m.data = data;
+  m.checksum = payload_checksum(m.data);
+  send(std::move(m));
+}
+
 void Gpu::ack(const Packet& w) {
   Packet a;
   a.kind = Kind::Ack;
@@ -217,20 +230,13 @@ void Gpu::handle(Packet&& pkt, uint64_t now) {
       ++partials_merged_;
       if (count > p_.gpus) error(checks_.bad_counts, "line " + std::to_string(pkt.line) + ": more contributions than GPUs");
       if (count == p_.gpus) {
-        Packet m;
-        m.kind = Kind::McWrite;
-        m.src = static_cast<NodeId>(id_);
-        m.dst = kAllGpus;
-        m.exclude = static_cast<int32_t>(id_);
-        m.line = pkt.line;
-        m.data = acc;
-        m.checksum = payload_checksum(m.data);
+        const std::array<uint32_t, kLineWords> result = acc;
         partial_.erase(pkt.line);
         if (barrier_line)
           barrier_done_ = true;
         else
-          finalise(m.line, m.data, now);
-        send(std::move(m));
+          finalise(pkt.line, result, now);
+        multicast_result(pkt.line, result);
       }
       return;
     }
@@ -264,15 +270,7 @@ void Gpu::complete(MemOp& op, uint64_t now) {
       const auto own = own_line(p.line);
       for (unsigned w = 0; w < kLineWords; ++w) p.data[w] = combine(p.data[w], own[w]);
       finalise(p.line, p.data, now);
-      Packet m;
-      m.kind = Kind::McWrite;
-      m.src = static_cast<NodeId>(id_);
-      m.dst = kAllGpus;
-      m.exclude = static_cast<int32_t>(id_);
-      m.line = p.line;
-      m.data = p.data;
-      m.checksum = payload_checksum(m.data);
-      send(std::move(m));
+      multicast_result(p.line, p.data);
       return;
     }
     case RingSend: {

@@ -98,6 +98,7 @@ class Gpu : public PacketSink {
   void finalise(uint64_t line, const std::array<uint32_t, kLineWords>& data, uint64_t now);
   void send(Packet&& pkt);
   void ack(const Packet& write);
+  void multicast_result(uint64_t line, const std::array<uint32_t, kLineWords>& data);
   void issue(uint64_t now);
   void issue_ring(uint64_t now);
   void ring_task(unsigned step, uint64_t slice, uint64_t lo, uint64_t hi);

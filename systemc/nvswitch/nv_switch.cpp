@@ -27,8 +27,7 @@ void NvSwitch::accept(unsigned port, Packet&& pkt, uint64_t head_time) {
 }
 
 // Decide where a packet goes: output ports (a bit set), a reduction table, or nowhere (absorbed).
-void NvSwitch::plan(Held& h, int in, uint64_t now) {
-  (void)now;
+void NvSwitch::plan(Held& h, int in) {
   const Packet& p = h.pkt;
   h.planned = true;
   auto to_gpu_port = [&](NodeId gpu) { return topo_.route_to_gpu(id_, static_cast<unsigned>(gpu), p.line); };
@@ -86,7 +85,7 @@ bool NvSwitch::dispatch(Input& in, int in_index, uint64_t now) {
     if (q.empty() || q.front().ready > now) continue;
     Held& h = q.front();
     const int entry = in.from_link ? in_index : -1;
-    if (!h.planned) plan(h, entry, now);
+    if (!h.planned) plan(h, entry);
     const unsigned flits = h.pkt.flits();
 
     // A pull request first allocates an entry in the table of the port it came in by.

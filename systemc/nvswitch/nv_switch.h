@@ -36,7 +36,6 @@ struct SwitchParams {
   unsigned output_queue = 36;   // flits per VC per output queue
   unsigned table_queue = 36;    // flits waiting for a port's reduction table
   double speedup = 2.0;         // crossbar flits per cycle per input
-  unsigned gpus = 16;           // participants of the reduction (expected count of push)
   AluOp op = AluOp::FAdd;
 };
 
@@ -103,7 +102,7 @@ class NvSwitch : public PacketSink {
     bool out_done = false;     // `out` is complete and waits for room downstream
   };
 
-  void plan(Held& h, int in, uint64_t now);
+  void plan(Held& h, int in);
   bool dispatch(Input& in, int in_index, uint64_t now);
   void feed_tables(uint64_t now);
   void collect_output(unsigned port, const BankPortIo& io);

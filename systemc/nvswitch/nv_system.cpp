@@ -46,7 +46,6 @@ NvSystem::NvSystem(sc_core::sc_module_name name, const NvConfig& cfg)
   sp.output_queue = cfg.input_buffer;
   sp.table_queue = cfg.input_buffer;
   sp.speedup = cfg.speedup;
-  sp.gpus = cfg.gpus();
   sp.op = cfg.dtype == DataType::Fp32 ? AluOp::FAdd : AluOp::IAdd;
   for (unsigned s = 0; s < topo_.switches(); ++s)
     switches_.push_back(std::make_unique<NvSwitch>(s, topo_, sp, make_reduction_bank(cfg.table_bytes, cfg.timeout)));

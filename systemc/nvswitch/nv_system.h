@@ -58,7 +58,6 @@ class NvSystem : public sc_core::sc_module {
   uint64_t cycle_ = 0, next_packet_id_ = 0;
   std::vector<std::unique_ptr<class NvSwitch>> switches_;
   std::vector<std::unique_ptr<class Gpu>> gpus_;
-  uint64_t last_progress_cycle_ = 0, last_finals_ = 0, last_busy_ = 0;
   std::string failure_;
 };
 
