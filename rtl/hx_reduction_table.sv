@@ -432,19 +432,12 @@ module hx_reduction_table #(
   assign pending_d = out_valid_o && !out_ready_i;
 
   // ---- metadata next state ----
-  always_comb begin
-    valid_d = valid_q;
-    push_d  = push_q;
-    for (int i = 0; i < Entries; i++) begin
-      if (free_we && (free_sel == IdxWidth'(i))) begin
-        valid_d[i] = 1'b0;
-      end
-      if (meta_we && (meta_idx == IdxWidth'(i))) begin
-        valid_d[i] = 1'b1;
-        push_d[i]  = meta_push;
-      end
-    end
-  end
+  // One-hot masks of the freed and the (re)written entry; a write wins over a free.
+  logic [Entries-1:0] free_mask, meta_mask;
+  assign free_mask = free_we ? (Entries'(1) << free_sel) : '0;
+  assign meta_mask = meta_we ? (Entries'(1) << meta_idx) : '0;
+  assign valid_d   = (valid_q & ~free_mask) | meta_mask;
+  assign push_d    = (push_q & ~meta_mask) | (meta_push ? meta_mask : '0);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
