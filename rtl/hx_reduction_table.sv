@@ -52,8 +52,7 @@ module hx_reduction_table #(
   localparam int unsigned SrcW = hx_red_pkg::RedSrcWidth;
   localparam int unsigned OpW = hx_red_pkg::RedAluOpWidth;
   localparam int unsigned Rows = Entries * hx_red_pkg::RedDataFlits;
-  // Row index {entry, data flit}; with one entry only the data flit.
-  localparam int unsigned RowWidth = $clog2(Rows);
+  localparam int unsigned RowWidth = $clog2(Rows);  // {entry, data flit} (no entry bits for 1)
 
   typedef enum logic [1:0] {
     StIdle  = 2'd0,   // expecting a header (or starting a timeout eviction)
@@ -65,12 +64,15 @@ module hx_reduction_table #(
   state_e                     state_q, state_d;
   logic [Entries-1:0]         valid_q, valid_d;
   logic [Entries-1:0]         push_q, push_d;      // mode: 1 push, 0 pull
-  logic [Entries*TagW-1:0]    tag_q, tag_d;
-  logic [Entries*CW-1:0]      cnt_q, cnt_d;
-  logic [Entries*CW-1:0]      exp_q, exp_d;
-  logic [Entries*SrcW-1:0]    src_q, src_d;
-  logic [Entries*OpW-1:0]     op_q, op_d;
-  logic [Entries*TimeWidth-1:0] last_q, last_d;
+  // Per-entry metadata as memories of plain vectors, written through one port (meta_idx): the
+  // Verilated model then writes one word per update instead of copying every flat vector twice
+  // per evaluation, and reads the hit and victim entries by index.
+  logic [TagW-1:0]            tag_q  [Entries];
+  logic [CW-1:0]              cnt_q  [Entries];
+  logic [CW-1:0]              exp_q  [Entries];
+  logic [SrcW-1:0]            src_q  [Entries];
+  logic [OpW-1:0]             op_q   [Entries];
+  logic [TimeWidth-1:0]       last_q [Entries];
   // Row e*8+b: entry e, data flit b. A memory, not one flat vector: each access then touches one
   // row, which keeps the Verilated model fast (a flat 32-kbit vector costs every access a scan).
   logic [FlitWidth-1:0]       data_q [Rows];
@@ -117,8 +119,8 @@ module hx_reduction_table #(
     age      = '0;
     occ      = '0;
     for (int i = Entries - 1; i >= 0; i--) begin
-      hit_vec[i] = valid_q[i] && (tag_q[i*TagW +: TagW] == hdr.tag);
-      age        = now_i - last_q[i*TimeWidth +: TimeWidth];
+      hit_vec[i] = valid_q[i] && (tag_q[i] == hdr.tag);
+      age        = now_i - last_q[i];
       to_vec[i]  = valid_q[i] && push_q[i] && (timeout_i != '0) && (age > timeout_i);
       if (hit_vec[i]) begin
         hit_any = 1'b1;
@@ -135,7 +137,7 @@ module hx_reduction_table #(
     end
     // LRU: the first push entry with the largest idle time (ascending, strictly greater wins).
     for (int i = 0; i < Entries; i++) begin
-      age = now_i - last_q[i*TimeWidth +: TimeWidth];
+      age = now_i - last_q[i];
       if (valid_q[i] && push_q[i] && (!lru_any || (age > lru_age))) begin
         lru_any = 1'b1;
         lru_idx = IdxWidth'(i);
@@ -151,38 +153,25 @@ module hx_reduction_table #(
   assign to_start = (state_q == StIdle) && to_any && !pending_q;
 
   // ---- metadata of two selected entries: the hit entry and the eviction victim ----
+  // The victim: the latched timed-out entry while its header waits, the first timed-out entry
+  // when a timeout eviction starts, else the LRU push entry. Computed ahead of the control block
+  // (which reads the EVICT header built from it), so the combinational blocks have no cycle.
   logic [IdxWidth-1:0] ev_idx;
   logic [CW-1:0]   hit_cnt, hit_exp, ev_cnt, ev_exp;
   logic [SrcW-1:0] hit_src, ev_src;
   logic [OpW-1:0]  hit_op, ev_op;
   logic [TagW-1:0] ev_tag;
 
-  always_comb begin
-    hit_cnt = '0;
-    hit_exp = '0;
-    hit_src = '0;
-    hit_op  = '0;
-    ev_cnt  = '0;
-    ev_exp  = '0;
-    ev_src  = '0;
-    ev_op   = '0;
-    ev_tag  = '0;
-    for (int i = 0; i < Entries; i++) begin
-      if (hit_idx == IdxWidth'(i)) begin
-        hit_cnt = cnt_q[i*CW +: CW];
-        hit_exp = exp_q[i*CW +: CW];
-        hit_src = src_q[i*SrcW +: SrcW];
-        hit_op  = op_q[i*OpW +: OpW];
-      end
-      if (ev_idx == IdxWidth'(i)) begin
-        ev_cnt = cnt_q[i*CW +: CW];
-        ev_exp = exp_q[i*CW +: CW];
-        ev_src = src_q[i*SrcW +: SrcW];
-        ev_op  = op_q[i*OpW +: OpW];
-        ev_tag = tag_q[i*TagW +: TagW];
-      end
-    end
-  end
+  assign ev_idx  = (state_q == StToHdr) ? to_idx_q : (to_start ? to_first : lru_idx);
+  assign hit_cnt = cnt_q[hit_idx];
+  assign hit_exp = exp_q[hit_idx];
+  assign hit_src = src_q[hit_idx];
+  assign hit_op  = op_q[hit_idx];
+  assign ev_cnt  = cnt_q[ev_idx];
+  assign ev_exp  = exp_q[ev_idx];
+  assign ev_src  = src_q[ev_idx];
+  assign ev_op   = op_q[ev_idx];
+  assign ev_tag  = tag_q[ev_idx];
 
   logic [CW-1:0] sum_cnt;
   logic          hit_done;
@@ -260,7 +249,6 @@ module hx_reduction_table #(
     in_ready_o  = 1'b0;
     out_valid_o = 1'b0;
     out_flit_o  = in_flit_i;
-    ev_idx      = lru_idx;
     hdr_acc     = 1'b0;
     data_fire   = 1'b0;
     meta_we     = 1'b0;
@@ -277,7 +265,6 @@ module hx_reduction_table #(
       StIdle: begin
         if (to_start) begin
           // Timeout eviction: offer the header now; the victim is latched if it is not taken.
-          ev_idx      = to_first;
           out_valid_o = 1'b1;
           out_flit_o  = evict_hdr;
           to_idx_d    = to_first;
@@ -368,7 +355,6 @@ module hx_reduction_table #(
           hdr_acc  = in_valid_i;
         end else if (is_push_wr && lru_any) begin
           // Push miss, full: evict the LRU push entry while the new data takes its place.
-          ev_idx      = lru_idx;
           out_valid_o = in_valid_i;
           out_flit_o  = evict_hdr;
           in_ready_o  = out_ready_i;
@@ -407,7 +393,6 @@ module hx_reduction_table #(
       end
 
       StToHdr: begin
-        ev_idx      = to_idx_q;
         out_valid_o = 1'b1;
         out_flit_o  = evict_hdr;
         if (out_ready_i) begin
@@ -447,31 +432,12 @@ module hx_reduction_table #(
   assign pending_d = out_valid_o && !out_ready_i;
 
   // ---- metadata next state ----
-  always_comb begin
-    valid_d = valid_q;
-    push_d  = push_q;
-    tag_d   = tag_q;
-    cnt_d   = cnt_q;
-    exp_d   = exp_q;
-    src_d   = src_q;
-    op_d    = op_q;
-    last_d  = last_q;
-    for (int i = 0; i < Entries; i++) begin
-      if (free_we && (free_sel == IdxWidth'(i))) begin
-        valid_d[i] = 1'b0;
-      end
-      if (meta_we && (meta_idx == IdxWidth'(i))) begin
-        valid_d[i]                       = 1'b1;
-        push_d[i]                        = meta_push;
-        tag_d[i*TagW +: TagW]            = hdr.tag;
-        cnt_d[i*CW +: CW]                = meta_cnt;
-        exp_d[i*CW +: CW]                = meta_exp;
-        src_d[i*SrcW +: SrcW]            = meta_src;
-        op_d[i*OpW +: OpW]               = meta_op;
-        last_d[i*TimeWidth +: TimeWidth] = now_i;
-      end
-    end
-  end
+  // One-hot masks of the freed and the (re)written entry; a write wins over a free.
+  logic [Entries-1:0] free_mask, meta_mask;
+  assign free_mask = free_we ? (Entries'(1) << free_sel) : '0;
+  assign meta_mask = meta_we ? (Entries'(1) << meta_idx) : '0;
+  assign valid_d   = (valid_q & ~free_mask) | meta_mask;
+  assign push_d    = (push_q & ~meta_mask) | (meta_push ? meta_mask : '0);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -491,12 +457,6 @@ module hx_reduction_table #(
   // no reset.
   always_ff @(posedge clk_i) begin
     push_q   <= push_d;
-    tag_q    <= tag_d;
-    cnt_q    <= cnt_d;
-    exp_q    <= exp_d;
-    src_q    <= src_d;
-    op_q     <= op_d;
-    last_q   <= last_d;
     to_idx_q <= to_idx_d;
     d_idx_q  <= d_idx_d;
     d_num_q  <= d_num_d;
@@ -506,6 +466,18 @@ module hx_reduction_table #(
     d_old_q  <= d_old_d;
     d_comb_q <= d_comb_d;
     d_op_q   <= d_op_d;
+  end
+
+  // The metadata of entry meta_idx.
+  always_ff @(posedge clk_i) begin
+    if (meta_we) begin
+      tag_q[meta_idx]  <= hdr.tag;
+      cnt_q[meta_idx]  <= meta_cnt;
+      exp_q[meta_idx]  <= meta_exp;
+      src_q[meta_idx]  <= meta_src;
+      op_q[meta_idx]   <= meta_op;
+      last_q[meta_idx] <= now_i;
+    end
   end
 
   // The data rows: row d_idx_q*8 + d_beat_q is written with the new row on a data beat.
