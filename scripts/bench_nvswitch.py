@@ -180,7 +180,7 @@ def plot(doc, outdir):
         fig.savefig(os.path.join(outdir, f"nvswitch_{system}_bandwidth.png"), dpi=120)
         plt.close(fig)
     for key, x, title in (("tables", "table_bytes", "table size per port, no waves (Fig. 9)"),
-                          ("waves", "waves", "outstanding waves of 8 KiB (Fig. 10)")):
+                          ("waves", "waves", "outstanding waves of 8 KiB, push 256 B/port, pull 1 KiB/port (Fig. 10)")):
         if not doc.get(key):
             continue
         fig, ax = plt.subplots(figsize=(5.5, 4))
