@@ -1,7 +1,6 @@
 #include "nv_gpu.h"
 
 #include <algorithm>
-#include <cstring>
 #include <sstream>
 #include <stdexcept>
 
@@ -19,10 +18,9 @@ enum MemWhat : uint8_t {
 };
 constexpr uint64_t ring_key(unsigned step, uint64_t x) { return (static_cast<uint64_t>(step) << 40) | x; }
 
-uint32_t bits_of(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
+// An input or reference element as the payload carries it.
+uint32_t element_bits(DataType t, int64_t v) {
+  return t == DataType::Fp32 ? hx::fp32_bits(static_cast<float>(v)) : static_cast<uint32_t>(v);
 }
 }  // namespace
 
@@ -33,7 +31,7 @@ Gpu::Gpu(unsigned id, const NvTopology& topo, const GpuParams& params, uint64_t*
   for (unsigned r = 0; r < 31; ++r) {
     int64_t sum = 0;
     for (unsigned g = 0; g < p_.gpus; ++g) sum += input_value(g, r);
-    expected_[r] = p_.dtype == DataType::Fp32 ? bits_of(static_cast<float>(sum)) : static_cast<uint32_t>(sum);
+    expected_[r] = element_bits(p_.dtype, sum);
   }
   if (p_.method == Method::Push) {
     for (uint64_t l = 0; l < p_.lines; ++l) work_.push_back(l);
@@ -70,7 +68,7 @@ std::array<uint32_t, kLineWords> Gpu::own_line(uint64_t line) const {
   std::array<uint32_t, kLineWords> d;
   for (unsigned w = 0; w < kLineWords; ++w) {
     const int32_t v = input_value(id_, line * kLineWords + w);
-    d[w] = p_.dtype == DataType::Fp32 ? bits_of(static_cast<float>(v)) : static_cast<uint32_t>(v);
+    d[w] = element_bits(p_.dtype, v);
   }
   return d;
 }

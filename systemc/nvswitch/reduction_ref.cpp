@@ -9,17 +9,20 @@ namespace hx {
 
 // ---- ALU -----------------------------------------------------------------------------------------
 
-namespace {
-float as_float(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, sizeof f);
-  return f;
-}
-uint32_t as_bits(float f) {
+uint32_t fp32_bits(float f) {
   uint32_t u;
   std::memcpy(&u, &f, sizeof u);
   return u;
 }
+float fp32_value(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+namespace {
+float as_float(uint32_t u) { return fp32_value(u); }
+uint32_t as_bits(float f) { return fp32_bits(f); }
 bool is_nan(uint32_t a) { return (a & 0x7F800000u) == 0x7F800000u && (a & 0x007FFFFFu) != 0; }
 // Total-order key of a non-NaN value: monotonic in the value, with -0 below +0.
 uint32_t order_key(uint32_t a) { return (a & 0x80000000u) ? ~a : (a | 0x80000000u); }

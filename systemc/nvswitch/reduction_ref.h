@@ -33,6 +33,10 @@ enum class AluOp : uint8_t {
 inline constexpr uint32_t kFp32CanonicalNan = 0x7FC00000u;
 
 /// Denormals-are-zero: a subnormal becomes the zero of its sign; other values are unchanged.
+/// The bit pattern of an fp32 value, and back.
+uint32_t fp32_bits(float f);
+float fp32_value(uint32_t bits);
+
 uint32_t fp32_daz(uint32_t a);
 /// a + b with the semantics of docs/reduction-unit.md (DAZ inputs; RNE; results below 2^-126
 /// flushed to the zero of their sign; x + (-x) = +0; (-0) + (-0) = -0; overflow to infinity;
