@@ -81,6 +81,16 @@ TEST(NvSwitchDgx2, PushWithoutWavesEvictsToTheHomeGpuAndStillVerifies) {
   EXPECT_GT(r.json["results"]["home_gpu_partials"].get<uint64_t>(), 0u);
 }
 
+TEST(NvSwitchDgx2, RandomIssueOrderVerifiesAndChangesTheTiming) {
+  // A DMA engine that shuffles each wave spreads a line's contributions further apart in time.
+  const NvRun a = nvswitch("dgx2_push.yaml", "--set 'allreduce.message=64 KiB' --set gpu.issue_order=address");
+  const NvRun r = nvswitch("dgx2_push.yaml", "--set 'allreduce.message=64 KiB' --set gpu.issue_order=random");
+  expect_verified(a, 16, 65536);
+  expect_verified(r, 16, 65536);
+  EXPECT_EQ(r.json["system"]["issue_order"], "random");
+  EXPECT_NE(a.json["results"]["cycles"], r.json["results"]["cycles"]);
+}
+
 TEST(NvSwitchDgx2, PullWithSmallTablesStallsAtTheFirstHop) {
   const NvRun r = nvswitch("dgx2_pull.yaml", "--set 'allreduce.message=64 KiB' --set switch.table=256B --set allreduce.wave=0B --set allreduce.waves=1");
   expect_verified(r, 16, 65536);

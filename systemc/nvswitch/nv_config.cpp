@@ -90,6 +90,9 @@ KeySpec schema(NvConfig& c) {
                            "180 cycles", [&c](const Field& f) {
                              c.mem_jitter = cycles_in(f, 0, 100000, c.link_bandwidth / 128.0);
                            }),
+                      leaf("issue_order", P::Defaulted,
+                           "address or random (the order in which a DMA engine injects the lines of a wave)", "address",
+                           [&c](const Field& f) { c.shuffle = f.choice<bool>({{"random", true}, {"address", false}}); }),
                   }),
           section("allreduce", P::Required,
                   {

@@ -32,6 +32,7 @@ struct NvConfig {
   bool barrier = false;
   uint64_t ring_slice_bytes = 64 * 1024;
   unsigned mem_latency = 180, mem_jitter = 180;
+  bool shuffle = false;  // gpu.issue_order: address
   uint64_t seed = 1;
   uint64_t watchdog_cycles = 20000;
   // Test hook (--inject-fault, not in the YAML): corrupt or drop one delivered data packet.

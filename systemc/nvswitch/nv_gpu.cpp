@@ -48,9 +48,10 @@ Gpu::Gpu(unsigned id, const NvTopology& topo, const GpuParams& params, uint64_t*
       ring_task(0, slice, s, std::min(hi, s + p_.ring_slice_lines));
   }
   // DMA engines do not inject in any particular order (IV-F): each GPU sends the lines of a wave
-  // (of the whole work list without wave control) in its own random order.
+  // (of the whole work list without wave control) in its own random order. With `shuffle` off
+  // the engine issues in address order and only the memory's jitter reorders the lines.
   const uint64_t chunk = p_.wave_lines ? p_.wave_lines : std::max<uint64_t>(1, work_.size());
-  for (uint64_t lo = 0; lo < work_.size(); lo += chunk)
+  for (uint64_t lo = 0; p_.shuffle && lo < work_.size(); lo += chunk)
     std::shuffle(work_.begin() + static_cast<std::ptrdiff_t>(lo),
                  work_.begin() + static_cast<std::ptrdiff_t>(std::min<uint64_t>(work_.size(), lo + chunk)), rng_);
   if (p_.wave_lines) {

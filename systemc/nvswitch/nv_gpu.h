@@ -48,6 +48,7 @@ struct GpuParams {
   uint64_t ring_slice_lines = 512;
   unsigned mem_latency = 180, mem_jitter = 180;
   unsigned dma_window = 256;   // lines the DMA engine has in flight (reads issued, not yet sent)
+  bool shuffle = false;        // inject each wave's lines in a random order (else address order)
   uint64_t seed = 1;
   // Test hook: corrupt or drop the fault_n-th data packet (1-based) delivered to GPU fault_gpu.
   enum class Fault { None, Corrupt, Drop } fault = Fault::None;

@@ -25,6 +25,7 @@ GpuParams gpu_params(const NvConfig& c) {
   g.ring_slice_lines = c.ring_slice_bytes / kLineBytes;
   g.mem_latency = c.mem_latency;
   g.mem_jitter = c.mem_jitter;
+  g.shuffle = c.shuffle;
   g.seed = c.seed;
   g.fault = c.fault;
   g.fault_gpu = c.fault_gpu;
@@ -181,7 +182,10 @@ NvResults NvSystem::run(bool progress, const std::string& trace) {
     for (unsigned j = 0; j < topo_.links(); ++j) busy += g->link(j).busy_cycles();
   }
   unsigned leftover = 0;
+  uint64_t eject_busy = 0;
   for (const auto& s : switches_) {
+    for (unsigned q = 0; q < NvTopology::kPorts; ++q)
+      if (topo_.peer(s->id(), q).kind == PortPeer::Kind::Gpu) eject_busy += s->output(q).busy_cycles();
     const SwitchStats& st = s->stats();
     r.results += st.results;
     r.evictions += st.evictions;
@@ -196,8 +200,11 @@ NvResults NvSystem::run(bool progress, const std::string& trace) {
   r.seconds = static_cast<double>(done_at) / cfg_.clock_hz;
   if (r.seconds > 0) r.bandwidth = static_cast<double>(cfg_.message_bytes) / r.seconds;
   r.fraction_of_peak = r.bandwidth / cfg_.payload_peak_bytes_per_s();
-  if (done_at > 0)
-    r.gpu_link_utilisation = static_cast<double>(busy) / (static_cast<double>(done_at) * gpus_.size() * topo_.links());
+  if (done_at > 0) {
+    const double link_cycles = static_cast<double>(done_at) * static_cast<double>(gpus_.size() * topo_.links());
+    r.gpu_injection_utilisation = static_cast<double>(busy) / link_cycles;
+    r.gpu_ejection_utilisation = static_cast<double>(eject_busy) / link_cycles;
+  }
   if (lat_n) r.reduction_latency_cycles = static_cast<double>(lat_sum) / static_cast<double>(lat_n);
   r.ok = r.error.empty();
   return r;
@@ -220,6 +227,9 @@ nlohmann::json nv_json(const NvConfig& c, const NvTopology& topo, const NvResult
                  {"table_bytes_per_port", c.table_bytes},
                  {"table_entries_per_port", c.table_bytes / kLineBytes},
                  {"push_timeout_cycles", c.timeout},
+                 {"memory_latency_cycles", c.mem_latency},
+                 {"memory_jitter_cycles", c.mem_jitter},
+                 {"issue_order", c.shuffle ? "random" : "address"},
                  {"payload_peak_GBps", c.payload_peak_bytes_per_s() / 1e9}};
   j["allreduce"] = {{"method", method_name(c.method)},
                     {"message_bytes", c.message_bytes},
@@ -233,7 +243,8 @@ nlohmann::json nv_json(const NvConfig& c, const NvTopology& topo, const NvResult
                   {"seconds", r.seconds},
                   {"bandwidth_GBps", r.bandwidth / 1e9},
                   {"fraction_of_peak", r.fraction_of_peak},
-                  {"gpu_link_utilisation", r.gpu_link_utilisation},
+                  {"gpu_injection_utilisation", r.gpu_injection_utilisation},
+                  {"gpu_ejection_utilisation", r.gpu_ejection_utilisation},
                   {"reduction_latency_cycles", r.reduction_latency_cycles},
                   {"table_results", r.results},
                   {"table_evictions", r.evictions},

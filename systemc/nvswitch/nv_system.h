@@ -30,7 +30,8 @@ struct NvResults {
   uint64_t lines_final = 0;
   uint64_t results = 0, evictions = 0, bypassed = 0, partials_merged = 0, pull_stall_cycles = 0;
   unsigned max_table_occupancy = 0;
-  double gpu_link_utilisation = 0;  // busy fraction of the GPU -> switch links
+  double gpu_injection_utilisation = 0;  // busy fraction of the GPU -> switch links
+  double gpu_ejection_utilisation = 0;   // busy fraction of the switch -> GPU links
   double reduction_latency_cycles = 0;  // mean, push write or pull request to its result
 };
 
