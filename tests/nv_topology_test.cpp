@@ -44,12 +44,13 @@ struct Tree {
   unsigned first_hop_expected = 0;
   unsigned switches = 0;
 };
-Tree multicast(const NvTopology& t, unsigned src, uint64_t line, int exclude) {
+// Follows a multicast from switch `first`, entered by port `in` (-1: the reinjection input of a
+// reduction table), and counts the copies each GPU receives.
+Tree walk(const NvTopology& t, unsigned first, int in, uint64_t line, int exclude) {
   Tree tree;
   struct Visit { unsigned sw; int in; };
-  const unsigned first = t.gpu_switch(src, t.plane_of_line(line));
-  std::vector<Visit> todo = {{first, static_cast<int>(t.gpu_port(src))}};
-  tree.first_hop_expected = t.multicast(first, todo[0].in, line, exclude).gpus;
+  std::vector<Visit> todo = {{first, in}};
+  tree.first_hop_expected = t.multicast(first, in, line, exclude).gpus;
   while (!todo.empty()) {
     const Visit v = todo.back();
     todo.pop_back();
@@ -70,6 +71,10 @@ Tree multicast(const NvTopology& t, unsigned src, uint64_t line, int exclude) {
     EXPECT_EQ(below, f.gpus) << "switch " << v.sw << ": expected count differs from the GPUs below it";
   }
   return tree;
+}
+
+Tree multicast(const NvTopology& t, unsigned src, uint64_t line, int exclude) {
+  return walk(t, t.gpu_switch(src, t.plane_of_line(line)), static_cast<int>(t.gpu_port(src)), line, exclude);
 }
 
 TEST(NvTopology, Dgx2HasTwelveSwitchesWiredAsSectionV) {
@@ -143,6 +148,20 @@ TEST(NvTopology, ResultMulticastWithoutExclusionReachesEveryGpu) {
   const NvTopology::Home h = t.home_of_line(21);
   const NvTopology::Fanout f = t.multicast(h.sw, -1, 21, -1);
   EXPECT_EQ(f.gpus, 16u);
+}
+
+TEST(NvTopology, ResultFromEveryHomePortReachesEveryGpuExactlyOnce) {
+  // Push results leave the table of the line's home port, which may be a spine's or a trunk's:
+  // a copy coming down must not be sent up again.
+  for (const NvTopology& t : {NvTopology(SystemKind::Dgx2, 2, 6), NvTopology(SystemKind::FatTree, 16, 6)}) {
+    const uint64_t lines = uint64_t{t.switches()} * NvTopology::kPorts;  // every (plane, home port)
+    for (uint64_t line = 0; line < lines; ++line) {
+      const NvTopology::Home h = t.home_of_line(line);
+      const Tree tree = walk(t, h.sw, -1, line, -1);
+      ASSERT_EQ(tree.copies.size(), t.gpus()) << "line " << line << " from switch " << h.sw;
+      for (const auto& [gpu, n] : tree.copies) ASSERT_EQ(n, 1u) << "line " << line << ": GPU " << gpu;
+    }
+  }
 }
 
 TEST(NvTopology, HomePortsCoverEveryPortOfThePlane) {

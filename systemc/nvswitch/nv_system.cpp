@@ -102,12 +102,13 @@ bool NvSystem::network_idle() const {
 
 std::string NvSystem::where() const {
   std::ostringstream os;
-  unsigned shown = 0;
+  // At most 4 GPUs and 8 switches, counted separately: a fat tree has 128 unfinished GPUs.
+  unsigned gpus_shown = 0, switches_shown = 0;
   for (const auto& g : gpus_)
-    if (!g->done() && shown++ < 4) os << "\n  " << g->where();
+    if (!g->done() && gpus_shown++ < 4) os << "\n  " << g->where();
   for (const auto& s : switches_) {
     const std::string w = s->where();
-    if (!w.empty() && shown++ < 12) os << "\n  switch " << s->id() << ":" << w;
+    if (!w.empty() && switches_shown++ < 8) os << "\n  switch " << s->id() << ":" << w;
   }
   return os.str();
 }

@@ -30,17 +30,21 @@ NvTopology::NvTopology(SystemKind kind, unsigned groups, unsigned links)
   }
 
   // The all-GPU multicast per switch, entry port and up choice (the line only matters through
-  // up_of_line, so one line per up choice stands for all of them).
+  // up_of_line, so one line per up choice stands for all of them). A copy that enters a leaf from
+  // above (a spine, or the peer across the DGX-2 trunk) only goes down: the switch above has
+  // already covered every other leaf. That holds whichever up port it came by, which matters for
+  // results multicast from a spine's table: they reach a leaf by that spine, not the line's.
   fanout_.resize(switches());
   for (unsigned sw = 0; sw < switches(); ++sw) {
     fanout_[sw].assign(kPorts + 1, std::vector<Fanout>(kUpPorts));
     for (int in = -1; in < static_cast<int>(kPorts); ++in)
       for (unsigned k = 0; k < kUpPorts; ++k) {
         const uint64_t line = static_cast<uint64_t>(k) * links_ + plane_of_switch(sw);
+        const bool from_above = in >= 0 && is_leaf(sw) && peers_[sw][static_cast<unsigned>(in)].kind == PortPeer::Kind::Switch;
         Fanout f;
         for (unsigned d = 0; d < gpus(); ++d) {
           const unsigned port = route_to_gpu(sw, d, line);
-          if (static_cast<int>(port) == in) continue;
+          if (static_cast<int>(port) == in || (from_above && peers_[sw][port].kind != PortPeer::Kind::Gpu)) continue;
           f.ports |= 1u << port;
           ++f.gpus;
         }
