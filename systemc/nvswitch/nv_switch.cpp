@@ -7,6 +7,11 @@ namespace hx::nv {
 
 namespace {
 constexpr unsigned kNoSource = 0xFFFF;  // the source field of a push write
+// The first port of `ports` (a bit set) at or after `start`, wrapping round.
+unsigned next_port(uint32_t ports, unsigned start) {
+  const uint32_t at_or_after = ports & (~0u << start);
+  return static_cast<unsigned>(__builtin_ctz(at_or_after != 0 ? at_or_after : ports));
+}
 RedFlit data_flit(const Packet& p, unsigned i) {
   return {p.data[4 * i], p.data[4 * i + 1], p.data[4 * i + 2], p.data[4 * i + 3]};
 }
@@ -117,11 +122,12 @@ bool NvSwitch::dispatch(Input& in, int in_index, uint64_t now) {
       t.queued_flits += flits;
       t.queue.push_back(std::move(h.pkt));
     } else {
-      // Copies go to whichever of the remaining outputs have room; the rest wait (IV-A).
+      // Copies go to whichever of the remaining outputs have room; the rest wait (IV-A). The
+      // port tried first rotates, so no output is always the last to get its copy.
       uint32_t rem = h.remaining;
       while (rem != 0 && now >= in.xbar_free) {
-        const unsigned port = static_cast<unsigned>(__builtin_ctz(rem));
-        rem &= rem - 1;
+        const unsigned port = next_port(rem, rr_ % NvTopology::kPorts);
+        rem &= ~(1u << port);
         if (!out_[port].can_accept(vc, flits)) continue;
         in.xbar_free = std::max(in.xbar_free, static_cast<double>(now)) + flits / p_.speedup;
         h.remaining &= ~(1u << port);
@@ -270,8 +276,17 @@ bool NvSwitch::deliver_output(unsigned q) {
 
 void NvSwitch::step(uint64_t now) {
   for (unsigned q = 0; q < NvTopology::kPorts; ++q) deliver_output(q);
-  if (buffered_ != 0)
-    for (unsigned i = 0; i < in_.size(); ++i) dispatch(in_[i], static_cast<int>(i), now);
+  // Inputs compete for room in the output queues and tables. The input served first changes
+  // every cycle (round robin): a fixed order would let low-numbered ports take the room first
+  // every time, and the GPUs behind high-numbered ports would fall behind.
+  if (buffered_ != 0) {
+    const unsigned n = static_cast<unsigned>(in_.size());
+    for (unsigned k = 0; k < n; ++k) {
+      const unsigned i = (rr_ + k) % n;
+      dispatch(in_[i], static_cast<int>(i), now);
+    }
+    rr_ = (rr_ + 1) % n;
+  }
   feed_tables(now);
   for (auto& o : out_) o.step(now);
 }

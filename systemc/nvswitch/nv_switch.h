@@ -118,6 +118,7 @@ class NvSwitch : public PacketSink {
   std::array<TableFeed, NvTopology::kPorts> table_;
   std::array<BankPortIo, NvTopology::kPorts> io_;
   unsigned buffered_ = 0;  // packets in input queues
+  unsigned rr_ = 0;  // round-robin pointer: the input served first, and the output tried first
   SwitchStats stats_;
 };
 

@@ -183,10 +183,16 @@ NvResults NvSystem::run(bool progress, const std::string& trace) {
     for (unsigned j = 0; j < topo_.links(); ++j) busy += g->link(j).busy_cycles();
   }
   unsigned leftover = 0;
-  uint64_t eject_busy = 0;
+  uint64_t eject_busy = 0, fabric_busy = 0, fabric_links = 0;
   for (const auto& s : switches_) {
-    for (unsigned q = 0; q < NvTopology::kPorts; ++q)
-      if (topo_.peer(s->id(), q).kind == PortPeer::Kind::Gpu) eject_busy += s->output(q).busy_cycles();
+    for (unsigned q = 0; q < NvTopology::kPorts; ++q) {
+      const PortPeer::Kind k = topo_.peer(s->id(), q).kind;
+      if (k == PortPeer::Kind::Gpu) eject_busy += s->output(q).busy_cycles();
+      if (k == PortPeer::Kind::Switch) {
+        fabric_busy += s->output(q).busy_cycles();
+        ++fabric_links;
+      }
+    }
     const SwitchStats& st = s->stats();
     r.results += st.results;
     r.evictions += st.evictions;
@@ -205,6 +211,8 @@ NvResults NvSystem::run(bool progress, const std::string& trace) {
     const double link_cycles = static_cast<double>(done_at) * static_cast<double>(gpus_.size() * topo_.links());
     r.gpu_injection_utilisation = static_cast<double>(busy) / link_cycles;
     r.gpu_ejection_utilisation = static_cast<double>(eject_busy) / link_cycles;
+    if (fabric_links)
+      r.fabric_utilisation = static_cast<double>(fabric_busy) / (static_cast<double>(done_at) * static_cast<double>(fabric_links));
   }
   if (lat_n) r.reduction_latency_cycles = static_cast<double>(lat_sum) / static_cast<double>(lat_n);
   r.ok = r.error.empty();
@@ -246,6 +254,7 @@ nlohmann::json nv_json(const NvConfig& c, const NvTopology& topo, const NvResult
                   {"fraction_of_peak", r.fraction_of_peak},
                   {"gpu_injection_utilisation", r.gpu_injection_utilisation},
                   {"gpu_ejection_utilisation", r.gpu_ejection_utilisation},
+                  {"fabric_utilisation", r.fabric_utilisation},
                   {"reduction_latency_cycles", r.reduction_latency_cycles},
                   {"table_results", r.results},
                   {"table_evictions", r.evictions},

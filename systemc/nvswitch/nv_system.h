@@ -32,6 +32,7 @@ struct NvResults {
   unsigned max_table_occupancy = 0;
   double gpu_injection_utilisation = 0;  // busy fraction of the GPU -> switch links
   double gpu_ejection_utilisation = 0;   // busy fraction of the switch -> GPU links
+  double fabric_utilisation = 0;         // busy fraction of the switch -> switch links
   double reduction_latency_cycles = 0;  // mean, push write or pull request to its result
 };
 

@@ -53,8 +53,15 @@ class NvTopology {
   unsigned diameter_hops() const { return kind_ == SystemKind::FatTree ? 3 : 2; }
 
   unsigned plane_of_line(uint64_t line) const { return static_cast<unsigned>(line % links_); }
-  /// Trunk (DGX-2) or spine (fat tree) a line's packets cross between leaves: 0..7.
-  unsigned up_of_line(uint64_t line) const { return static_cast<unsigned>((line / links_) % kUpPorts); }
+  /// Trunk (DGX-2) or spine (fat tree) a line's packets cross between leaves: 0..7. Lines go
+  /// round-robin over the 8 in groups of `links` (one line per plane), and the pattern shifts by
+  /// one after every round of the p owners (home_gpu), so that each GPU's lines use every trunk.
+  /// Without the shift GPU g's lines all crossed trunk g mod 8, and a trunk's congestion slowed
+  /// one GPU's pull waves only: that GPU fell behind and set the allreduce's time.
+  unsigned up_of_line(uint64_t line) const {
+    const uint64_t group = line / links_;
+    return static_cast<unsigned>((group + group / gpus()) % kUpPorts);
+  }
 
   bool is_leaf(unsigned sw) const { return sw % switches_per_plane() < groups_; }
   unsigned plane_of_switch(unsigned sw) const { return sw / switches_per_plane(); }
