@@ -9,6 +9,8 @@ Experiments (each run verifies the reduced data on every GPU; a failed check sto
              the RTL is built for.
   waves      outstanding-wave sensitivity on the DGX-2 (Fig. 10; the paper shows the fat tree and
              says the DGX-2 behaves the same), waves of 8 KiB.
+  order      push at 8 MiB with the DMA engines injecting in address order and in a random
+             order per wave (gpu.issue_order).
   sizing     Eq. (1) and (2) evaluated with the simulated system's parameters, set against the
              smallest built table that reaches full bandwidth in the tables experiment.
 
@@ -18,7 +20,7 @@ Simulated times are deterministic for a seed; one run per point. Writes build/be
 and build/bench/nvswitch_*.png.
 
     scripts/bench_nvswitch.py [--hxsim build/hxsim] [--out build/bench/nvswitch.json]
-                              [--experiments bandwidth,tables,waves,sizing] [--fat-tree]
+                              [--experiments bandwidth,tables,waves,order,sizing] [--fat-tree]
                               [--sizes 1KiB,16KiB,...]
 """
 import argparse
@@ -33,7 +35,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench import ROOT, machine_info, write_json  # noqa: E402
 
 DGX2_SIZES = ["1 KiB", "4 KiB", "16 KiB", "64 KiB", "256 KiB", "1 MiB", "4 MiB", "8 MiB"]
-FAT_TREE_SIZES = ["1 KiB", "16 KiB", "256 KiB", "1 MiB"]
+FAT_TREE_SIZES = ["1 KiB", "16 KiB", "256 KiB", "1 MiB", "8 MiB"]
 METHODS = {  # name: (config suffix, extra --set)
     "ring": ("ring", []),
     "pull": ("pull", []),
@@ -66,6 +68,8 @@ def point(doc, wall, **keys):
     p.update(cycles=r["cycles"], seconds=r["seconds"], bandwidth_GBps=r["bandwidth_GBps"],
              fraction_of_peak=r["fraction_of_peak"], evictions=r["table_evictions"],
              bypasses=r["table_bypasses"], pull_stall_cycles=r["pull_first_hop_stall_cycles"],
+             injection_utilisation=r["gpu_injection_utilisation"], ejection_utilisation=r["gpu_ejection_utilisation"],
+             fabric_utilisation=r["fabric_utilisation"],
              wall_seconds=round(wall, 2), verified=True)
     return p
 
@@ -115,6 +119,18 @@ def waves(hxsim, counts, message):
                       message=message)
             points.append(p)
             progress(f"  waves {method} {k:>3}: {p['bandwidth_GBps']:7.2f} GB/s, {p['evictions']} evictions  {wall:6.1f} s")
+    return points
+
+
+def order(hxsim, message):
+    """Push on the DGX-2 with the DMA engines injecting in address order (the default) and with
+    each wave shuffled: how much the spread of a line's contributions costs in evictions."""
+    points = []
+    for o in ("address", "random"):
+        doc, wall = nvswitch(hxsim, "dgx2_push.yaml", [f"gpu.issue_order={o}", f"allreduce.message={message}"])
+        p = point(doc, wall, method="push", issue_order=o, message=message)
+        points.append(p)
+        progress(f"  order {o:<8}: {p['bandwidth_GBps']:7.2f} GB/s, {p['evictions']} evictions  {wall:6.1f} s")
     return points
 
 
@@ -202,7 +218,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hxsim", default=os.path.join(ROOT, "build", "hxsim"))
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "bench", "nvswitch.json"))
-    ap.add_argument("--experiments", default="bandwidth,tables,waves,sizing")
+    ap.add_argument("--experiments", default="bandwidth,tables,waves,order,sizing")
     ap.add_argument("--sizes", default=",".join(s.replace(" ", "") for s in DGX2_SIZES))
     ap.add_argument("--fat-tree", action="store_true", help="also the 128-GPU fat tree (slow)")
     ap.add_argument("--table-message", default="1MiB")
@@ -223,6 +239,9 @@ def main():
     if "waves" in exps:
         progress("bench_nvswitch: outstanding waves")
         doc["waves"] = waves(args.hxsim, [1, 2, 4, 8, 16, 32], args.wave_message)
+    if "order" in exps:
+        progress("bench_nvswitch: DMA issue order")
+        doc["order"] = order(args.hxsim, "8MiB")
     if "sizing" in exps:
         doc["sizing"] = sizing(args.hxsim, doc.get("tables", []))
     doc["wall_seconds"] = round(time.time() - t0, 1)
