@@ -223,6 +223,19 @@ module hx_reduction_table #(
   end
 
   // ---- control ----
+  // What each beat of a data phase does, as {in, out, wr, old, comb} (see d_*_q above). Every
+  // branch of the control block that starts a phase names one of these; one block applies it.
+  localparam logic [4:0] PhStream  = 5'b11000;  // input flit to output (bypass, complete miss)
+  localparam logic [4:0] PhStore   = 5'b10100;  // input flit into the entry (allocate)
+  localparam logic [4:0] PhReduce  = 5'b10101;  // ALU(entry, input) into the entry
+  localparam logic [4:0] PhResult  = 5'b11001;  // ALU(entry, input) to output (completes)
+  localparam logic [4:0] PhEvict   = 5'b01010;  // entry to output (timeout eviction)
+  localparam logic [4:0] PhReplace = 5'b11110;  // entry to output, input into the entry (LRU)
+  logic ph_start;          // a data phase is set up this cycle
+  logic [IdxWidth-1:0] ph_idx;
+  logic [3:0] ph_num;
+  logic [4:0] ph_kind;
+
   logic hdr_acc;           // the input header is taken this cycle
   logic data_fire;         // a data beat completes this cycle
   logic meta_we;           // (re)write the metadata of meta_idx
@@ -260,6 +273,10 @@ module hx_reduction_table #(
     meta_op     = hdr.op;
     free_we     = 1'b0;
     free_sel    = hit_idx;
+    ph_start    = 1'b0;
+    ph_idx      = d_idx_q;
+    ph_num      = 4'd8;
+    ph_kind     = PhStream;
 
     unique case (state_q)
       StIdle: begin
@@ -272,14 +289,9 @@ module hx_reduction_table #(
             free_we  = 1'b1;
             free_sel = to_first;
             state_d  = StData;
-            d_idx_d  = to_first;
-            d_beat_d = 4'd0;
-            d_num_d  = 4'd8;
-            d_in_d   = 1'b0;
-            d_out_d  = 1'b1;
-            d_wr_d   = 1'b0;
-            d_old_d  = 1'b1;
-            d_comb_d = 1'b0;
+            ph_start = 1'b1;
+            ph_idx   = to_first;
+            ph_kind  = PhEvict;
           end else begin
             state_d = StToHdr;
           end
@@ -294,13 +306,10 @@ module hx_reduction_table #(
           end
           hdr_acc = in_valid_i && in_ready_o;
         end else if ((is_pull_rsp || is_push_wr) && hit_any) begin
-          d_idx_d  = hit_idx;
-          d_beat_d = 4'd0;
-          d_num_d  = 4'd8;
-          d_in_d   = 1'b1;
-          d_comb_d = (hit_cnt != '0);
+          // The first contribution to an entry (count 0: a pull entry) is stored as it is.
+          ph_start = 1'b1;
+          ph_idx   = hit_idx;
           d_op_d   = hit_op;
-          d_old_d  = 1'b0;
           if (hit_done) begin
             // Complete: RESULT streams out, the entry is freed.
             out_valid_o = in_valid_i;
@@ -308,8 +317,7 @@ module hx_reduction_table #(
             in_ready_o  = out_ready_i;
             free_we     = in_valid_i && out_ready_i;
             free_sel    = hit_idx;
-            d_out_d     = 1'b1;
-            d_wr_d      = 1'b0;
+            ph_kind     = (hit_cnt != '0) ? PhResult : PhStream;
           end else begin
             // Partial: reduce into the entry.
             in_ready_o = 1'b1;
@@ -320,8 +328,7 @@ module hx_reduction_table #(
             meta_exp   = hit_exp;
             meta_src   = hit_src;
             meta_op    = hit_op;
-            d_out_d    = 1'b0;
-            d_wr_d     = 1'b1;
+            ph_kind    = (hit_cnt != '0) ? PhReduce : PhStore;
           end
           hdr_acc = in_valid_i && in_ready_o;
         end else if (is_push_wr && (hdr.count == hdr.expected)) begin
@@ -329,13 +336,8 @@ module hx_reduction_table #(
           out_valid_o = in_valid_i;
           out_flit_o  = result_hdr;
           in_ready_o  = out_ready_i;
-          d_beat_d = 4'd0;
-          d_num_d  = 4'd8;
-          d_in_d   = 1'b1;
-          d_out_d  = 1'b1;
-          d_wr_d   = 1'b0;
-          d_old_d  = 1'b0;
-          d_comb_d = 1'b0;
+          ph_start = 1'b1;
+          ph_kind  = PhStream;
           hdr_acc  = in_valid_i && in_ready_o;
         end else if (is_push_wr && free_any) begin
           // Push miss, free entry: allocate and store.
@@ -344,14 +346,9 @@ module hx_reduction_table #(
           meta_idx   = free_idx;
           meta_push  = 1'b1;
           meta_cnt   = hdr.count;
-          d_idx_d  = free_idx;
-          d_beat_d = 4'd0;
-          d_num_d  = 4'd8;
-          d_in_d   = 1'b1;
-          d_out_d  = 1'b0;
-          d_wr_d   = 1'b1;
-          d_old_d  = 1'b0;
-          d_comb_d = 1'b0;
+          ph_start = 1'b1;
+          ph_idx   = free_idx;
+          ph_kind  = PhStore;
           hdr_acc  = in_valid_i;
         end else if (is_push_wr && lru_any) begin
           // Push miss, full: evict the LRU push entry while the new data takes its place.
@@ -362,14 +359,9 @@ module hx_reduction_table #(
           meta_idx    = lru_idx;
           meta_push   = 1'b1;
           meta_cnt    = hdr.count;
-          d_idx_d  = lru_idx;
-          d_beat_d = 4'd0;
-          d_num_d  = 4'd8;
-          d_in_d   = 1'b1;
-          d_out_d  = 1'b1;
-          d_wr_d   = 1'b1;
-          d_old_d  = 1'b1;
-          d_comb_d = 1'b0;
+          ph_start = 1'b1;
+          ph_idx   = lru_idx;
+          ph_kind  = PhReplace;
           hdr_acc  = in_valid_i && in_ready_o;
         end else begin
           // Bypass: a foreign or malformed packet, a pull response that misses, a push write
@@ -377,17 +369,13 @@ module hx_reduction_table #(
           out_valid_o = in_valid_i;
           out_flit_o  = in_flit_i;
           in_ready_o  = out_ready_i;
-          d_beat_d = 4'd0;
-          d_num_d  = hdr.nflits;
-          d_in_d   = 1'b1;
-          d_out_d  = 1'b1;
-          d_wr_d   = 1'b0;
-          d_old_d  = 1'b0;
-          d_comb_d = 1'b0;
+          ph_start = 1'b1;
+          ph_num   = hdr.nflits;
+          ph_kind  = PhStream;
           hdr_acc  = in_valid_i && in_ready_o;
         end
         // A packet with data flits continues in StData.
-        if (!to_start && hdr_acc && !is_pull_req && (d_num_d != 4'd0)) begin
+        if (!to_start && hdr_acc && !is_pull_req && (ph_num != 4'd0)) begin
           state_d = StData;
         end
       end
@@ -399,14 +387,9 @@ module hx_reduction_table #(
           free_we  = 1'b1;
           free_sel = to_idx_q;
           state_d  = StData;
-          d_idx_d  = to_idx_q;
-          d_beat_d = 4'd0;
-          d_num_d  = 4'd8;
-          d_in_d   = 1'b0;
-          d_out_d  = 1'b1;
-          d_wr_d   = 1'b0;
-          d_old_d  = 1'b1;
-          d_comb_d = 1'b0;
+          ph_start = 1'b1;
+          ph_idx   = to_idx_q;
+          ph_kind  = PhEvict;
         end
       end
 
@@ -427,6 +410,12 @@ module hx_reduction_table #(
         state_d = StIdle;
       end
     endcase
+    if (ph_start) begin
+      d_idx_d  = ph_idx;
+      d_beat_d = 4'd0;
+      d_num_d  = ph_num;
+      {d_in_d, d_out_d, d_wr_d, d_old_d, d_comb_d} = ph_kind;
+    end
   end
 
   assign pending_d = out_valid_o && !out_ready_i;
