@@ -3,7 +3,7 @@
 
 Experiments (each run verifies the reduced data on every GPU; a failed check stops the script):
   bandwidth  allreduce bandwidth (message size / time) against message size for ring, pull,
-             pull with the initial barrier, and push, on the DGX-2 (Fig. 7a) and optionally the
+             pull with the initial barrier, and push, on the DGX-2 (Fig. 7a) and, with --systems, the
              128-GPU fat tree (Fig. 8); the speedup of each over the ring (Fig. 7b).
   tables     table-size sensitivity without waves on the DGX-2 (Fig. 9), over the table sizes
              the RTL is built for.
@@ -20,7 +20,8 @@ Simulated times are deterministic for a seed; one run per point. Writes build/be
 and build/bench/nvswitch_*.png.
 
     scripts/bench_nvswitch.py [--hxsim build/hxsim] [--out build/bench/nvswitch.json]
-                              [--experiments bandwidth,tables,waves,order,sizing] [--fat-tree]
+                              [--experiments bandwidth,tables,waves,order,sizing]
+                              [--systems dgx2,fat_tree128]
                               [--sizes 1KiB,16KiB,...]
 """
 import argparse
@@ -220,7 +221,8 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "bench", "nvswitch.json"))
     ap.add_argument("--experiments", default="bandwidth,tables,waves,order,sizing")
     ap.add_argument("--sizes", default=",".join(s.replace(" ", "") for s in DGX2_SIZES))
-    ap.add_argument("--fat-tree", action="store_true", help="also the 128-GPU fat tree (slow)")
+    ap.add_argument("--systems", default="dgx2",
+                    help="bandwidth experiment: dgx2, fat_tree128 or both, comma-separated (the fat tree is slow)")
     ap.add_argument("--table-message", default="1MiB")
     ap.add_argument("--wave-message", default="1MiB")
     args = ap.parse_args()
@@ -230,9 +232,12 @@ def main():
     t0 = time.time()
     if "bandwidth" in exps:
         progress("bench_nvswitch: bandwidth against message size")
-        doc["bandwidth"] = bandwidth(args.hxsim, "dgx2", args.sizes.split(","))
-        if args.fat_tree:
-            doc["bandwidth"] += bandwidth(args.hxsim, "fat_tree128", [s.replace(" ", "") for s in FAT_TREE_SIZES])
+        doc["bandwidth"] = []
+        for system in args.systems.split(","):
+            if system not in ("dgx2", "fat_tree128"):
+                sys.exit(f"bench_nvswitch: --systems: expected dgx2 or fat_tree128, found {system!r}")
+            sizes = args.sizes.split(",") if system == "dgx2" else [s.replace(" ", "") for s in FAT_TREE_SIZES]
+            doc["bandwidth"] += bandwidth(args.hxsim, system, sizes)
     if "tables" in exps:
         progress("bench_nvswitch: table-size sensitivity without waves")
         doc["tables"] = tables(args.hxsim, ["256B", "1KiB", "4KiB"], args.table_message)
