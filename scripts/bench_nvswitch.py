@@ -225,7 +225,12 @@ def main():
                     help="bandwidth experiment: dgx2, fat_tree128 or both, comma-separated (the fat tree is slow)")
     ap.add_argument("--table-message", default="1MiB")
     ap.add_argument("--wave-message", default="1MiB")
+    ap.add_argument("--plot-only", metavar="JSON", help="redraw the plots of an earlier results file, run nothing")
     args = ap.parse_args()
+    if args.plot_only:
+        with open(args.plot_only) as f:
+            plot(json.load(f), os.path.dirname(os.path.abspath(args.plot_only)))
+        return
     exps = args.experiments.split(",")
     doc = machine_info()
     doc["peak_GBps"] = 120.0
