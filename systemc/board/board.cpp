@@ -23,12 +23,14 @@ void BoardArray::on_clock() {
     observer_(t);
     for (PlaneModel* p : planes_) p->edge(t);
   } else {
-    // One plane at a time, inputs to outputs, while its model is in the cache. Exact: a plane's
-    // drive(t) reads only what its links deliver in cycle t, which no edge(t) of any plane can
-    // change (a link's writes in cycle t land in cycle t+1 or later, flit_link.h).
-    for (PlaneModel* p : planes_) {
-      p->drive(t);
-      p->edge(t);
+    // One plane at a time, inputs to outputs, while its model is in the cache (and the next
+    // one is fetched). Exact: a plane's drive(t) reads only what its links deliver in cycle t,
+    // which no edge(t) of any plane can change (a link's writes in cycle t land in cycle t+1
+    // or later, flit_link.h).
+    for (std::size_t i = 0; i < planes_.size(); ++i) {
+      if (i + 1 < planes_.size()) planes_[i + 1]->prefetch();
+      planes_[i]->drive(t);
+      planes_[i]->edge(t);
     }
   }
   if (!failed_) check(t);

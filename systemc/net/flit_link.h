@@ -79,6 +79,20 @@ class FlitLink : public sc_core::sc_object {
   FlitLink& operator=(const FlitLink&) = delete;
 
   const char* kind() const override { return "hx::FlitLink"; }
+
+  // Cache hints for loops over many links (no effect on state).
+  /// What the next calls will touch: the counters' line and the inline slots (fetched in vain
+  /// for the few long links; telling them apart would mean reading the object).
+  void prefetch() const {
+    __builtin_prefetch(&slots_, 1);
+    __builtin_prefetch(&near_slots_[0], 1);
+    __builtin_prefetch(&near_slots_[kInlineSlots / 2], 1);
+  }
+  /// The slots cycle t reads and writes, wherever they are (this reads the counters' line).
+  void prefetch_slots(uint64_t t) const {
+    __builtin_prefetch(&slots_[t & mask_], 1);
+    __builtin_prefetch(&slots_[(t + lead_) & mask_], 1);
+  }
   unsigned latency() const { return lead_ - 1; }
 
   // ---- forward direction: flits ----------------------------------------------------------
