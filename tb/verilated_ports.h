@@ -8,6 +8,7 @@
 // enough for the per-cycle path of a bench.
 #pragma once
 
+#include <algorithm>
 #include <cassert>
 #include <cstdint>
 #include <type_traits>
@@ -82,6 +83,58 @@ inline void set_bits(VlWide<N>& port, unsigned lsb, unsigned width, uint64_t val
     port.m_storage[w] = (port.m_storage[w] & ~mask) | chunk;
     done += take;
   }
+}
+
+namespace detail {
+/// Bits [from, from+32) of a flat word (bit 0 = word 0 bit 0); zero where `from` is negative.
+inline uint32_t bits32(const LinkWord& v, int from) {
+  if (from <= -32) return 0;
+  if (from < 0) return static_cast<uint32_t>(v[0] << -from);
+  const unsigned w = static_cast<unsigned>(from) / 64, b = static_cast<unsigned>(from) % 64;
+  uint64_t x = w < v.size() ? v[w] >> b : 0;
+  if (b > 32 && w + 1 < v.size()) x |= v[w + 1] << (64 - b);
+  return static_cast<uint32_t>(x);
+}
+}  // namespace detail
+
+/// A whole flit of a wide flit vector port at once: the 32-bit words it covers, each written
+/// (read) once, instead of four field-by-field slices (the per-cycle path of the board planes).
+template <std::size_t N>
+inline void set_flit(VlWide<N>& port, unsigned index, const FlitFormat& fmt, const Flit& f) {
+  const LinkWord v = f.pack(fmt);
+  const unsigned width = fmt.flit_width(), lsb = index * width;
+  const unsigned first = lsb / 32, last = (lsb + width - 1) / 32;
+  assert(last < N);
+  for (unsigned w = first; w <= last; ++w) {
+    const int from = static_cast<int>(32 * w) - static_cast<int>(lsb);  // flit bit at word bit 0
+    const unsigned lo = from < 0 ? static_cast<unsigned>(-from) : 0;       // word bits below the flit
+    const unsigned hi = std::min(32u, lsb + width - 32 * w);               // ... and from its end
+    const uint32_t mask = static_cast<uint32_t>(detail::low_mask(hi) & ~detail::low_mask(lo));
+    port.m_storage[w] = (port.m_storage[w] & ~mask) | (detail::bits32(v, from) & mask);
+  }
+}
+
+template <std::size_t N>
+inline Flit get_flit(const VlWide<N>& port, unsigned index, const FlitFormat& fmt) {
+  const unsigned width = fmt.flit_width(), lsb = index * width;
+  const unsigned first = lsb / 32, b = lsb % 32;
+  assert((lsb + width - 1) / 32 < N);
+  // Gather the words from `first` on into 64-bit words shifted down by b, then cut at `width`.
+  LinkWord v{};
+  for (unsigned k = 0; k < v.size() * 2; ++k) {
+    const unsigned w = first + k;
+    if (32 * k >= width + b || w >= N) break;
+    const uint64_t word = port.m_storage[w];
+    const int at = static_cast<int>(32 * k) - static_cast<int>(b);  // flit bit of word bit 0
+    if (at < 0) {
+      v[0] |= word >> -at;
+    } else {
+      v[at / 64] |= word << (at % 64);
+      if (at % 64 > 32 && at / 64 + 1 < static_cast<int>(v.size())) v[at / 64 + 1] |= word >> (64 - at % 64);
+    }
+  }
+  if (width < 192) v[width / 64] &= detail::low_mask(width % 64);
+  return Flit::unpack(fmt, v);
 }
 
 /// Flit number `index` of a flattened flit vector port ({type, vc, payload} per flit).

@@ -160,6 +160,39 @@ TEST(VerilatedPorts, WidePortsAndFlits) {
   EXPECT_EQ(port_capacity_bits(w), 672u);
 }
 
+// set_flit/get_flit on wide ports move whole words; they must agree with the field-by-field
+// slices (the layout hx_pkg defines) for every payload width and position.
+TEST(VerilatedPorts, WholeFlitAccessMatchesFieldSlices) {
+  Rng rng(11);
+  for (const unsigned pw : {40u, 64u, 100u, 128u}) {
+    FlitFormat f;
+    f.payload_width = pw;
+    const unsigned width = f.flit_width();
+    for (unsigned k = 0; k < 9; ++k) {
+      VlWide<40> w;  // 1280 bits: 9 flits of up to 132 bits
+      for (auto& e : w.m_storage) e = static_cast<uint32_t>(rng.next());
+      const VlWide<40> before = w;
+      Flit x;
+      x.type = static_cast<FlitType>(rng.below(4));
+      x.vc = rng.below(4);
+      x.payload = {rng.next(), pw > 64 ? rng.next() & detail::low_mask(pw - 64) : 0};
+      if (pw < 64) x.payload[0] &= detail::low_mask(pw);
+      set_flit(w, k, f, x);
+      const unsigned lsb = k * width;
+      EXPECT_EQ(get_bits(w, lsb, pw < 64 ? pw : 64), x.payload[0]) << pw << " " << k;
+      if (pw > 64) EXPECT_EQ(get_bits(w, lsb + 64, pw - 64), x.payload[1]) << pw << " " << k;
+      EXPECT_EQ(get_bits(w, lsb + f.vc_lsb(), 2), x.vc);
+      EXPECT_EQ(get_bits(w, lsb + f.type_lsb(), 2), static_cast<uint64_t>(x.type));
+      EXPECT_EQ(get_flit(w, k, f), x) << pw << " " << k;
+      // Every bit outside the flit is as it was.
+      for (unsigned b = 0; b < 1280; ++b) {
+        if (b >= lsb && b < lsb + width) continue;
+        ASSERT_EQ(get_bits(w, b, 1), get_bits(before, b, 1)) << pw << " " << k << " bit " << b;
+      }
+    }
+  }
+}
+
 TEST(Scoreboard, FlagsDuplicatesMisroutesAndCorruption) {
   const FlitFormat f;
   Scoreboard sb(f, 5, 3);

@@ -17,12 +17,22 @@ BoardArray::BoardArray(sc_core::sc_module_name name, std::vector<Board> boards, 
 
 void BoardArray::on_clock() {
   const uint64_t t = cycle_++;
-  for (PlaneModel* p : planes_) p->drive(t);
   if (observer_) {
+    for (PlaneModel* p : planes_) p->drive(t);
     for (PlaneModel* p : planes_) p->settle();
     observer_(t);
+    for (PlaneModel* p : planes_) p->edge(t);
+  } else {
+    // One plane at a time, inputs to outputs, while its model is in the cache (and the next
+    // one is fetched). Exact: a plane's drive(t) reads only what its links deliver in cycle t,
+    // which no edge(t) of any plane can change (a link's writes in cycle t land in cycle t+1
+    // or later, flit_link.h).
+    for (std::size_t i = 0; i < planes_.size(); ++i) {
+      if (i + 1 < planes_.size()) planes_[i + 1]->prefetch();
+      planes_[i]->drive(t);
+      planes_[i]->edge(t);
+    }
   }
-  for (PlaneModel* p : planes_) p->edge(t);
   if (!failed_) check(t);
 }
 

@@ -78,6 +78,9 @@ class PlaneModel {
   virtual void drive(uint64_t t) = 0;
   virtual void settle() = 0;
   virtual void edge(uint64_t t) = 0;
+  /// A cache hint before stepping this plane (no effect on its state): a loop over many planes
+  /// calls it for the next plane while it steps the current one.
+  virtual void prefetch() const {}
 
   /// Sticky error_o of the routers (OR over the plane); 0 in a correct system.
   virtual unsigned error_bits() const = 0;

@@ -112,6 +112,19 @@ class PacketTracker {
   /// packet ever does, HammingMesh paper sec. IV-A).
   void set_jobs(std::vector<int> board_job, std::vector<int> endpoint_job);
 
+  /// Cache hints for a loop over the endpoints (no effect on state): the assembly entries of
+  /// `dst`'s lanes, and the records of the packets open there (those entries are read).
+  void prefetch_assembly(unsigned dst) const {
+    const Assembly* a = &assembly_[std::size_t{dst} * lanes_ * 4];
+    for (unsigned k = 0; k < lanes_ * 4; k += 8) __builtin_prefetch(a + k, 1);
+  }
+  void prefetch_open_packets(unsigned dst) const {
+    const Assembly* a = &assembly_[std::size_t{dst} * lanes_ * 4];
+    for (unsigned k = 0; k < lanes_ * 4; ++k) {
+      if (a[k].id != UINT32_MAX) __builtin_prefetch(&ring_[a[k].id & (ring_.size() - 1)], 1);
+    }
+  }
+
   /// A flit arrived at endpoint `dst` through its local port `lane` in `cycle`: check it.
   Arrival on_delivered(unsigned dst, unsigned lane, const Flit& f, uint64_t cycle);
   Arrival on_delivered(unsigned dst, const Flit& f, uint64_t cycle) { return on_delivered(dst, 0, f, cycle); }

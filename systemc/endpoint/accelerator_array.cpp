@@ -153,7 +153,19 @@ void AcceleratorArray::on_clock() {
 
   bool moved = false;
   const unsigned lanes = cfg_.lanes;
-  for (unsigned i = 0; i < nodes_.size(); ++i) {
+  const unsigned count = static_cast<unsigned>(nodes_.size());
+  for (unsigned i = 0; i < count; ++i) {
+    // Cache hints a few nodes ahead, each stage reading what the one before fetched: the node,
+    // then its links and assembly entries, then the records of its open packets.
+    if (i + 3 < count) prefetch_node(nodes_[i + 3]);
+    if (i + 2 < count) {
+      for (unsigned k = 0; k < lanes; ++k) {
+        nodes_[i + 2].lanes[k].tx->prefetch();
+        nodes_[i + 2].lanes[k].rx->prefetch();
+      }
+      tracker_.prefetch_assembly(i + 2);
+    }
+    if (i + 1 < count) tracker_.prefetch_open_packets(i + 1);
     Node& n = nodes_[i];
     for (unsigned k = 0; k < lanes; ++k) moved |= receive(n, i, k, in_window, t);
     // Source: credits back, new packets, one flit out per lane.

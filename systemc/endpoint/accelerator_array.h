@@ -157,6 +157,10 @@ class AcceleratorArray : public sc_core::sc_module {
   };
 
   void on_clock();
+  static void prefetch_node(const Node& n) {
+    const char* p = reinterpret_cast<const char*>(&n);
+    for (std::size_t off = 0; off < sizeof(Node); off += 64) __builtin_prefetch(p + off, 1);
+  }
   void push_queue(Lane& l, const OutPacket& p);
   bool inject(Lane& l, unsigned node, unsigned lane, uint64_t t);
   bool receive(Node& n, unsigned node, unsigned lane, bool in_window, uint64_t t);

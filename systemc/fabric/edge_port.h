@@ -14,6 +14,7 @@
 // entering it are reported to the PacketTracker with the router they pass.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -35,13 +36,14 @@ class EdgePort {
   /// board number `board`.
   EdgePort(std::string name, Direction dir, unsigned vcs, unsigned depth, unsigned out_credits, unsigned board,
            unsigned router_x, unsigned router_y)
-      : name_(std::move(name)),
+      : buf_(vcs, depth),
         dir_(dir),
-        buf_(vcs, depth),
-        credits_(vcs, out_credits),
         board_(board),
         x_(router_x),
-        y_(router_y) {}
+        y_(router_y),
+        name_(std::move(name)) {
+    for (unsigned v = 0; v < vcs; ++v) credits_[v] = out_credits;
+  }
 
   void connect(FlitLink* in, FlitLink* out, PacketTracker* tracker, ErrorHandler on_error) {
     in_ = in;
@@ -79,6 +81,17 @@ class EdgePort {
     }
   }
 
+  /// Cache hints for a loop over the ports: the links step() touches, then (reading those)
+  /// their slots of cycle t.
+  void prefetch_links() const {
+    in_->prefetch();
+    out_->prefetch();
+  }
+  void prefetch_slots(uint64_t t) const {
+    in_->prefetch_slots(t);
+    out_->prefetch_slots(t);
+  }
+
   const std::string& name() const { return name_; }
   unsigned held() const { return buf_.total(); }
 
@@ -87,15 +100,16 @@ class EdgePort {
     if (on_error_) on_error_("cycle " + std::to_string(t) + ": " + name_ + ": " + what);
   }
 
-  std::string name_;
-  Direction dir_;
-  VcBuffer buf_;
-  std::vector<unsigned> credits_;
-  unsigned board_, x_, y_;
-  unsigned rr_ = 0;
+  // What step() touches first, the name and the error handler last.
   FlitLink* in_ = nullptr;
   FlitLink* out_ = nullptr;
+  VcBuffer buf_;
+  std::array<unsigned, VcBuffer::kMaxVcs> credits_{};
+  unsigned rr_ = 0;
+  Direction dir_;
+  unsigned board_, x_, y_;
   PacketTracker* tracker_ = nullptr;
+  std::string name_;
   ErrorHandler on_error_;
 };
 

@@ -202,6 +202,15 @@ NetworkSwitch::Route NetworkSwitch::route_dragonfly(const Flit& head, unsigned i
 void NetworkSwitch::step(uint64_t t) {
   const unsigned ports = static_cast<unsigned>(in_.size());
   for (unsigned p = 0; p < ports; ++p) {
+    // Cache hints a few ports ahead: the links, then (reading those) their slots of cycle t.
+    if (p + 4 < ports && in_[p + 4] != nullptr) {
+      in_[p + 4]->prefetch();
+      out_[p + 4]->prefetch();
+    }
+    if (p + 2 < ports && in_[p + 2] != nullptr) {
+      in_[p + 2]->prefetch_slots(t);
+      out_[p + 2]->prefetch_slots(t);
+    }
     if (in_[p] == nullptr) continue;
     const int c = out_[p]->credit(t);
     if (c >= 0) ++credits_[p * vcs_ + static_cast<unsigned>(c)];

@@ -5,10 +5,14 @@
 // push() reports a violation instead of overwriting. Every flit carries the cycle from which it
 // may leave (its arrival plus the port's pipeline latency), so one buffer models both storage
 // and a fixed pipeline delay. Storage is one vector allocated up front: the per-cycle path
-// neither allocates nor searches.
+// neither allocates nor searches. The per-VC pointers and counts live in the object itself (at
+// most kMaxVcs VCs, the flit's 2-bit VC field), so a port's bookkeeping is one cache line
+// rather than three heap blocks.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "hx_flit.h"
@@ -22,10 +26,13 @@ class VcBuffer {
     uint64_t ready = 0;  ///< first cycle in which the flit may leave
   };
 
-  VcBuffer(unsigned vcs, unsigned depth)
-      : depth_(depth), slots_(static_cast<std::size_t>(vcs) * depth), head_(vcs, 0), count_(vcs, 0) {}
+  static constexpr unsigned kMaxVcs = 4;
 
-  unsigned vcs() const { return static_cast<unsigned>(head_.size()); }
+  VcBuffer(unsigned vcs, unsigned depth) : depth_(depth), vcs_(vcs), slots_(static_cast<std::size_t>(vcs) * depth) {
+    if (vcs > kMaxVcs) throw std::invalid_argument("VcBuffer: at most 4 VCs");
+  }
+
+  unsigned vcs() const { return vcs_; }
   unsigned depth() const { return depth_; }
   unsigned size(unsigned vc) const { return count_[vc]; }
   bool empty(unsigned vc) const { return count_[vc] == 0; }
@@ -36,7 +43,7 @@ class VcBuffer {
   /// Append a flit to its VC; false (and nothing stored) when that VC is full.
   bool push(const Flit& f, uint64_t ready) {
     const unsigned vc = f.vc;
-    if (vc >= head_.size() || count_[vc] == depth_) return false;
+    if (vc >= vcs_ || count_[vc] == depth_) return false;
     unsigned slot = head_[vc] + count_[vc];
     if (slot >= depth_) slot -= depth_;
     Entry& e = slots_[static_cast<std::size_t>(vc) * depth_ + slot];
@@ -57,10 +64,10 @@ class VcBuffer {
   }
 
  private:
-  unsigned depth_;
-  std::vector<Entry> slots_;
-  std::vector<unsigned> head_, count_;
+  unsigned depth_, vcs_;
   unsigned total_ = 0;
+  std::array<unsigned, kMaxVcs> head_{}, count_{};
+  std::vector<Entry> slots_;
 };
 
 }  // namespace hx
