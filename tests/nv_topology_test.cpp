@@ -164,6 +164,17 @@ TEST(NvTopology, ResultFromEveryHomePortReachesEveryGpuExactlyOnce) {
   }
 }
 
+TEST(NvTopology, EachGpusLinesCrossEveryTrunk) {
+  // A GPU's own lines (pull requests, push home) must not all cross one trunk or spine: that
+  // trunk's congestion would slow that GPU alone, and the slowest GPU sets the allreduce's time.
+  for (const NvTopology& t : {NvTopology(SystemKind::Dgx2, 2, 6), NvTopology(SystemKind::FatTree, 16, 6)}) {
+    std::vector<std::set<unsigned>> ups(t.gpus());
+    for (uint64_t line = 0; line < uint64_t{t.links()} * t.gpus() * NvTopology::kUpPorts; ++line)
+      ups[t.home_gpu(line)].insert(t.up_of_line(line));
+    for (unsigned g = 0; g < t.gpus(); ++g) EXPECT_EQ(ups[g].size(), NvTopology::kUpPorts) << "GPU " << g;
+  }
+}
+
 TEST(NvTopology, HomePortsCoverEveryPortOfThePlane) {
   const NvTopology t(SystemKind::Dgx2, 2, 6);
   std::map<std::pair<unsigned, unsigned>, unsigned> uses;
