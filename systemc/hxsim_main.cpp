@@ -196,12 +196,13 @@ int cmd_check(const std::string& path, const std::vector<std::string>& sets) {
 
 int cmd_run(const std::string& path, std::vector<std::string> sets, const std::string& seed,
             const std::string& out, const std::string& trace, const std::string& window,
-            const std::string& fault, int only_source, const std::string& dump, bool quiet) {
+            const std::string& fault, int only_source, const std::string& dump, unsigned threads, bool quiet) {
   if (!seed.empty()) sets.push_back("run.seed=" + seed);
   hx::RunOptions opt;
   opt.dump_buffers = dump;
   opt.only_source = only_source;
   opt.trace_path = trace;
+  opt.threads = threads;
   if (!window.empty()) {
     if (trace.empty()) throw UsageError("--trace-window needs --trace FILE.fst");
     parse_window(window, opt);
@@ -302,6 +303,7 @@ int sc_main(int argc, char* argv[]) {
 
   std::string path, seed, out, trace, window, fault, dump;
   int only_source = -1;
+  unsigned threads = 0;
   std::vector<std::string> sets;
   bool quiet = false;
 
@@ -317,6 +319,9 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--dump-buffers", dump, "collective runs: write every rank's output buffer here (binary)");
   run->add_option("--only-source", only_source,
                   "test hook: only this node sends (with a hotspot pattern: one directed route)");
+  run->add_option("--threads", threads,
+                  "threads that step the board planes (default 0: two on a multi-core machine for 16 or more "
+                  "planes, else one); results do not depend on it");
   run->add_flag("--quiet", quiet, "no summary, no progress line");
 
   CLI::App* check = app.add_subcommand("check", "validate a config and show what it derives");
@@ -356,7 +361,7 @@ int sc_main(int argc, char* argv[]) {
     if (*cost) return cmd_cost(path, sets, out, quiet);
     if (*alloc) return cmd_alloc(path, sets, out, quiet);
     if (*nvswitch) return cmd_nvswitch(path, sets, out, trace, fault, quiet);
-    return cmd_run(path, sets, seed, out, trace, window, fault, only_source, dump, quiet);
+    return cmd_run(path, sets, seed, out, trace, window, fault, only_source, dump, threads, quiet);
   } catch (const hx::ConfigError& e) {
     std::fprintf(stderr, "hxsim: %s\n", e.what());
     return kExitBadInput;

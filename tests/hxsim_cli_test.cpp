@@ -16,6 +16,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "cli_support.h"
 #include "nlohmann/json.hpp"
@@ -83,6 +84,32 @@ TEST(HxsimRun, SameSeedGivesByteIdenticalResults) {
   const std::string c = without_wall_clock(read_json(d / "c.json")).dump(2);
   EXPECT_EQ(a, b);
   EXPECT_NE(a, c) << "the seed must change the traffic";
+}
+
+// The board planes may be stepped on worker threads (board.h); the results must not depend on
+// how many: a HammingMesh with fabric and a collective on real data, then synthetic all-to-all.
+TEST(HxsimRun, ThreadCountDoesNotChangeResults) {
+  const fs::path d = scratch();
+  const std::vector<std::string> runs = {
+      "run " + config("hx4mesh_2x2_allreduce.yaml") + " --set collective.message=64KiB --quiet",
+      "run " + config("hx2mesh_4x4_alltoall.yaml") + " --set run.warmup=200cycles --set run.measure=1500cycles --quiet"};
+  for (const std::string& base : runs) {
+    std::string one;
+    for (const unsigned threads : {1u, 2u, 3u}) {
+      const fs::path out = d / ("t" + std::to_string(threads) + ".json");
+      const Result r = hxsim(base + " --threads " + std::to_string(threads) + " --out " + out.string());
+      ASSERT_EQ(r.exit_code, 0) << base << "\n" << r.output;
+      json j = read_json(out);
+      EXPECT_EQ(j["sim"]["threads"], threads) << base;
+      j["sim"].erase("threads");
+      const std::string s = without_wall_clock(j).dump(2);
+      if (threads == 1) {
+        one = s;
+      } else {
+        EXPECT_EQ(s, one) << base << " with " << threads << " threads";
+      }
+    }
+  }
 }
 
 TEST(HxsimChecks, ScoreboardCatchesADroppedPacket) {

@@ -1,10 +1,12 @@
 #include "board.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace hx {
 
-BoardArray::BoardArray(sc_core::sc_module_name name, std::vector<Board> boards, ErrorHandler on_error)
+BoardArray::BoardArray(sc_core::sc_module_name name, std::vector<Board> boards, ErrorHandler on_error,
+                       unsigned threads)
     : sc_core::sc_module(name), clk("clk"), boards_(std::move(boards)), on_error_(std::move(on_error)) {
   for (Board& b : boards_) {
     for (auto& p : b.planes) planes_.push_back(p.get());
@@ -13,9 +15,52 @@ BoardArray::BoardArray(sc_core::sc_module_name name, std::vector<Board> boards, 
   SC_METHOD(on_clock);
   sensitive << clk.pos();
   dont_initialize();
+  if (threads > 1 && planes_.size() > 1) {
+    threads_ = std::min<unsigned>(threads, static_cast<unsigned>(planes_.size()));
+    pool_ = std::make_unique<WorkerPool>(threads_ - 1, static_cast<unsigned>(planes_.size()), [this](unsigned i) {
+      if (i + 1 < planes_.size()) planes_[i + 1]->prefetch();  // most likely this thread's next
+      planes_[i]->drive(pool_cycle_);
+      planes_[i]->edge(pool_cycle_);
+    });
+    SC_METHOD(on_clock_low);
+    sensitive << clk.neg();
+    dont_initialize();
+  }
+}
+
+BoardArray::~BoardArray() {
+  if (launched_) {
+    try {
+      pool_->finish();
+    } catch (...) {  // a destructor does not throw; the run reported it already or is failing
+    }
+  }
+}
+
+void BoardArray::launch() {
+  pool_cycle_ = cycle_++;
+  launched_ = true;
+  pool_->start();
+}
+
+void BoardArray::finish() {
+  if (!launched_) return;
+  launched_ = false;
+  pool_->finish();
+  if (!failed_) check(pool_cycle_);
+}
+
+void BoardArray::on_clock_low() {
+  if (!launched_) return;  // stepping on the rising edge (an observer is set)
+  finish();
+  if (!failed_) launch();  // a model error ends the run with this cycle
 }
 
 void BoardArray::on_clock() {
+  if (pool_ && !observer_) {
+    if (!launched_) launch();  // the first cycle; the later ones start at the falling edge before
+    return;
+  }
   const uint64_t t = cycle_++;
   if (observer_) {
     for (PlaneModel* p : planes_) p->drive(t);

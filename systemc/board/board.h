@@ -12,6 +12,18 @@
 // After each cycle it checks the routers' sticky error flags: a broken contract (flit without
 // buffer, credit overflow, missing VC, orphan flit) stops the run through the callback with the
 // board's name and the error bits.
+//
+// Threads. The planes of a cycle are independent of each other and of the rest of the cycle: a
+// plane reads what its links deliver in cycle t, which every component wrote in earlier cycles,
+// and what it writes lands in cycle t+1 or later (flit_link.h). So with `threads` > 1 the
+// planes of cycle t are stepped by a WorkerPool: they start at the falling clock edge of cycle
+// t-1, when every component has finished cycle t-1, and run while the accelerators and the
+// fabric handle their part of cycle t on the main thread; at the falling edge of cycle t the
+// main thread steps the planes nobody has started yet, waits for the rest, checks the error
+// flags and starts cycle t+1. A model error found there stops the run after cycle t, as it does
+// single-threaded (the accelerators, whose cycle counter the stop reads, run before the boards
+// in a cycle either way). Results do not depend on the thread count. With an observer
+// (waveforms) every plane is stepped on the main thread, in the clock's rising edge.
 #pragma once
 
 #include <functional>
@@ -22,6 +34,7 @@
 #include <systemc>
 
 #include "plane_model.h"
+#include "worker_pool.h"
 
 namespace hx {
 
@@ -37,7 +50,10 @@ class BoardArray : public sc_core::sc_module {
 
   using ErrorHandler = std::function<void(const std::string&)>;
 
-  BoardArray(sc_core::sc_module_name name, std::vector<Board> boards, ErrorHandler on_error);
+  /// `threads`: how many threads step the planes, the SystemC thread included (1: only it).
+  BoardArray(sc_core::sc_module_name name, std::vector<Board> boards, ErrorHandler on_error,
+             unsigned threads = 1);
+  ~BoardArray() override;
 
   /// Called once per cycle with every plane showing cycle t (for waveforms); null: none.
   void set_observer(std::function<void(uint64_t)> f) { observer_ = std::move(f); }
@@ -45,9 +61,16 @@ class BoardArray : public sc_core::sc_module {
   unsigned num_boards() const { return static_cast<unsigned>(boards_.size()); }
   Board& board(unsigned i) { return boards_.at(i); }
   uint64_t cycle() const { return cycle_; }
+  /// Threads that step the planes (1 without workers).
+  unsigned threads() const { return threads_; }
+
+  /// Wait for the planes of a cycle still being stepped (after the kernel stopped).
+  void finish();
 
  private:
   void on_clock();
+  void on_clock_low();
+  void launch();  // start the planes of the next cycle on the pool
   void check(uint64_t t);
 
   std::vector<Board> boards_;
@@ -56,6 +79,10 @@ class BoardArray : public sc_core::sc_module {
   std::function<void(uint64_t)> observer_;
   uint64_t cycle_ = 0;
   bool failed_ = false;
+  unsigned threads_ = 1;
+  uint64_t pool_cycle_ = 0;  // the cycle the pool is stepping ...
+  bool launched_ = false;    // ... while this is set
+  std::unique_ptr<WorkerPool> pool_;  // last: destroyed (joined) before the planes
 };
 
 /// Names of the set bits of a router error_o value.

@@ -54,6 +54,10 @@ class EdgePort {
 
   void step(uint64_t t) {
     // Most edge ports are idle in most cycles: skip them without touching the links' slots.
+    // With the planes on worker threads (board.h), the router end of a link may be sending a
+    // flit or returning a credit for cycle t+1 while this runs, so the counts may or may not
+    // include it; either way nothing arrives in cycle t, and a port that does not skip then
+    // finds nothing and does nothing: the result is the same.
     if (buf_.total() == 0 && in_->flits_on_wire() == 0 && out_->credits_on_wire() == 0) return;
     const int c = out_->credit(t);
     if (c >= 0) ++credits_[static_cast<unsigned>(c)];

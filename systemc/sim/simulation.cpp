@@ -10,6 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <optional>
+#include <thread>
 #include <tuple>
 #include <utility>
 
@@ -570,7 +571,12 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
     for (unsigned p = 0; p < planes; ++p) plane_of_board[p][i]->reset(straps, 4);
   }
   if (!boards.empty()) {
-    n.boards = std::make_unique<BoardArray>("boards", std::move(boards), on_error);
+    unsigned threads = opt.trace_path.empty() ? opt.threads : 1;  // waveforms: every plane on this thread
+    if (threads == 0) {
+      const unsigned plane_count = cfg.board_count() * planes;
+      threads = plane_count >= RunOptions::kAutoThreadPlanes ? std::min(2u, std::thread::hardware_concurrency()) : 1;
+    }
+    n.boards = std::make_unique<BoardArray>("boards", std::move(boards), on_error, std::max(threads, 1u));
     n.boards->clk(*n.clock);
   }
 
@@ -629,6 +635,7 @@ nlohmann::ordered_json Simulation::run() {
       progress_shown = true;
     }
   }
+  if (n.boards) n.boards->finish();  // planes of the last cycle still stepped by workers
   if (progress_shown) std::fprintf(stderr, "\r%100s\r", "");
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (n.waveform) n.waveform->close();
@@ -782,6 +789,7 @@ nlohmann::ordered_json Simulation::run() {
   sim["router_cycles_per_second"] = wall > 0 ? cycles * static_cast<double>(routers) / wall : 0.0;
   sim["flit_hops_per_second"] = wall > 0 ? flit_hops / wall : 0.0;
   sim["peak_rss_mb"] = peak_rss_mb();
+  sim["threads"] = n.boards ? n.boards->threads() : 1;
   sim["seed"] = cfg_.run.seed;
   j["sim"] = sim;
   if (!opt_.trace_path.empty()) {

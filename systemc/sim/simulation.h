@@ -30,6 +30,11 @@ struct RunOptions {
   int only_source = -1;
   /// Collective runs: write every rank's output buffer to this file (docs/collectives.md).
   std::string dump_buffers;
+  /// Threads that step the board planes, the main one included; 0: auto (two on a machine
+  /// with two or more cores, for systems of at least kAutoThreadPlanes planes). Results do not
+  /// depend on it (board.h).
+  unsigned threads = 0;
+  static constexpr unsigned kAutoThreadPlanes = 16;
 };
 
 class Simulation {
