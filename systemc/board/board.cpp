@@ -17,11 +17,8 @@ BoardArray::BoardArray(sc_core::sc_module_name name, std::vector<Board> boards, 
   dont_initialize();
   if (threads > 1 && planes_.size() > 1) {
     threads_ = std::min<unsigned>(threads, static_cast<unsigned>(planes_.size()));
-    pool_ = std::make_unique<WorkerPool>(threads_ - 1, static_cast<unsigned>(planes_.size()), [this](unsigned i) {
-      if (i + 1 < planes_.size()) planes_[i + 1]->prefetch();  // most likely this thread's next
-      planes_[i]->drive(pool_cycle_);
-      planes_[i]->edge(pool_cycle_);
-    });
+    pool_ = std::make_unique<WorkerPool>(threads_ - 1, static_cast<unsigned>(planes_.size()),
+                                         [this](unsigned i) { step_plane(i, pool_cycle_); });
     SC_METHOD(on_clock_low);
     sensitive << clk.neg();
     dont_initialize();
@@ -68,17 +65,19 @@ void BoardArray::on_clock() {
     observer_(t);
     for (PlaneModel* p : planes_) p->edge(t);
   } else {
-    // One plane at a time, inputs to outputs, while its model is in the cache (and the next
-    // one is fetched). Exact: a plane's drive(t) reads only what its links deliver in cycle t,
-    // which no edge(t) of any plane can change (a link's writes in cycle t land in cycle t+1
-    // or later, flit_link.h).
-    for (std::size_t i = 0; i < planes_.size(); ++i) {
-      if (i + 1 < planes_.size()) planes_[i + 1]->prefetch();
-      planes_[i]->drive(t);
-      planes_[i]->edge(t);
-    }
+    for (unsigned i = 0; i < planes_.size(); ++i) step_plane(i, t);
   }
   if (!failed_) check(t);
+}
+
+// One plane at a time, inputs to outputs, while its model is in the cache, and the next one
+// (most likely this thread's next) is fetched. Exact in any order and on any thread: a plane's
+// drive(t) reads only what its links deliver in cycle t, which no edge(t) of any plane can
+// change (a link's writes in cycle t land in cycle t+1 or later, flit_link.h).
+void BoardArray::step_plane(unsigned i, uint64_t t) {
+  if (i + 1 < planes_.size()) planes_[i + 1]->prefetch();
+  planes_[i]->drive(t);
+  planes_[i]->edge(t);
 }
 
 void BoardArray::check(uint64_t t) {

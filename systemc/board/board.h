@@ -71,6 +71,7 @@ class BoardArray : public sc_core::sc_module {
   void on_clock();
   void on_clock_low();
   void launch();  // start the planes of the next cycle on the pool
+  void step_plane(unsigned i, uint64_t t);  // drive and clock plane i for cycle t
   void check(uint64_t t);
 
   std::vector<Board> boards_;
