@@ -161,7 +161,7 @@ std::vector<EndpointAddress> grid(unsigned a, unsigned b) {
 TEST(PacketTracker, CleanDeliveryCountsLatencyAndHops) {
   PacketTracker t(FlitFormat{}, grid(4, 4));
   const uint32_t id = t.create(0, 15, 3, 100, true);
-  for (unsigned i = 0; i < 3; ++i) t.on_injected(id, i, 101 + i);
+  for (unsigned i = 0; i < 3; ++i) t.on_injected(id, i, i == 2, 101 + i);
   PacketTracker::Arrival a;
   for (unsigned i = 0; i < 3; ++i) a = t.on_delivered(15, t.flit(id, i, 2), 120 + i);
   EXPECT_TRUE(a.packet_done);
@@ -179,8 +179,8 @@ TEST(PacketTracker, FlagsDuplicatesMisroutesCorruptionAndReorder) {
   const uint32_t b = t.create(1, 6, 1, 0, false);
   const uint32_t c = t.create(2, 7, 3, 0, false);
   const uint32_t d = t.create(3, 8, 1, 0, false);
-  for (uint32_t id : {a, b, d}) t.on_injected(id, 0, 1);
-  for (unsigned i = 0; i < 3; ++i) t.on_injected(c, i, 1 + i);
+  for (uint32_t id : {a, b, d}) t.on_injected(id, 0, true, 1);
+  for (unsigned i = 0; i < 3; ++i) t.on_injected(c, i, i == 2, 1 + i);
   const Flit fa = t.flit(a, 0, 0);
   t.on_delivered(5, fa, 10);
   t.on_delivered(5, fa, 11);  // again
@@ -203,14 +203,17 @@ TEST(PacketTracker, DataPacketBodyIsCheckedByItsHashPerLane) {
   const uint32_t a = t.create_data(0, 3, 3, 0, 77, PacketTracker::data_hash(body, 2));
   const uint32_t b = t.create_data(1, 3, 3, 0, 78, PacketTracker::data_hash(body, 2));
   for (unsigned i = 0; i < 3; ++i) {
-    t.on_injected(a, i, i);
-    t.on_injected(b, i, i);
+    t.on_injected(a, i, i == 2, i);
+    t.on_injected(b, i, i == 2, i);
   }
   // Two packets on the same VC interleave at one endpoint through its two lanes.
   EXPECT_EQ(t.on_delivered(3, 0, t.flit(a, 0, 0), 10).user, 77u);
   EXPECT_EQ(t.on_delivered(3, 1, t.flit(b, 0, 0), 10).user, 78u);
   t.on_delivered(3, 0, Flit{FlitType::Body, 0, body[0]}, 11);
   t.on_delivered(3, 1, Flit{FlitType::Body, 0, body[0]}, 11);
+  // b's body flit is counted in its assembly, which a report of b must read.
+  EXPECT_NE(t.describe_packet(b).find("all 3 flits injected, 2 delivered"), std::string::npos)
+      << t.describe_packet(b);
   const PacketTracker::Arrival ok = t.on_delivered(3, 0, Flit{FlitType::Tail, 0, body[1]}, 12);
   EXPECT_TRUE(ok.packet_done);
   EXPECT_EQ(ok.index, 2u);
@@ -226,7 +229,7 @@ TEST(PacketTracker, CountsPacketsThatEnterABoardOfAnotherJob) {
   PacketTracker t(FlitFormat{}, grid(4, 1));
   t.set_jobs({0, 0, 1, -1}, {0, 0, 1, 1});  // boards 0, 1: job 0; board 2: job 1; board 3: none
   const uint32_t id = t.create(0, 1, 1, 0, false);
-  t.on_injected(id, 0, 0);
+  t.on_injected(id, 0, true, 0);
   const Flit head = t.flit(id, 0, 0);
   t.on_board_entry(head, 1, 0, 0);  // its own job's board
   EXPECT_EQ(t.counts().foreign_boards, 0u);
@@ -239,7 +242,7 @@ TEST(PacketTracker, MemoryFollowsPacketsInFlightNotRunLength) {
   PacketTracker t(FlitFormat{}, grid(2, 1));
   for (unsigned i = 0; i < 200000; ++i) {  // far beyond the initial window
     const uint32_t id = t.create(0, 1, 1, i, false);
-    t.on_injected(id, 0, i);
+    t.on_injected(id, 0, true, i);
     t.on_delivered(1, t.flit(id, 0, 0), i + 5);
   }
   EXPECT_EQ(t.counts().delivered, 200000u);

@@ -36,7 +36,6 @@ uint32_t PacketTracker::create_data(unsigned src, unsigned dst, unsigned length,
   r.data = true;
   r.user = user;
   r.body_hash = body_hash;
-  r.folded = data_hash(nullptr, 0);
   return id;
 }
 
@@ -139,15 +138,17 @@ Flit PacketTracker::flit(uint32_t id, unsigned index, unsigned vc) const {
   return make_packet_flit(fmt_, header_of(*r), id, index, vc);
 }
 
-void PacketTracker::on_injected(uint32_t id, unsigned index, uint64_t) {
+void PacketTracker::on_injected(uint32_t id, unsigned index, bool last, uint64_t) {
+  ++counts_.flits_injected;
+  if (index != 0 && !last) return;
   Record* r = find(id);
   if (r == nullptr) throw std::logic_error("PacketTracker::on_injected: unknown packet");
   if (index == 0) {
     r->state = State::InFlight;
     ++counts_.injected;
+    r->injected = 1;
   }
-  ++r->injected;
-  ++counts_.flits_injected;
+  if (last) r->injected = r->length;
 }
 
 void PacketTracker::note(std::string msg) {
@@ -167,6 +168,15 @@ PacketTracker::Arrival PacketTracker::on_delivered(unsigned dst, unsigned lane, 
   Arrival a;
   ++counts_.flits_delivered;
   Assembly& as = assembly_[(dst * lanes_ + lane) * 4 + (f.vc & 3u)];
+  // A body flit of an open data packet, where one is due: fold it, without the record. Any
+  // other flit, and a data packet's tail, takes the full check below.
+  if (f.type == FlitType::Body && as.id != UINT32_MAX && as.next + 1u < as.length) {
+    as.folded = fold(as.folded, f.payload);
+    a.ok = true;
+    a.id = as.id;
+    a.index = as.next++;
+    return a;
+  }
   uint32_t id;
   unsigned index;
   if (is_head(f.type)) {
@@ -218,8 +228,8 @@ PacketTracker::Arrival PacketTracker::on_delivered(unsigned dst, unsigned lane, 
          std::to_string(r->dst) + " arrived at endpoint " + std::to_string(dst));
   }
   if (r->data && index > 0) {
-    r->folded = fold(r->folded, f.payload);
-    if (is_tail(f.type) && r->folded != r->body_hash)
+    as.folded = fold(as.folded, f.payload);
+    if (is_tail(f.type) && as.folded != r->body_hash)
       corrupt(r, "cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) + ": data packet " +
                      std::to_string(id) + ": its body differs from what was sent (hash mismatch)");
   }
@@ -237,7 +247,7 @@ PacketTracker::Arrival PacketTracker::on_delivered(unsigned dst, unsigned lane, 
                    " differs from what was sent\n    sent " + expect.to_string() +
                    "\n    got  " + f.to_string());
   }
-  ++r->delivered;
+  r->delivered = static_cast<uint16_t>(index + 1);
   a.ok = true;
   a.id = id;
   a.index = index;
@@ -271,8 +281,12 @@ PacketTracker::Arrival PacketTracker::on_delivered(unsigned dst, unsigned lane, 
     if (r->measured) ++measured_delivered_;
     retire();
   } else {
+    if (index == 0) {
+      as.length = r->data ? r->length : 0;
+      as.folded = data_hash(nullptr, 0);
+    }
     as.id = id;
-    as.next = index + 1;
+    as.next = static_cast<uint16_t>(index + 1);
   }
   return a;
 }
@@ -282,6 +296,14 @@ void PacketTracker::retire() {
     ++base_;
     --live_;
   }
+}
+
+const PacketTracker::Assembly* PacketTracker::assembly_of(uint32_t id, unsigned dst) const {
+  for (unsigned k = 0; k < lanes_ * 4; ++k) {
+    const Assembly& as = assembly_[std::size_t{dst} * lanes_ * 4 + k];
+    if (as.id == id) return &as;
+  }
+  return nullptr;
 }
 
 uint64_t PacketTracker::in_network() const {
@@ -309,9 +331,14 @@ std::string PacketTracker::describe_packet(uint32_t id) const {
     case State::Created:
       os << "waiting in its source queue";
       break;
-    case State::InFlight:
-      os << r->injected << " flits injected, " << r->delivered << " delivered";
+    case State::InFlight: {
+      // A data packet's body flits are counted in its assembly entry, not in the record.
+      const Assembly* as = assembly_of(id, r->dst);
+      os << (r->injected == r->length ? "all " + std::to_string(r->length) + " flits injected"
+                                      : std::string("head injected, tail not yet"))
+         << ", " << (as != nullptr ? as->next : r->delivered) << " delivered";
       break;
+    }
     default:
       os << "delivered";
   }

@@ -79,14 +79,15 @@ class PacketTracker {
   /// Flit `index` of packet `id`, exactly as its source sends it on `vc`.
   Flit flit(uint32_t id, unsigned index, unsigned vc) const;
 
-  /// The source put flit `index` of `id` on its link in `cycle`.
-  void on_injected(uint32_t id, unsigned index, uint64_t cycle);
+  /// The source put flit `index` of `id` on its link in `cycle`; `last`: it was the tail. Only
+  /// the head and the tail touch the packet's record.
+  void on_injected(uint32_t id, unsigned index, bool last, uint64_t cycle);
 
   struct Arrival {
     bool ok = false;           ///< the flit belongs to a known packet, in sequence
     uint32_t id = 0;           ///< ... this one
     unsigned index = 0;        ///< ... as its flit number `index`
-    uint64_t user = 0;         ///< the tag its source gave a data packet
+    uint64_t user = 0;         ///< the tag its source gave a data packet (on its tail only)
     bool packet_done = false;  ///< the flit completed a packet
     bool measured = false;     ///< ... one created in the measurement window
     uint64_t latency = 0;      ///< ... cycles from creation to its tail's arrival
@@ -113,15 +114,18 @@ class PacketTracker {
   void set_jobs(std::vector<int> board_job, std::vector<int> endpoint_job);
 
   /// Cache hints for a loop over the endpoints (no effect on state): the assembly entries of
-  /// `dst`'s lanes, and the records of the packets open there (those entries are read).
+  /// `dst`'s lanes, and the records the next flits there will read (those entries are read):
+  /// an open packet's record unless it is a data packet in its body.
   void prefetch_assembly(unsigned dst) const {
     const Assembly* a = &assembly_[std::size_t{dst} * lanes_ * 4];
-    for (unsigned k = 0; k < lanes_ * 4; k += 8) __builtin_prefetch(a + k, 1);
+    constexpr unsigned kPerLine = 64 / sizeof(Assembly);
+    for (unsigned k = 0; k < lanes_ * 4; k += kPerLine) __builtin_prefetch(a + k, 1);
   }
   void prefetch_open_packets(unsigned dst) const {
     const Assembly* a = &assembly_[std::size_t{dst} * lanes_ * 4];
     for (unsigned k = 0; k < lanes_ * 4; ++k) {
-      if (a[k].id != UINT32_MAX) __builtin_prefetch(&ring_[a[k].id & (ring_.size() - 1)], 1);
+      if (a[k].id != UINT32_MAX && (a[k].length == 0 || a[k].next + 1u == a[k].length))
+        __builtin_prefetch(&ring_[a[k].id & (ring_.size() - 1)], 1);
     }
   }
 
@@ -146,24 +150,35 @@ class PacketTracker {
 
  private:
   enum class State : uint8_t { Free, Created, InFlight, Delivered };
+  // A packet's record is written when it is created, injected (head and tail) and delivered
+  // (head and tail). A data packet's body flits touch only their assembly entry: a
+  // thousand-accelerator system delivers thousands of flits per cycle, and a record per flit
+  // was a cache miss per flit.
   struct Record {
     uint32_t src = 0, dst = 0;
-    uint16_t length = 0, injected = 0, delivered = 0;
+    uint16_t length = 0;
+    uint16_t injected = 0;   ///< 0, 1 (head sent) or length (tail sent)
+    uint16_t delivered = 0;  ///< flits delivered, up to the last head or tail (see Assembly)
     State state = State::Free;
     bool measured = false;
     bool bad = false;  ///< already counted as corrupted
     bool data = false;  ///< a data packet: body checked by hash
     uint64_t user = 0;
-    uint64_t body_hash = 0, folded = 0;  ///< expected, and folded so far on delivery
+    uint64_t body_hash = 0;  ///< expected; folded on delivery in the assembly entry
     uint8_t trees = 0, switches = 0;
     uint8_t at_x = 0, at_y = 0;  ///< router where the packet entered its current board
     uint16_t routers = 0;        ///< routers crossed on the boards it has left
     uint64_t created = 0;
   };
+  // The packet open at one (endpoint, lane, VC). For a data packet it also keeps what its body
+  // flits need, so that they are checked without the record.
   struct Assembly {
-    uint32_t id = UINT32_MAX;
-    unsigned next = 0;
+    uint32_t id = UINT32_MAX;  ///< the open packet, or none
+    uint16_t next = 0;         ///< the index its next flit must have
+    uint16_t length = 0;       ///< a data packet's length in flits; 0: not a data packet
+    uint64_t folded = 0;       ///< a data packet's body hash so far
   };
+  const Assembly* assembly_of(uint32_t id, unsigned dst) const;
 
   Record* find(uint32_t id);
   Record* find_head(const Flit& head);

@@ -102,7 +102,7 @@ bool AcceleratorArray::inject(Lane& l, unsigned node, unsigned lane, uint64_t t)
   } else {
     l.tx->send(t, tracker_.flit(l.cur.id, l.index, l.vc));
   }
-  tracker_.on_injected(l.cur.id, l.index, t);
+  tracker_.on_injected(l.cur.id, l.index, l.index + 1u == l.cur.length, t);
   --l.credits[l.vc];
   ++flits_sent_;
   if (++l.index == l.cur.length) {
