@@ -156,7 +156,8 @@ void AcceleratorArray::on_clock() {
   const unsigned count = static_cast<unsigned>(nodes_.size());
   for (unsigned i = 0; i < count; ++i) {
     // Cache hints a few nodes ahead, each stage reading what the one before fetched: the node,
-    // then its links and assembly entries, then the records of its open packets.
+    // then its links, assembly entries and receive slots, then the records of its open packets
+    // and the DMA buffers its next flits go to and come from.
     if (i + 3 < count) prefetch_node(nodes_[i + 3]);
     if (i + 2 < count) {
       for (unsigned k = 0; k < lanes; ++k) {
@@ -164,8 +165,18 @@ void AcceleratorArray::on_clock() {
         nodes_[i + 2].lanes[k].rx->prefetch();
       }
       tracker_.prefetch_assembly(i + 2);
+      if (engine_ != nullptr) engine_->prefetch_rx_slots(i + 2);
     }
-    if (i + 1 < count) tracker_.prefetch_open_packets(i + 1);
+    if (i + 1 < count) {
+      tracker_.prefetch_open_packets(i + 1);
+      if (engine_ != nullptr) {
+        engine_->prefetch_rx_data(i + 1);
+        for (unsigned k = 0; k < lanes; ++k) {
+          const Lane& l = nodes_[i + 1].lanes[k];
+          if (l.injecting && l.cur.buffer != OutPacket::kNoBuffer) engine_->prefetch_body(l.cur.buffer, l.index);
+        }
+      }
+    }
     Node& n = nodes_[i];
     for (unsigned k = 0; k < lanes; ++k) moved |= receive(n, i, k, in_window, t);
     // Source: credits back, new packets, one flit out per lane.

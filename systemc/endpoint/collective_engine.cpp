@@ -77,7 +77,7 @@ CollectiveEngine::CollectiveEngine(const CollectiveEngineConfig& cfg, std::vecto
   if (jobs_.size() > (1u << kJobBits)) throw std::invalid_argument("CollectiveEngine: at most 64 jobs");
   seg_elems_ = uint64_t{cfg_.segment_flits} * 4;
   stride_ = cfg_.segment_flits;
-  rx_buffer_.assign(std::size_t{endpoints} * cfg_.lanes * 4, UINT32_MAX);
+  rx_.assign(std::size_t{endpoints} * cfg_.lanes * 4, RxSlot{});
   state_.resize(jobs_.size());
   for (unsigned j = 0; j < jobs_.size(); ++j) {
     const CollectivePlan& plan = jobs_[j].plan;
@@ -450,15 +450,17 @@ void CollectiveEngine::a2a_send_next(unsigned job, unsigned rank, unsigned lane,
 
 void CollectiveEngine::on_flit(unsigned endpoint, unsigned lane, const Flit& f, const PacketTracker::Arrival& a,
                                uint64_t t) {
-  uint32_t& rx = rx_buffer_[(std::size_t{endpoint} * cfg_.lanes + lane) * 4 + (f.vc & 3u)];
+  // The tracker passes only flits in sequence (a.ok), so a.index - 1 is rx.next.
+  RxSlot& rx = rx_[(std::size_t{endpoint} * cfg_.lanes + lane) * 4 + (f.vc & 3u)];
   if (a.index == 0) {
-    rx = alloc_buffer();
-  } else if (rx != UINT32_MAX && a.index <= stride_) {
-    pool_[std::size_t{rx} * stride_ + a.index - 1] = f.payload;
+    rx.buffer = alloc_buffer();
+    rx.next = 0;
+  } else if (rx.buffer != UINT32_MAX && rx.next < stride_) {
+    pool_[std::size_t{rx.buffer} * stride_ + rx.next++] = f.payload;
   }
-  if (!is_tail(f.type) || rx == UINT32_MAX) return;
-  const uint32_t buffer = rx;
-  rx = UINT32_MAX;
+  if (!is_tail(f.type) || rx.buffer == UINT32_MAX) return;
+  const uint32_t buffer = rx.buffer;
+  rx.buffer = UINT32_MAX;
   const Meta m = unpack(a.user);
   const int job = job_of_[endpoint], rank = rank_of_[endpoint];
   if (job < 0 || static_cast<unsigned>(job) != m.job) {

@@ -77,6 +77,25 @@ class CollectiveEngine {
   const Payload& body_flit(uint32_t buffer, unsigned index) const {
     return pool_[std::size_t{buffer} * stride_ + index - 1];
   }
+  // Cache hints for the array's loop over its endpoints (no effect on state), in the order it
+  // issues them: the receive slots of an endpoint, then (reading those) where its next arriving
+  // body flits go; and where the next body flit a lane sends comes from. At a thousand
+  // accelerators the buffers of one cycle's flits are long gone from the cache by the next.
+  void prefetch_rx_slots(unsigned endpoint) const {
+    const RxSlot* s = &rx_[std::size_t{endpoint} * cfg_.lanes * 4];
+    constexpr unsigned kPerLine = 64 / sizeof(RxSlot);
+    for (unsigned k = 0; k < cfg_.lanes * 4; k += kPerLine) __builtin_prefetch(s + k, 1);
+  }
+  void prefetch_rx_data(unsigned endpoint) const {
+    const RxSlot* s = &rx_[std::size_t{endpoint} * cfg_.lanes * 4];
+    for (unsigned k = 0; k < cfg_.lanes * 4; ++k) {
+      if (s[k].buffer != UINT32_MAX) __builtin_prefetch(&pool_[std::size_t{s[k].buffer} * stride_ + s[k].next], 1);
+    }
+  }
+  /// What body_flit(buffer, index) reads (index 0, the head, reads no buffer: its first flit).
+  void prefetch_body(uint32_t buffer, unsigned index) const {
+    __builtin_prefetch(&pool_[std::size_t{buffer} * stride_ + (index > 0 ? index - 1 : 0)]);
+  }
   void on_sent(unsigned endpoint, unsigned lane, const OutPacket& p, uint64_t t);
   bool done() const { return jobs_done_ == jobs_.size(); }
   /// "3 of 4 jobs complete, 60 of 64 ranks of job 0 ..." for timeout reports.
@@ -179,7 +198,12 @@ class CollectiveEngine {
   std::size_t stride_;              // flits per buffer
   std::vector<Payload> pool_;       // buffers of stride_ flits
   std::vector<uint32_t> free_;
-  std::vector<uint32_t> rx_buffer_;  // [(endpoint * lanes + lane) * 4 + vc]
+  // The packet arriving at each (endpoint, lane, VC): the buffer its body goes to, and where.
+  struct RxSlot {
+    uint32_t buffer = UINT32_MAX;  ///< none: no data packet open there
+    uint32_t next = 0;             ///< the flit of the buffer its next body flit fills
+  };
+  std::vector<RxSlot> rx_;  // [(endpoint * lanes + lane) * 4 + vc]
   std::vector<std::string> messages_;
 };
 
