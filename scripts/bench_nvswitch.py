@@ -7,8 +7,9 @@ Experiments (each run verifies the reduced data on every GPU; a failed check sto
              128-GPU fat tree (Fig. 8); the speedup of each over the ring (Fig. 7b).
   tables     table-size sensitivity without waves on the DGX-2 (Fig. 9), over the table sizes
              the RTL is built for.
-  waves      outstanding-wave sensitivity on the DGX-2 (Fig. 10; the paper shows the fat tree and
-             says the DGX-2 behaves the same), waves of 8 KiB.
+  waves      outstanding-wave sensitivity (Fig. 10), waves of 8 KiB, on the systems of
+             --wave-systems: the DGX-2 by default; the paper shows the 128-GPU fat tree
+             (fat_tree128, slow: about a minute per point) and says the DGX-2 behaves the same.
   order      push at 8 MiB with the DMA engines injecting in address order and in a random
              order per wave (gpu.issue_order).
   sizing     Eq. (1) and (2) evaluated with the simulated system's parameters, set against the
@@ -21,7 +22,7 @@ and build/bench/nvswitch_*.png.
 
     scripts/bench_nvswitch.py [--hxsim build/hxsim] [--out build/bench/nvswitch.json]
                               [--experiments bandwidth,tables,waves,order,sizing]
-                              [--systems dgx2,fat_tree128]
+                              [--systems dgx2,fat_tree128] [--wave-systems dgx2,fat_tree128]
                               [--sizes 1KiB,16KiB,...]
 """
 import argparse
@@ -109,17 +110,18 @@ def tables(hxsim, sizes, message):
     return points
 
 
-def waves(hxsim, counts, message):
+def waves(hxsim, system, counts, message):
     points = []
     for method, table in (("push", "256B"), ("pull", "1KiB")):
         for k in counts:
-            doc, wall = nvswitch(hxsim, f"dgx2_{method}.yaml",
+            doc, wall = nvswitch(hxsim, f"{system}_{method}.yaml",
                                  [f"switch.table={table}", f"allreduce.message={message}", "allreduce.wave=8KiB",
                                   f"allreduce.waves={k}"])
-            p = point(doc, wall, method=method, waves=k, table_bytes=doc["system"]["table_bytes_per_port"],
-                      message=message)
+            p = point(doc, wall, system=system, method=method, waves=k,
+                      table_bytes=doc["system"]["table_bytes_per_port"], message=message)
             points.append(p)
-            progress(f"  waves {method} {k:>3}: {p['bandwidth_GBps']:7.2f} GB/s, {p['evictions']} evictions  {wall:6.1f} s")
+            progress(f"  waves {system} {method} {k:>3}: {p['bandwidth_GBps']:7.2f} GB/s, {p['evictions']} evictions"
+                     f"  {wall:6.1f} s")
     return points
 
 
@@ -196,23 +198,25 @@ def plot(doc, outdir):
         fig.tight_layout()
         fig.savefig(os.path.join(outdir, f"nvswitch_{system}_bandwidth.png"), dpi=120)
         plt.close(fig)
+    # One figure per experiment and system (the tables experiment runs on the DGX-2 only; wave
+    # points of results files older than --wave-systems carry no system and are the DGX-2's).
     for key, x, title in (("tables", "table_bytes", "table size per port, no waves (Fig. 9)"),
                           ("waves", "waves", "outstanding waves of 8 KiB, push 256 B/port, pull 1 KiB/port (Fig. 10)")):
-        if not doc.get(key):
-            continue
-        fig, ax = plt.subplots(figsize=(5.5, 4))
-        for method in ("push", "pull"):
-            pts = [p for p in doc[key] if p["method"] == method]
-            ax.plot([p[x] for p in pts], [p["bandwidth_GBps"] for p in pts], marker="o", label=method)
-        ax.set_xscale("log", base=2)
-        ax.set_xlabel(x.replace("_", " "))
-        ax.set_ylabel("allreduce bandwidth (GB/s)")
-        ax.set_title(f"DGX-2: {title}", fontsize=9)
-        ax.legend()
-        ax.grid(alpha=0.3)
-        fig.tight_layout()
-        fig.savefig(os.path.join(outdir, f"nvswitch_{key}.png"), dpi=120)
-        plt.close(fig)
+        for system in sorted({p.get("system", "dgx2") for p in doc.get(key, [])}):
+            fig, ax = plt.subplots(figsize=(5.5, 4))
+            for method in ("push", "pull"):
+                pts = [p for p in doc[key] if p["method"] == method and p.get("system", "dgx2") == system]
+                ax.plot([p[x] for p in pts], [p["bandwidth_GBps"] for p in pts], marker="o", label=method)
+            ax.set_xscale("log", base=2)
+            ax.set_xlabel(x.replace("_", " "))
+            ax.set_ylabel("allreduce bandwidth (GB/s)")
+            ax.set_title(f"{system}: {title}", fontsize=9)
+            ax.legend()
+            ax.grid(alpha=0.3)
+            fig.tight_layout()
+            name = f"nvswitch_{key}.png" if system == "dgx2" else f"nvswitch_{system}_{key}.png"
+            fig.savefig(os.path.join(outdir, name), dpi=120)
+            plt.close(fig)
 
 
 def main():
@@ -223,6 +227,8 @@ def main():
     ap.add_argument("--sizes", default=",".join(s.replace(" ", "") for s in DGX2_SIZES))
     ap.add_argument("--systems", default="dgx2",
                     help="bandwidth experiment: dgx2, fat_tree128 or both, comma-separated (the fat tree is slow)")
+    ap.add_argument("--wave-systems", default="dgx2",
+                    help="waves experiment: dgx2, fat_tree128 or both, comma-separated (the fat tree is slow)")
     ap.add_argument("--table-message", default="1MiB")
     ap.add_argument("--wave-message", default="1MiB")
     ap.add_argument("--plot-only", metavar="JSON", help="redraw the plots of an earlier results file, run nothing")
@@ -235,12 +241,14 @@ def main():
     doc = machine_info()
     doc["peak_GBps"] = 120.0
     t0 = time.time()
+    for option, value in (("--systems", args.systems), ("--wave-systems", args.wave_systems)):
+        for system in value.split(","):
+            if system not in ("dgx2", "fat_tree128"):
+                sys.exit(f"bench_nvswitch: {option}: expected dgx2 or fat_tree128, found {system!r}")
     if "bandwidth" in exps:
         progress("bench_nvswitch: bandwidth against message size")
         doc["bandwidth"] = []
         for system in args.systems.split(","):
-            if system not in ("dgx2", "fat_tree128"):
-                sys.exit(f"bench_nvswitch: --systems: expected dgx2 or fat_tree128, found {system!r}")
             sizes = args.sizes.split(",") if system == "dgx2" else [s.replace(" ", "") for s in FAT_TREE_SIZES]
             doc["bandwidth"] += bandwidth(args.hxsim, system, sizes)
     if "tables" in exps:
@@ -248,7 +256,10 @@ def main():
         doc["tables"] = tables(args.hxsim, ["256B", "1KiB", "4KiB"], args.table_message)
     if "waves" in exps:
         progress("bench_nvswitch: outstanding waves")
-        doc["waves"] = waves(args.hxsim, [1, 2, 4, 8, 16, 32], args.wave_message)
+        doc["waves"] = []
+        for system in args.wave_systems.split(","):
+            counts = [1, 2, 4, 8, 16, 32] + ([64] if system == "fat_tree128" else [])
+            doc["waves"] += waves(args.hxsim, system, counts, args.wave_message)
     if "order" in exps:
         progress("bench_nvswitch: DMA issue order")
         doc["order"] = order(args.hxsim, "8MiB")
