@@ -210,7 +210,7 @@ def plot(doc, outdir):
             ax.set_xscale("log", base=2)
             ax.set_xlabel(x.replace("_", " "))
             ax.set_ylabel("allreduce bandwidth (GB/s)")
-            ax.set_title(f"{system}: {title}", fontsize=9)
+            ax.set_title(f"{system}: {title}", fontsize=8)
             ax.legend()
             ax.grid(alpha=0.3)
             fig.tight_layout()
