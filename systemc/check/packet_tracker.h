@@ -87,7 +87,7 @@ class PacketTracker {
     bool ok = false;           ///< the flit belongs to a known packet, in sequence
     uint32_t id = 0;           ///< ... this one
     unsigned index = 0;        ///< ... as its flit number `index`
-    uint64_t user = 0;         ///< the tag its source gave a data packet (on its tail only)
+    uint64_t user = 0;         ///< the tag its source gave a data packet (on its head and tail)
     bool packet_done = false;  ///< the flit completed a packet
     bool measured = false;     ///< ... one created in the measurement window
     uint64_t latency = 0;      ///< ... cycles from creation to its tail's arrival
@@ -158,7 +158,8 @@ class PacketTracker {
     uint32_t src = 0, dst = 0;
     uint16_t length = 0;
     uint16_t injected = 0;   ///< 0, 1 (head sent) or length (tail sent)
-    uint16_t delivered = 0;  ///< flits delivered, up to the last head or tail (see Assembly)
+    uint16_t delivered = 0;  ///< flits delivered; of a data packet, as of its head or tail
+                             ///< (its body flits are counted in the Assembly entry)
     State state = State::Free;
     bool measured = false;
     bool bad = false;  ///< already counted as corrupted
