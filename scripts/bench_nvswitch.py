@@ -14,6 +14,10 @@ Experiments (each run verifies the reduced data on every GPU; a failed check sto
              order per wave (gpu.issue_order).
   sizing     Eq. (1) and (2) evaluated with the simulated system's parameters, set against the
              smallest built table that reaches full bandwidth in the tables experiment.
+  buffers    (not run by default: about 15 minutes) pull and push at 8 MiB on the DGX-2 with the
+             switch buffers (switch.buffer, per VC) at the default round trip + two packets and
+             at 8, 16 and 32 KiB; pull over three seeds, since its two GPU groups drift apart
+             by a seed-dependent amount (pull_owner_finish_cycles).
 
 Parameters as in the paper: push 256 B/port and 16 waves of 8 KiB; pull 4 KiB/port and 4 waves
 of 8 KiB (DGX-2); fat tree push 256 B/port with 64 waves, pull 1 KiB/port with 16 waves.
@@ -21,7 +25,7 @@ Simulated times are deterministic for a seed; one run per point. Writes build/be
 and build/bench/nvswitch_*.png.
 
     scripts/bench_nvswitch.py [--hxsim build/hxsim] [--out build/bench/nvswitch.json]
-                              [--experiments bandwidth,tables,waves,order,sizing]
+                              [--experiments bandwidth,tables,waves,order,sizing,buffers]
                               [--systems dgx2,fat_tree128] [--wave-systems dgx2,fat_tree128]
                               [--sizes 1KiB,16KiB,...]
 """
@@ -73,6 +77,8 @@ def point(doc, wall, **keys):
              injection_utilisation=r["gpu_injection_utilisation"], ejection_utilisation=r["gpu_ejection_utilisation"],
              fabric_utilisation=r["fabric_utilisation"],
              wall_seconds=round(wall, 2), verified=True)
+    if r.get("pull_owner_finish_cycles"):
+        p["pull_owner_finish_cycles"] = r["pull_owner_finish_cycles"]
     return p
 
 
@@ -134,6 +140,33 @@ def order(hxsim, message):
         p = point(doc, wall, method="push", issue_order=o, message=message)
         points.append(p)
         progress(f"  order {o:<8}: {p['bandwidth_GBps']:7.2f} GB/s, {p['evictions']} evictions  {wall:6.1f} s")
+    return points
+
+
+BUFFERS = ["default", "8KiB", "16KiB", "32KiB"]
+
+
+def buffers(hxsim, message, seeds):
+    """Pull and push on the DGX-2 against the per-VC switch buffer (input buffer = the upstream
+    link's credits, output queue, table queue). The default covers one hop's round trip plus two
+    packets: enough for a link that streams with nothing waiting at the crossbar."""
+    points = []
+    for method in ("pull", "push"):
+        for buf in BUFFERS:
+            for seed in (seeds if method == "pull" else seeds[:1]):
+                sets = [f"allreduce.message={message}", f"run.seed={seed}"]
+                if buf != "default":
+                    sets.append(f"switch.buffer={buf}")
+                doc, wall = nvswitch(hxsim, f"dgx2_{method}.yaml", sets)
+                p = point(doc, wall, method=method, buffer=buf, seed=seed, message=message,
+                          buffer_bytes_per_vc=doc["system"]["input_buffer_bytes_per_vc"])
+                points.append(p)
+                spread = ""
+                if "pull_owner_finish_cycles" in p:
+                    f = p["pull_owner_finish_cycles"]
+                    spread = f", owners finished {f['first']}..{f['last']}"
+                progress(f"  buffers {method} {buf:>7} seed {seed}: {p['bandwidth_GBps']:7.2f} GB/s "
+                         f"({100 * p['fraction_of_peak']:5.1f}%){spread}  {wall:6.1f} s")
     return points
 
 
@@ -217,6 +250,34 @@ def plot(doc, outdir):
             name = f"nvswitch_{key}.png" if system == "dgx2" else f"nvswitch_{system}_{key}.png"
             fig.savefig(os.path.join(outdir, name), dpi=120)
             plt.close(fig)
+    if doc.get("buffers"):
+        plot_buffers(doc, outdir, plt)
+
+
+def plot_buffers(doc, outdir, plt):
+    fig, ax = plt.subplots(figsize=(5.5, 4))
+    for method in ("push", "pull"):
+        xs, med, lo, hi = [], [], [], []
+        for buf in BUFFERS:
+            pts = sorted(p["bandwidth_GBps"] for p in doc["buffers"] if p["method"] == method and p["buffer"] == buf)
+            if not pts:
+                continue
+            b = next(p["buffer_bytes_per_vc"] for p in doc["buffers"] if p["method"] == method and p["buffer"] == buf)
+            xs.append(b)
+            med.append(pts[len(pts) // 2])
+            lo.append(med[-1] - pts[0])
+            hi.append(pts[-1] - med[-1])
+        ax.errorbar(xs, med, yerr=[lo, hi], marker="o", capsize=3, label=f"{method} (median, min-max over seeds)")
+    ax.axhline(doc["peak_GBps"] * 0.85, color="grey", ls=":", label="85% of the payload peak")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("switch buffer per VC (B)")
+    ax.set_ylabel("allreduce bandwidth (GB/s)")
+    ax.set_title("DGX-2, 8 MiB: switch buffer per VC", fontsize=8)
+    ax.legend(fontsize=7)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(os.path.join(outdir, "nvswitch_buffers.png"), dpi=120)
+    plt.close(fig)
 
 
 def main():
@@ -263,6 +324,9 @@ def main():
     if "order" in exps:
         progress("bench_nvswitch: DMA issue order")
         doc["order"] = order(args.hxsim, "8MiB")
+    if "buffers" in exps:
+        progress("bench_nvswitch: switch buffer sizes")
+        doc["buffers"] = buffers(args.hxsim, "8MiB", [1, 2, 3])
     if "sizing" in exps:
         doc["sizing"] = sizing(args.hxsim, doc.get("tables", []))
     doc["wall_seconds"] = round(time.time() - t0, 1)

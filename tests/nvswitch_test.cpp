@@ -97,6 +97,32 @@ TEST(NvSwitchDgx2, PullWithSmallTablesStallsAtTheFirstHop) {
   EXPECT_GT(r.json["results"]["pull_first_hop_stall_cycles"].get<uint64_t>(), 0u);
 }
 
+TEST(NvSwitchDgx2, SwitchBufferSetsTheCreditsOfEveryHop) {
+  // 288 B per VC is two packets: far less than the 236-cycle round trip of a hop, so every link
+  // waits for credits and the same allreduce takes longer; it must still verify.
+  const NvRun def = nvswitch("dgx2_pull.yaml", "--set 'allreduce.message=16 KiB'");
+  const NvRun small = nvswitch("dgx2_pull.yaml", "--set 'allreduce.message=16 KiB' --set 'switch.buffer=288 B'");
+  expect_verified(def, 16, 16384);
+  expect_verified(small, 16, 16384);
+  EXPECT_EQ(def.json["system"]["input_buffer_flits_per_vc"].get<unsigned>(), 234u + 2 + 18) << "round trip + 2 packets";
+  EXPECT_EQ(small.json["system"]["input_buffer_flits_per_vc"].get<unsigned>(), 18u);
+  EXPECT_EQ(small.json["system"]["input_buffer_bytes_per_vc"].get<unsigned>(), 288u);
+  EXPECT_GT(small.json["results"]["cycles"].get<uint64_t>(), def.json["results"]["cycles"].get<uint64_t>());
+}
+
+TEST(NvSwitchDgx2, PullReportsWhenEachOwnerFinished) {
+  const NvRun pull = nvswitch("dgx2_pull.yaml", "--set 'allreduce.message=16 KiB'");
+  expect_verified(pull, 16, 16384);
+  const auto& f = pull.json["results"]["pull_owner_finish_cycles"];
+  const uint64_t first = f["first"].get<uint64_t>(), last = f["last"].get<uint64_t>();
+  EXPECT_GT(first, 0u);
+  EXPECT_LE(first, last);
+  // The owners' last reduced lines still have to be multicast to everyone after `last`.
+  EXPECT_LT(last, pull.json["results"]["cycles"].get<uint64_t>());
+  const NvRun push = nvswitch("dgx2_push.yaml", "--set 'allreduce.message=8 KiB'");
+  EXPECT_TRUE(push.json["results"]["pull_owner_finish_cycles"].is_null());
+}
+
 TEST(NvSwitchDgx2, SameSeedSameResult) {
   const NvRun a = nvswitch("dgx2_push.yaml", "--set 'allreduce.message=8 KiB' --set run.seed=7");
   const NvRun b = nvswitch("dgx2_push.yaml", "--set 'allreduce.message=8 KiB' --set run.seed=7");
@@ -130,6 +156,8 @@ TEST(NvSwitchConfig, BadInputIsRefusedWithFileLineAndKey) {
   struct Case { const char* sets; const char* key; };
   for (const Case& c : {Case{"--set allreduce.method=tree", "allreduce.method"},
                         Case{"--set switch.table=512B", "switch.table"},
+                        Case{"--set 'switch.buffer=128 B'", "switch.buffer"},
+                        Case{"--set 'switch.buffer=1000 B'", "switch.buffer"},
                         Case{"--set 'allreduce.message=100 B'", "allreduce.message"},
                         Case{"--set allreduce.barrier=true", "allreduce.barrier"},
                         Case{"--set system.groups=4", "system.groups"}}) {

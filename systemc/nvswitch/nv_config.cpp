@@ -74,6 +74,15 @@ KeySpec schema(NvConfig& c) {
                                }
                              f.fail("a reduction table size per port: one of " + sizes_text() + " (the built RTL variants)");
                            }),
+                      leaf("buffer", P::Optional,
+                           "a data size per VC, a multiple of 16 B in [288 B, 1 MiB] (input buffer, output queue and "
+                           "table queue of each port)",
+                           "", [&c](const Field& f) {
+                             const double bytes = f.data_size() / 8;
+                             if (bytes < 288 || bytes > 1048576.0 || std::fmod(bytes, 16) != 0)
+                               f.fail("a data size per VC, a multiple of 16 B in [288 B, 1 MiB] (at least two 144-B packets)");
+                             c.buffer_bytes = static_cast<unsigned>(bytes);
+                           }),
                       leaf("timeout", P::Defaulted, "a time in [0, 1 ms] (push entries idle this long are evicted; 0: never)",
                            "1 us", [&c](const Field& f) {
                              c.timeout_s = f.time();
@@ -166,9 +175,10 @@ NvConfig load(const std::function<void(ConfigReader&)>& parse, const std::string
   c.link_latency = std::max<unsigned>(1, static_cast<unsigned>(std::lround(c.link_latency_s * c.clock_hz)));
   c.switch_latency = static_cast<unsigned>(std::lround(c.switch_latency_s * c.clock_hz));
   c.timeout = static_cast<unsigned>(std::lround(c.timeout_s * c.clock_hz));
-  // Credits cover the round trip of a switch-to-switch hop (pipeline, both link directions) plus
-  // two packets, so one link can stream at full rate (section V: queues sized for the round trip).
-  c.input_buffer = c.switch_latency + 2 * c.link_latency + 2 * 9;
+  // By default the credits cover the round trip of a switch-to-switch hop (pipeline, both link
+  // directions) plus two packets, so one link can stream at full rate when nothing waits at the
+  // crossbar (section V: queues sized for the round trip). switch.buffer sets it instead.
+  c.input_buffer = c.buffer_bytes != 0 ? c.buffer_bytes / 16 : c.switch_latency + 2 * c.link_latency + 2 * 9;
   return c;
 }
 }  // namespace

@@ -203,6 +203,7 @@ void Gpu::handle(Packet&& pkt, uint64_t now) {
                                       std::to_string(pkt.count) + " responses, expected " + std::to_string(p_.gpus - 1));
       --in_flight_;
       returned(pkt.line, now);
+      if (++owned_returned_ == work_.size()) owned_done_at_ = now;
       wave_progress(wave_of(owned_index(pkt.line)));
       memory(now, std::move(pkt), PullFinish);
       return;

@@ -77,6 +77,8 @@ class Gpu : public PacketSink {
 
   bool done() const { return finals_ == p_.lines; }
   uint64_t done_at() const { return done_at_; }
+  /// Pull: when the last of this GPU's owned lines came back reduced (0 before).
+  uint64_t owned_done_at() const { return owned_done_at_; }
   bool idle() const;
   const GpuChecks& checks() const { return checks_; }
   uint64_t lines_final() const { return finals_; }
@@ -145,6 +147,7 @@ class Gpu : public PacketSink {
   // results
   std::vector<bool> final_;
   uint64_t finals_ = 0, done_at_ = 0;
+  uint64_t owned_returned_ = 0, owned_done_at_ = 0;  // pull
   std::array<uint32_t, 31> expected_{};  // the reference sum per (element index mod 31)
   // push home GPU: partials by line (data, count)
   std::unordered_map<uint64_t, std::pair<std::array<uint32_t, kLineWords>, unsigned>> partial_;

@@ -170,6 +170,11 @@ NvResults NvSystem::run(bool progress, const std::string& trace) {
   for (const auto& g : gpus_) {
     lat_sum += g->latency_sum();
     lat_n += g->latency_count();
+    if (cfg_.method == Method::Pull) {
+      const uint64_t f = g->owned_done_at();
+      r.pull_owner_finish_first = r.pull_owner_finish_first == 0 ? f : std::min(r.pull_owner_finish_first, f);
+      r.pull_owner_finish_last = std::max(r.pull_owner_finish_last, f);
+    }
     const GpuChecks& c = g->checks();
     r.wrong_elements += c.wrong_elements;
     r.duplicate_lines += c.duplicate_lines;
@@ -233,6 +238,7 @@ nlohmann::json nv_json(const NvConfig& c, const NvTopology& topo, const NvResult
                  {"switch_latency_cycles", c.switch_latency},
                  {"link_latency_cycles", c.link_latency},
                  {"input_buffer_flits_per_vc", c.input_buffer},
+                 {"input_buffer_bytes_per_vc", c.input_buffer * 16},
                  {"table_bytes_per_port", c.table_bytes},
                  {"table_entries_per_port", c.table_bytes / kLineBytes},
                  {"push_timeout_cycles", c.timeout},
@@ -256,6 +262,10 @@ nlohmann::json nv_json(const NvConfig& c, const NvTopology& topo, const NvResult
                   {"gpu_ejection_utilisation", r.gpu_ejection_utilisation},
                   {"fabric_utilisation", r.fabric_utilisation},
                   {"reduction_latency_cycles", r.reduction_latency_cycles},
+                  {"pull_owner_finish_cycles",
+                   c.method == Method::Pull
+                       ? nlohmann::json{{"first", r.pull_owner_finish_first}, {"last", r.pull_owner_finish_last}}
+                       : nlohmann::json(nullptr)},
                   {"table_results", r.results},
                   {"table_evictions", r.evictions},
                   {"table_bypasses", r.bypassed},
@@ -293,6 +303,12 @@ std::string nv_text(const NvConfig& c, const NvTopology& topo, const NvResults& 
     std::snprintf(buf, sizeof buf, "  tables      %llu results, %llu evictions, %llu bypasses, max %u entries/port\n",
                   static_cast<unsigned long long>(r.results), static_cast<unsigned long long>(r.evictions),
                   static_cast<unsigned long long>(r.bypassed), r.max_table_occupancy);
+    os << buf;
+  }
+  if (c.method == Method::Pull) {
+    std::snprintf(buf, sizeof buf, "  owners      last owned line reduced: first GPU at cycle %llu, last GPU at %llu\n",
+                  static_cast<unsigned long long>(r.pull_owner_finish_first),
+                  static_cast<unsigned long long>(r.pull_owner_finish_last));
     os << buf;
   }
   std::snprintf(buf, sizeof buf, "  checks      %s: %llu of %llu lines final, %llu wrong elements\n",

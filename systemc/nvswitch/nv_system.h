@@ -34,6 +34,9 @@ struct NvResults {
   double gpu_ejection_utilisation = 0;   // busy fraction of the switch -> GPU links
   double fabric_utilisation = 0;         // busy fraction of the switch -> switch links
   double reduction_latency_cycles = 0;  // mean, push write or pull request to its result
+  // Pull: the cycle each GPU's last owned line came back reduced, earliest and latest over GPUs.
+  // Their spread shows GPUs (in the DGX-2, whole groups) falling behind each other.
+  uint64_t pull_owner_finish_first = 0, pull_owner_finish_last = 0;
 };
 
 class NvSystem : public sc_core::sc_module {
