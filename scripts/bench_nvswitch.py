@@ -258,6 +258,7 @@ def plot_buffers(doc, outdir, plt):
     fig, ax = plt.subplots(figsize=(5.5, 4))
     for method in ("push", "pull"):
         xs, med, lo, hi = [], [], [], []
+        seeds = len({p["seed"] for p in doc["buffers"] if p["method"] == method})
         for buf in BUFFERS:
             pts = sorted(p["bandwidth_GBps"] for p in doc["buffers"] if p["method"] == method and p["buffer"] == buf)
             if not pts:
@@ -267,7 +268,7 @@ def plot_buffers(doc, outdir, plt):
             med.append(pts[len(pts) // 2])
             lo.append(med[-1] - pts[0])
             hi.append(pts[-1] - med[-1])
-        ax.errorbar(xs, med, yerr=[lo, hi], marker="o", capsize=3, label=f"{method} (median, min-max over seeds)")
+        ax.errorbar(xs, med, yerr=[lo, hi], marker="o", capsize=3, label=f"{method} (median, min-max over {seeds} seeds)" if seeds > 1 else f"{method} (one seed)")
     ax.axhline(doc["peak_GBps"] * 0.85, color="grey", ls=":", label="85% of the payload peak")
     ax.set_xscale("log", base=2)
     ax.set_xlabel("switch buffer per VC (B)")
