@@ -14,10 +14,13 @@ Experiments (each run verifies the reduced data on every GPU; a failed check sto
              order per wave (gpu.issue_order).
   sizing     Eq. (1) and (2) evaluated with the simulated system's parameters, set against the
              smallest built table that reaches full bandwidth in the tables experiment.
-  buffers    (not run by default: about 15 minutes) pull and push at 8 MiB on the DGX-2 with the
-             switch buffers (switch.buffer, per VC) at the default round trip + two packets and
-             at 8, 16 and 32 KiB; pull over three seeds, since its two GPU groups drift apart
-             by a seed-dependent amount (pull_owner_finish_cycles).
+  uniform    the DGX-2 under uniform random writes (allreduce.method: uniform, 8 MiB per GPU)
+             against the switch buffer per VC, seeds 1-3: section V's switch sustains more than
+             95% of such traffic, which is what sizes the default buffer (32 KiB).
+  buffers    (not run by default: about 7 minutes) pull and push at 8 MiB on the DGX-2 with the
+             switch buffers (switch.buffer, per VC) at the hop's round trip + two packets
+             (4,064 B) and at 8, 16 and 32 KiB (the default); pull over three seeds, since its
+             two GPU groups drift apart by a seed-dependent amount (pull_owner_finish_cycles).
 
 Parameters as in the paper: push 256 B/port and 16 waves of 8 KiB; pull 4 KiB/port and 4 waves
 of 8 KiB (DGX-2); fat tree push 256 B/port with 64 waves, pull 1 KiB/port with 16 waves.
@@ -25,7 +28,7 @@ Simulated times are deterministic for a seed; one run per point. Writes build/be
 and build/bench/nvswitch_*.png.
 
     scripts/bench_nvswitch.py [--hxsim build/hxsim] [--out build/bench/nvswitch.json]
-                              [--experiments bandwidth,tables,waves,order,sizing,buffers]
+                              [--experiments bandwidth,tables,waves,order,sizing,uniform,buffers]
                               [--systems dgx2,fat_tree128] [--wave-systems dgx2,fat_tree128]
                               [--sizes 1KiB,16KiB,...]
 """
@@ -143,7 +146,22 @@ def order(hxsim, message):
     return points
 
 
-BUFFERS = ["default", "8KiB", "16KiB", "32KiB"]
+BUFFERS = ["4064B", "8KiB", "16KiB", "32KiB"]
+UNIFORM_BUFFERS = ["4064B", "8KiB", "12KiB", "16KiB", "24KiB", "32KiB"]
+
+
+def uniform(hxsim, message, seeds):
+    """Uniform random writes on the DGX-2 against the switch buffer per VC."""
+    points = []
+    for buf in UNIFORM_BUFFERS:
+        for seed in seeds:
+            doc, wall = nvswitch(hxsim, "dgx2_uniform.yaml",
+                                 [f"allreduce.message={message}", f"run.seed={seed}", f"switch.buffer={buf}"])
+            p = point(doc, wall, method="uniform", buffer=buf, seed=seed, message=message,
+                      buffer_bytes_per_vc=doc["system"]["input_buffer_bytes_per_vc"])
+            points.append(p)
+            progress(f"  uniform {buf:>6} seed {seed}: {100 * p['fraction_of_peak']:5.1f}% of peak  {wall:6.1f} s")
+    return points
 
 
 def buffers(hxsim, message, seeds):
@@ -154,9 +172,7 @@ def buffers(hxsim, message, seeds):
     for method in ("pull", "push"):
         for buf in BUFFERS:
             for seed in (seeds if method == "pull" else seeds[:1]):
-                sets = [f"allreduce.message={message}", f"run.seed={seed}"]
-                if buf != "default":
-                    sets.append(f"switch.buffer={buf}")
+                sets = [f"allreduce.message={message}", f"run.seed={seed}", f"switch.buffer={buf}"]
                 doc, wall = nvswitch(hxsim, f"dgx2_{method}.yaml", sets)
                 p = point(doc, wall, method=method, buffer=buf, seed=seed, message=message,
                           buffer_bytes_per_vc=doc["system"]["input_buffer_bytes_per_vc"])
@@ -252,6 +268,28 @@ def plot(doc, outdir):
             plt.close(fig)
     if doc.get("buffers"):
         plot_buffers(doc, outdir, plt)
+    if doc.get("uniform"):
+        plot_uniform(doc, outdir, plt)
+
+
+def plot_uniform(doc, outdir, plt):
+    fig, ax = plt.subplots(figsize=(5.5, 4))
+    pts = doc["uniform"]
+    seeds = sorted({p["seed"] for p in pts})
+    for seed in seeds:
+        sp = [p for p in pts if p["seed"] == seed]
+        ax.plot([p["buffer_bytes_per_vc"] for p in sp], [100 * p["fraction_of_peak"] for p in sp], marker="o",
+                label=f"seed {seed}")
+    ax.axhline(95, color="grey", ls=":", label="95% (section V's switch)")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("switch buffer per VC (B)")
+    ax.set_ylabel("throughput (% of the payload peak)")
+    ax.set_title("DGX-2, uniform random writes, 8 MiB per GPU", fontsize=8)
+    ax.legend(fontsize=7)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(os.path.join(outdir, "nvswitch_uniform.png"), dpi=120)
+    plt.close(fig)
 
 
 def plot_buffers(doc, outdir, plt):
@@ -285,7 +323,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hxsim", default=os.path.join(ROOT, "build", "hxsim"))
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "bench", "nvswitch.json"))
-    ap.add_argument("--experiments", default="bandwidth,tables,waves,order,sizing")
+    ap.add_argument("--experiments", default="bandwidth,tables,waves,order,sizing,uniform")
     ap.add_argument("--sizes", default=",".join(s.replace(" ", "") for s in DGX2_SIZES))
     ap.add_argument("--systems", default="dgx2",
                     help="bandwidth experiment: dgx2, fat_tree128 or both, comma-separated (the fat tree is slow)")
@@ -325,6 +363,9 @@ def main():
     if "order" in exps:
         progress("bench_nvswitch: DMA issue order")
         doc["order"] = order(args.hxsim, "8MiB")
+    if "uniform" in exps:
+        progress("bench_nvswitch: uniform random writes against the switch buffer")
+        doc["uniform"] = uniform(args.hxsim, "8MiB", [1, 2, 3])
     if "buffers" in exps:
         progress("bench_nvswitch: switch buffer sizes")
         doc["buffers"] = buffers(args.hxsim, "8MiB", [1, 2, 3])

@@ -104,10 +104,28 @@ TEST(NvSwitchDgx2, SwitchBufferSetsTheCreditsOfEveryHop) {
   const NvRun small = nvswitch("dgx2_pull.yaml", "--set 'allreduce.message=16 KiB' --set 'switch.buffer=288 B'");
   expect_verified(def, 16, 16384);
   expect_verified(small, 16, 16384);
-  EXPECT_EQ(def.json["system"]["input_buffer_flits_per_vc"].get<unsigned>(), 234u + 2 + 18) << "round trip + 2 packets";
+  EXPECT_EQ(def.json["system"]["input_buffer_bytes_per_vc"].get<unsigned>(), 32768u);
+  // A switch latency whose round trip exceeds 32 KiB raises the default to the round trip.
+  const NvRun slow = nvswitch("dgx2_pull.yaml", "--set 'allreduce.message=1 KiB' --set 'switch.latency=2 us'");
+  expect_verified(slow, 16, 1024);
+  EXPECT_EQ(slow.json["system"]["input_buffer_flits_per_vc"].get<unsigned>(), 3125u + 2 + 18) << "round trip + 2 packets";
   EXPECT_EQ(small.json["system"]["input_buffer_flits_per_vc"].get<unsigned>(), 18u);
   EXPECT_EQ(small.json["system"]["input_buffer_bytes_per_vc"].get<unsigned>(), 288u);
   EXPECT_GT(small.json["results"]["cycles"].get<uint64_t>(), def.json["results"]["cycles"].get<uint64_t>());
+}
+
+TEST(NvSwitchDgx2, UniformWritesArriveOnceIntactAndAcknowledged) {
+  const NvRun r = nvswitch("dgx2_uniform.yaml", "--set 'allreduce.message=64 KiB'");
+  expect_verified(r, 16, 65536);  // every write acknowledged, and received exactly once (checked)
+  EXPECT_EQ(r.json["allreduce"]["method"], "uniform");
+  EXPECT_EQ(r.json["results"]["table_results"].get<uint64_t>(), 0u) << "plain writes bypass the tables";
+  EXPECT_GT(r.json["results"]["fabric_utilisation"].get<double>(), 0.0) << "half the writes cross the trunks";
+  const NvRun bad = nvswitch("dgx2_uniform.yaml", "--set 'allreduce.message=64 KiB' --inject-fault corrupt:5:7");
+  EXPECT_EQ(bad.cli.exit_code, 3) << bad.cli.output;
+  EXPECT_FALSE(bad.json["checks"]["passed"].get<bool>());
+  const NvRun waves = nvswitch("dgx2_uniform.yaml", "--set allreduce.wave=8KiB");
+  EXPECT_EQ(waves.cli.exit_code, 2) << waves.cli.output;
+  EXPECT_NE(waves.cli.output.find("allreduce.wave"), std::string::npos) << waves.cli.output;
 }
 
 TEST(NvSwitchDgx2, PullReportsWhenEachOwnerFinished) {

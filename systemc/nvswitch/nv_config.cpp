@@ -1,5 +1,6 @@
 #include "nv_config.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <functional>
@@ -11,6 +12,7 @@ namespace hx::nv {
 
 namespace {
 using P = Presence;
+constexpr unsigned kDefaultBufferBytes = 32 * 1024;  // switch.buffer: per VC and port
 
 std::string sizes_text() {
   std::string s;
@@ -77,7 +79,7 @@ KeySpec schema(NvConfig& c) {
                       leaf("buffer", P::Optional,
                            "a data size per VC, a multiple of 16 B in [288 B, 1 MiB] (input buffer, output queue and "
                            "table queue of each port)",
-                           "", [&c](const Field& f) {
+                           "32 KiB, or the hop's round trip + two packets if larger", [&c](const Field& f) {
                              const double bytes = f.data_size() / 8;
                              if (bytes < 288 || bytes > 1048576.0 || std::fmod(bytes, 16) != 0)
                                f.fail("a data size per VC, a multiple of 16 B in [288 B, 1 MiB] (at least two 144-B packets)");
@@ -105,9 +107,12 @@ KeySpec schema(NvConfig& c) {
                   }),
           section("allreduce", P::Required,
                   {
-                      leaf("method", P::Required, "ring, pull or push", "",
+                      leaf("method", P::Required, "ring, pull, push or uniform (not an allreduce: random writes)", "",
                            [&c](const Field& f) {
-                             c.method = f.choice<Method>({{"ring", Method::Ring}, {"pull", Method::Pull}, {"push", Method::Push}});
+                             c.method = f.choice<Method>({{"ring", Method::Ring},
+                                                          {"pull", Method::Pull},
+                                                          {"push", Method::Push},
+                                                          {"uniform", Method::Uniform}});
                            }),
                       leaf("message", P::Required, "a data size, a multiple of 128 B in [128 B, 1 GiB]", "",
                            [&c](const Field& f) {
@@ -171,14 +176,20 @@ NvConfig load(const std::function<void(ConfigReader&)>& parse, const std::string
     reader.field("system.groups").fail("fewer GPUs than the unit's 16-bit source field holds");
   if (c.method == Method::Ring && c.wave_bytes != 0)
     reader.field("allreduce.wave").fail("0 B: the ring baseline has no wave control");
+  if (c.method == Method::Uniform && c.wave_bytes != 0)
+    reader.field("allreduce.wave").fail("0 B: uniform traffic has no wave control");
   c.clock_hz = c.link_bandwidth / 128.0;  // one 16-B flit per cycle
   c.link_latency = std::max<unsigned>(1, static_cast<unsigned>(std::lround(c.link_latency_s * c.clock_hz)));
   c.switch_latency = static_cast<unsigned>(std::lround(c.switch_latency_s * c.clock_hz));
   c.timeout = static_cast<unsigned>(std::lround(c.timeout_s * c.clock_hz));
-  // By default the credits cover the round trip of a switch-to-switch hop (pipeline, both link
-  // directions) plus two packets, so one link can stream at full rate when nothing waits at the
-  // crossbar (section V: queues sized for the round trip). switch.buffer sets it instead.
-  c.input_buffer = c.buffer_bytes != 0 ? c.buffer_bytes / 16 : c.switch_latency + 2 * c.link_latency + 2 * 9;
+  // The credits must at least cover the round trip of a switch-to-switch hop (pipeline, both link
+  // directions) plus two packets, or a link cannot stream even with nothing waiting at the
+  // crossbar (section V: queues "sized to handle the round-trip latency"). By default they get
+  // kDefaultBuffer on top of that floor: with the round trip alone (4,064 B) the DGX-2 carries
+  // only 90% of uniform random traffic, where section V's switch sustains more than 95%; 32 KiB
+  // is the smallest power of two that does so for seeds 1-3 (docs/nvswitch.md, "Switch buffers").
+  const unsigned round_trip = c.switch_latency + 2 * c.link_latency + 2 * 9;
+  c.input_buffer = c.buffer_bytes != 0 ? c.buffer_bytes / 16 : std::max(round_trip, kDefaultBufferBytes / 16);
   return c;
 }
 }  // namespace
@@ -198,6 +209,7 @@ std::string method_name(Method m) {
     case Method::Ring: return "ring";
     case Method::Pull: return "pull";
     case Method::Push: return "push";
+    case Method::Uniform: return "uniform";
   }
   return "?";
 }

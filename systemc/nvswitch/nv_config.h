@@ -23,7 +23,7 @@ struct NvConfig {
   double switch_latency_s = 150e-9;
   double speedup = 2;
   unsigned table_bytes = 256;
-  unsigned buffer_bytes = 0;  // per VC; 0: derived (round trip + two packets)
+  unsigned buffer_bytes = 0;  // switch.buffer, per VC; 0: the default (nv_config.cpp)
   double timeout_s = 1e-6;
   Method method = Method::Push;
   DataType dtype = DataType::Fp32;

@@ -33,8 +33,9 @@ Gpu::Gpu(unsigned id, const NvTopology& topo, const GpuParams& params, uint64_t*
     for (unsigned g = 0; g < p_.gpus; ++g) sum += input_value(g, r);
     expected_[r] = element_bits(p_.dtype, sum);
   }
-  if (p_.method == Method::Push) {
+  if (p_.method == Method::Push || p_.method == Method::Uniform) {
     for (uint64_t l = 0; l < p_.lines; ++l) work_.push_back(l);
+    if (p_.method == Method::Uniform) received_.assign(static_cast<size_t>(p_.gpus) * p_.lines, false);
   } else if (p_.method == Method::Pull) {
     // The lines this GPU owns: those whose home GPU it is. The home interleaves whole groups of
     // `links` lines (one per plane), so every owner's requests use every plane.
@@ -172,6 +173,10 @@ void Gpu::handle(Packet&& pkt, uint64_t now) {
   const bool barrier_line = pkt.line >= p_.lines;
   switch (pkt.kind) {
     case Kind::Ack:
+      if (p_.method == Method::Uniform) {  // a write of this GPU's landed: its line is done
+        if (++finals_ == p_.lines) done_at_ = now;
+        return;
+      }
       if (p_.method == Method::Ring) {
         auto it = ring_acks_.find(pkt.user);
         if (it != ring_acks_.end() && --it->second == 0) {  // fence passed: raise the flag
@@ -241,6 +246,10 @@ void Gpu::handle(Packet&& pkt, uint64_t now) {
       return;
     }
     case Kind::Write:
+      if (p_.method == Method::Uniform) {
+        received_write(pkt);
+        return;
+      }
       mailbox_[ring_key(static_cast<unsigned>(pkt.user >> 40), pkt.line)] = pkt.data;
       return;
     case Kind::Flag:
@@ -252,6 +261,30 @@ void Gpu::handle(Packet&& pkt, uint64_t now) {
   }
 }
 
+// Uniform traffic: a write must come from another GPU that meant it for this one, carry that
+// GPU's input line, and arrive once.
+void Gpu::received_write(const Packet& w) {
+  const auto src = static_cast<unsigned>(w.src);
+  if (w.src < 0 || src >= p_.gpus || w.line >= p_.lines || uniform_target(p_.seed, src, w.line, p_.gpus) != id_) {
+    error(checks_.misdelivered, "write of line " + std::to_string(w.line) + " from " + std::to_string(w.src) +
+                                    " was not meant for this GPU");
+    return;
+  }
+  const size_t key = static_cast<size_t>(src) * p_.lines + w.line;
+  if (received_[key]) {
+    error(checks_.duplicate_lines, "line " + std::to_string(w.line) + " of GPU " + std::to_string(src) + " arrived twice");
+    return;
+  }
+  received_[key] = true;
+  ++writes_received_;
+  for (unsigned i = 0; i < kLineWords; ++i)
+    if (w.data[i] != element_bits(p_.dtype, input_value(src, w.line * kLineWords + i))) {
+      error(checks_.wrong_elements, "line " + std::to_string(w.line) + " of GPU " + std::to_string(src) + " word " +
+                                        std::to_string(i) + " differs from what GPU " + std::to_string(src) + " holds");
+      return;
+    }
+}
+
 void Gpu::complete(MemOp& op, uint64_t now) {
   Packet& p = op.pkt;
   switch (op.what) {
@@ -259,7 +292,7 @@ void Gpu::complete(MemOp& op, uint64_t now) {
       p.data = own_line(p.line >= p_.lines ? 0 : p.line);
       if (p.line >= p_.lines) p.data.fill(0);  // the barrier's flag line
       p.checksum = payload_checksum(p.data);
-      if (p.kind == Kind::PushWr) {
+      if (p.kind == Kind::PushWr || p.kind == Kind::Write) {  // push, or uniform traffic
         --in_flight_;
         sent(p.line, now);
       }
@@ -363,7 +396,14 @@ void Gpu::issue(uint64_t now) {
   if (!wave_open(wave_of(next_work_))) return;
   const uint64_t line = work_[next_work_++];
   ++in_flight_;
-  if (p_.method == Method::Push) {
+  if (p_.method == Method::Uniform) {
+    Packet w;
+    w.kind = Kind::Write;
+    w.src = static_cast<NodeId>(id_);
+    w.dst = static_cast<NodeId>(uniform_target(p_.seed, id_, line, p_.gpus));
+    w.line = line;
+    memory(now, std::move(w), SendWithOwn);
+  } else if (p_.method == Method::Push) {
     Packet w;
     w.kind = Kind::PushWr;
     w.src = static_cast<NodeId>(id_);

@@ -10,6 +10,9 @@
 //     multicasts to the other GPUs; they answer with their line, the tables reduce the answers,
 //     and the requester adds its own line and multicasts the result. Optionally an initial
 //     barrier (an in-network allreduce of one flag line) first, as the paper's "pull with sync".
+//   - uniform (not an allreduce): write every line to a GPU drawn at random (uniform_target),
+//     at one line per cycle, more than the links carry; the receiver checks the data against the
+//     writer's input formula and that no line arrives twice, the writer counts the acks.
 //   - ring (III, V): the software baseline. 2(p-1) steps, each a write of a slice to the next
 //     GPU's mailbox, a fence (all acks back), then a flag write; the receiver sees the flag after
 //     one memory access (its poll) and only then reads the mailbox for its next step.
@@ -34,7 +37,10 @@
 
 namespace hx::nv {
 
-enum class Method { Ring, Pull, Push };
+// Uniform is not an allreduce: every GPU writes each line of its buffer to a GPU drawn at random,
+// a fabric throughput test (section V: the switch "can sustain all-to-all uniform random traffic
+// at greater than 95% throughput").
+enum class Method { Ring, Pull, Push, Uniform };
 enum class DataType { Fp32, Int32 };
 
 struct GpuParams {
@@ -65,6 +71,17 @@ struct GpuChecks {
 /// Element i of GPU g's input: a small integer, so every sum is exact in fp32 whatever the order.
 inline int32_t input_value(unsigned gpu, uint64_t i) { return static_cast<int32_t>((7 * gpu + i) % 31) - 15; }
 
+/// Uniform traffic: the GPU that GPU `src` writes its line `line` to, uniform over the other
+/// `gpus` - 1 and fixed by the seed, so that a receiver can tell a misrouted write.
+inline unsigned uniform_target(uint64_t seed, unsigned src, uint64_t line, unsigned gpus) {
+  uint64_t z = seed * 0x9E3779B97F4A7C15ull + (static_cast<uint64_t>(src) << 40) + line;  // splitmix64
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  const unsigned k = static_cast<unsigned>(z % (gpus - 1));
+  return k < src ? k : k + 1;
+}
+
 class Gpu : public PacketSink {
  public:
   Gpu(unsigned id, const NvTopology& topo, const GpuParams& params, uint64_t* next_packet_id);
@@ -83,6 +100,8 @@ class Gpu : public PacketSink {
   const GpuChecks& checks() const { return checks_; }
   uint64_t lines_final() const { return finals_; }
   uint64_t partials_merged() const { return partials_merged_; }
+  /// Uniform traffic: writes received (each checked and counted once).
+  uint64_t writes_received() const { return writes_received_; }
   /// Reduction latency: from sending a line's push write or pull request to its result's return.
   uint64_t latency_sum() const { return latency_sum_; }
   uint64_t latency_count() const { return latency_count_; }
@@ -123,6 +142,7 @@ class Gpu : public PacketSink {
   std::array<uint32_t, kLineWords> own_line(uint64_t line) const;
   uint32_t combine(uint32_t a, uint32_t b) const;
   void error(uint64_t& counter, const std::string& what);
+  void received_write(const Packet& w);
 
   unsigned id_;
   const NvTopology& topo_;
@@ -152,6 +172,9 @@ class Gpu : public PacketSink {
   // push home GPU: partials by line (data, count)
   std::unordered_map<uint64_t, std::pair<std::array<uint32_t, kLineWords>, unsigned>> partial_;
   uint64_t partials_merged_ = 0;
+  // uniform traffic: which (writer, line) arrived here, and how many
+  std::vector<bool> received_;
+  uint64_t writes_received_ = 0;
   uint64_t data_packets_in_ = 0;  // for the fault hook
   std::vector<uint64_t> sent_at_;  // per line: when its push write or pull request left the DMA
   uint64_t latency_sum_ = 0, latency_count_ = 0;

@@ -166,8 +166,9 @@ NvResults NvSystem::run(bool progress, const std::string& trace) {
   if (printed) std::fprintf(stderr, "\r%80s\r", "");
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-  uint64_t busy = 0, lat_sum = 0, lat_n = 0;
+  uint64_t busy = 0, lat_sum = 0, lat_n = 0, writes_received = 0;
   for (const auto& g : gpus_) {
+    writes_received += g->writes_received();
     lat_sum += g->latency_sum();
     lat_n += g->latency_count();
     if (cfg_.method == Method::Pull) {
@@ -208,6 +209,9 @@ NvResults NvSystem::run(bool progress, const std::string& trace) {
   }
   if (r.error.empty() && leftover != 0)
     r.error = std::to_string(leftover) + " reduction table entries still in use after the allreduce";
+  // Uniform traffic: every acknowledged write was received, checked and counted exactly once.
+  if (r.error.empty() && cfg_.method == Method::Uniform && writes_received != r.lines_final)
+    r.error = std::to_string(r.lines_final) + " writes acknowledged but " + std::to_string(writes_received) + " received";
   r.cycles = done_at;
   r.seconds = static_cast<double>(done_at) / cfg_.clock_hz;
   if (r.seconds > 0) r.bandwidth = static_cast<double>(cfg_.message_bytes) / r.seconds;
@@ -288,8 +292,12 @@ nlohmann::json nv_json(const NvConfig& c, const NvTopology& topo, const NvResult
 std::string nv_text(const NvConfig& c, const NvTopology& topo, const NvResults& r) {
   std::ostringstream os;
   char buf[256];
-  os << c.name << ": " << topo.name() << ", allreduce of " << c.message_bytes << " B by " << method_name(c.method);
-  if (c.method != Method::Ring) os << ", tables " << c.table_bytes << " B/port";
+  if (c.method == Method::Uniform)
+    os << c.name << ": " << topo.name() << ", uniform random writes of " << c.message_bytes << " B per GPU";
+  else
+    os << c.name << ": " << topo.name() << ", allreduce of " << c.message_bytes << " B by " << method_name(c.method);
+  const bool reduces = c.method == Method::Pull || c.method == Method::Push;
+  if (reduces) os << ", tables " << c.table_bytes << " B/port";
   if (c.wave_bytes) os << ", " << c.waves << " waves of " << c.wave_bytes << " B";
   if (c.barrier) os << ", with barrier";
   os << "\n";
@@ -299,7 +307,7 @@ std::string nv_text(const NvConfig& c, const NvTopology& topo, const NvResults& 
   std::snprintf(buf, sizeof buf, "  bandwidth   %.2f GB/s = %.1f%% of the %.1f GB/s payload peak\n", r.bandwidth / 1e9,
                 100 * r.fraction_of_peak, c.payload_peak_bytes_per_s() / 1e9);
   os << buf;
-  if (c.method != Method::Ring) {
+  if (reduces) {
     std::snprintf(buf, sizeof buf, "  tables      %llu results, %llu evictions, %llu bypasses, max %u entries/port\n",
                   static_cast<unsigned long long>(r.results), static_cast<unsigned long long>(r.evictions),
                   static_cast<unsigned long long>(r.bypassed), r.max_table_occupancy);
