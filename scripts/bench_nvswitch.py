@@ -281,14 +281,20 @@ def plot_uniform(doc, outdir, plt):
         ax.plot([p["buffer_bytes_per_vc"] for p in sp], [100 * p["fraction_of_peak"] for p in sp], marker="o",
                 label=f"seed {seed}")
     ax.axhline(95, color="grey", ls=":", label="95% (section V's switch)")
+    save_buffer_plot(fig, ax, plt, "throughput (% of the payload peak)", "DGX-2, uniform random writes, 8 MiB per GPU",
+                     os.path.join(outdir, "nvswitch_uniform.png"))
+
+
+def save_buffer_plot(fig, ax, plt, ylabel, title, path):
+    """The switch-buffer axis, labels and legend shared by the uniform and buffers plots."""
     ax.set_xscale("log", base=2)
     ax.set_xlabel("switch buffer per VC (B)")
-    ax.set_ylabel("throughput (% of the payload peak)")
-    ax.set_title("DGX-2, uniform random writes, 8 MiB per GPU", fontsize=8)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=8)
     ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    fig.savefig(os.path.join(outdir, "nvswitch_uniform.png"), dpi=120)
+    fig.savefig(path, dpi=120)
     plt.close(fig)
 
 
@@ -306,17 +312,11 @@ def plot_buffers(doc, outdir, plt):
             med.append(pts[len(pts) // 2])
             lo.append(med[-1] - pts[0])
             hi.append(pts[-1] - med[-1])
-        ax.errorbar(xs, med, yerr=[lo, hi], marker="o", capsize=3, label=f"{method} (median, min-max over {seeds} seeds)" if seeds > 1 else f"{method} (one seed)")
+        label = f"{method} (median, min-max over {seeds} seeds)" if seeds > 1 else f"{method} (one seed)"
+        ax.errorbar(xs, med, yerr=[lo, hi], marker="o", capsize=3, label=label)
     ax.axhline(doc["peak_GBps"] * 0.85, color="grey", ls=":", label="85% of the payload peak")
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("switch buffer per VC (B)")
-    ax.set_ylabel("allreduce bandwidth (GB/s)")
-    ax.set_title("DGX-2, 8 MiB: switch buffer per VC", fontsize=8)
-    ax.legend(fontsize=7)
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(os.path.join(outdir, "nvswitch_buffers.png"), dpi=120)
-    plt.close(fig)
+    save_buffer_plot(fig, ax, plt, "allreduce bandwidth (GB/s)", "DGX-2, 8 MiB: switch buffer per VC",
+                     os.path.join(outdir, "nvswitch_buffers.png"))
 
 
 def main():
