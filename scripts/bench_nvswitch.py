@@ -4,7 +4,7 @@
 Experiments (each run verifies the reduced data on every GPU; a failed check stops the script):
   bandwidth  allreduce bandwidth (message size / time) against message size for ring, pull,
              pull with the initial barrier, and push, on the DGX-2 (Fig. 7a) and, with --systems, the
-             128-GPU fat tree (Fig. 8); the speedup of each over the ring (Fig. 7b).
+             fat tree of 64 or 128 GPUs (Fig. 8); the speedup of each over the ring (Fig. 7b).
   tables     table-size sensitivity without waves on the DGX-2 (Fig. 9), over the table sizes
              the RTL is built for.
   waves      outstanding-wave sensitivity (Fig. 10), waves of 8 KiB, on the systems of
@@ -29,7 +29,7 @@ and build/bench/nvswitch_*.png.
 
     scripts/bench_nvswitch.py [--hxsim build/hxsim] [--out build/bench/nvswitch.json]
                               [--experiments bandwidth,tables,waves,order,sizing,uniform,buffers]
-                              [--systems dgx2,fat_tree128] [--wave-systems dgx2,fat_tree128]
+                              [--systems dgx2,fat_tree64,fat_tree128] [--wave-systems dgx2,fat_tree128]
                               [--sizes 1KiB,16KiB,...]
 """
 import argparse
@@ -45,6 +45,13 @@ from bench import ROOT, machine_info, write_json  # noqa: E402
 
 DGX2_SIZES = ["1 KiB", "4 KiB", "16 KiB", "64 KiB", "256 KiB", "1 MiB", "4 MiB", "8 MiB"]
 FAT_TREE_SIZES = ["1 KiB", "16 KiB", "256 KiB", "1 MiB", "8 MiB"]
+# A system of --systems / --wave-systems: (config prefix, extra --set). Fig. 8 shows the fat
+# tree with 64 and 128 GPUs; 64 GPUs are its first 8 leaf groups.
+SYSTEMS = {
+    "dgx2": ("dgx2", []),
+    "fat_tree64": ("fat_tree128", ["system.groups=8"]),
+    "fat_tree128": ("fat_tree128", []),
+}
 METHODS = {  # name: (config suffix, extra --set)
     "ring": ("ring", []),
     "pull": ("pull", []),
@@ -90,11 +97,11 @@ def progress(msg):
 
 
 def bandwidth(hxsim, system, sizes):
-    prefix = "dgx2" if system == "dgx2" else "fat_tree128"
+    prefix, system_sets = SYSTEMS[system]
     points = []
     for size in sizes:
         for method, (suffix, sets) in METHODS.items():
-            doc, wall = nvswitch(hxsim, f"{prefix}_{suffix}.yaml", sets + [f"allreduce.message={size}"])
+            doc, wall = nvswitch(hxsim, f"{prefix}_{suffix}.yaml", system_sets + sets + [f"allreduce.message={size}"])
             p = point(doc, wall, system=system, method=method, message=size,
                       message_bytes=doc["allreduce"]["message_bytes"])
             points.append(p)
@@ -121,11 +128,12 @@ def tables(hxsim, sizes, message):
 
 def waves(hxsim, system, counts, message):
     points = []
+    prefix, system_sets = SYSTEMS[system]
     for method, table in (("push", "256B"), ("pull", "1KiB")):
         for k in counts:
-            doc, wall = nvswitch(hxsim, f"{system}_{method}.yaml",
-                                 [f"switch.table={table}", f"allreduce.message={message}", "allreduce.wave=8KiB",
-                                  f"allreduce.waves={k}"])
+            doc, wall = nvswitch(hxsim, f"{prefix}_{method}.yaml",
+                                 system_sets + [f"switch.table={table}", f"allreduce.message={message}",
+                                                "allreduce.wave=8KiB", f"allreduce.waves={k}"])
             p = point(doc, wall, system=system, method=method, waves=k,
                       table_bytes=doc["system"]["table_bytes_per_port"], message=message)
             points.append(p)
@@ -326,9 +334,9 @@ def main():
     ap.add_argument("--experiments", default="bandwidth,tables,waves,order,sizing,uniform")
     ap.add_argument("--sizes", default=",".join(s.replace(" ", "") for s in DGX2_SIZES))
     ap.add_argument("--systems", default="dgx2",
-                    help="bandwidth experiment: dgx2, fat_tree128 or both, comma-separated (the fat tree is slow)")
+                    help="bandwidth experiment: dgx2, fat_tree64, fat_tree128, comma-separated (the fat trees are slow)")
     ap.add_argument("--wave-systems", default="dgx2",
-                    help="waves experiment: dgx2, fat_tree128 or both, comma-separated (the fat tree is slow)")
+                    help="waves experiment: dgx2, fat_tree64, fat_tree128, comma-separated (the fat trees are slow)")
     ap.add_argument("--table-message", default="1MiB")
     ap.add_argument("--wave-message", default="1MiB")
     ap.add_argument("--plot-only", metavar="JSON", help="redraw the plots of an earlier results file, run nothing")
@@ -343,8 +351,8 @@ def main():
     t0 = time.time()
     for option, value in (("--systems", args.systems), ("--wave-systems", args.wave_systems)):
         for system in value.split(","):
-            if system not in ("dgx2", "fat_tree128"):
-                sys.exit(f"bench_nvswitch: {option}: expected dgx2 or fat_tree128, found {system!r}")
+            if system not in SYSTEMS:
+                sys.exit(f"bench_nvswitch: {option}: expected one of {', '.join(SYSTEMS)}, found {system!r}")
     if "bandwidth" in exps:
         progress("bench_nvswitch: bandwidth against message size")
         doc["bandwidth"] = []
@@ -358,7 +366,7 @@ def main():
         progress("bench_nvswitch: outstanding waves")
         doc["waves"] = []
         for system in args.wave_systems.split(","):
-            counts = [1, 2, 4, 8, 16, 32] + ([64] if system == "fat_tree128" else [])
+            counts = [1, 2, 4, 8, 16, 32] + ([64] if system != "dgx2" else [])
             doc["waves"] += waves(args.hxsim, system, counts, args.wave_message)
     if "order" in exps:
         progress("bench_nvswitch: DMA issue order")
