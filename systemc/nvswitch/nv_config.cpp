@@ -184,10 +184,11 @@ NvConfig load(const std::function<void(ConfigReader&)>& parse, const std::string
   c.timeout = static_cast<unsigned>(std::lround(c.timeout_s * c.clock_hz));
   // The credits must at least cover the round trip of a switch-to-switch hop (pipeline, both link
   // directions) plus two packets, or a link cannot stream even with nothing waiting at the
-  // crossbar (section V: queues "sized to handle the round-trip latency"). By default they get
-  // kDefaultBuffer on top of that floor: with the round trip alone (4,064 B) the DGX-2 carries
-  // only 90% of uniform random traffic, where section V's switch sustains more than 95%; 32 KiB
-  // is the smallest power of two that does so for seeds 1-3 (docs/nvswitch.md, "Switch buffers").
+  // crossbar (section V: queues "sized to handle the round-trip latency"). The default is
+  // kDefaultBufferBytes, or that floor if it is larger: with the round trip alone (4,064 B) the
+  // DGX-2 carries only 90% of uniform random traffic, where section V's switch sustains more than
+  // 95%; 32 KiB is the smallest power of two that does so for seeds 1-3 (docs/nvswitch.md,
+  // "Switch buffers").
   const unsigned round_trip = c.switch_latency + 2 * c.link_latency + 2 * 9;
   c.input_buffer = c.buffer_bytes != 0 ? c.buffer_bytes / 16 : std::max(round_trip, kDefaultBufferBytes / 16);
   return c;
