@@ -174,8 +174,9 @@ def uniform(hxsim, message, seeds):
 
 def buffers(hxsim, message, seeds):
     """Pull and push on the DGX-2 against the per-VC switch buffer (input buffer = the upstream
-    link's credits, output queue, table queue). The default covers one hop's round trip plus two
-    packets: enough for a link that streams with nothing waiting at the crossbar."""
+    link's credits, output queue, table queue): from one hop's round trip plus two packets
+    (4,064 B), enough for a link that streams with nothing waiting at the crossbar, to the 32 KiB
+    default that the uniform experiment sizes."""
     points = []
     for method in ("pull", "push"):
         for buf in BUFFERS:

@@ -27,7 +27,8 @@ uint32_t element_bits(DataType t, int64_t v) {
 Gpu::Gpu(unsigned id, const NvTopology& topo, const GpuParams& params, uint64_t* next_packet_id)
     : id_(id), topo_(topo), p_(params), next_id_(next_packet_id), rng_(params.seed * 1000003u + id),
       tx_(topo.links()), pending_(topo.links() * kVcs), rx_(topo.links()), final_(params.lines, false) {
-  if (p_.method != Method::Ring) sent_at_.assign(p_.lines, 0);
+  // Reduction latency is a push or pull figure; ring and uniform traffic have no results to wait for.
+  if (p_.method == Method::Push || p_.method == Method::Pull) sent_at_.assign(p_.lines, 0);
   for (unsigned r = 0; r < 31; ++r) {
     int64_t sum = 0;
     for (unsigned g = 0; g < p_.gpus; ++g) sum += input_value(g, r);
