@@ -10,12 +10,13 @@ NPROC       := $(shell nproc 2>/dev/null || echo 2)
 PYTHON      ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
 
 .DEFAULT_GOAL := help
-.PHONY: help deps configure build lint test run bench synth clean
+.PHONY: help deps configure build lint test test-long run bench synth clean
 
 help:
 	@echo "hxsim make targets:"
 	@echo "  make run        build hxsim, run the built-in default config; results in $(BUILD)/run/"
-	@echo "  make test       lint the RTL, build, run all tests (ctest)"
+	@echo "  make test       lint the RTL, build, run every test but the long ones (ctest -LE long)"
+	@echo "  make test-long  build, run the long tests (ctest -L long); labels: rtl unit system long"
 	@echo "  make bench      mesh8x8_uniform at 7 loads and HammingMesh all-to-all, 3 runs each;"
 	@echo "                  allreduce bandwidth per algorithm and message size:"
 	@echo "                  $(BUILD)/bench/{mesh8x8,global,collectives}.json;"
@@ -48,8 +49,13 @@ build: configure
 lint: deps
 	bash scripts/lint.sh
 
+# Tests carry one ctest label each: rtl, unit, system, or long (left out here; `make test-long`).
+# `ctest --test-dir build -L rtl` runs one kind.
 test: lint build
-	ctest --test-dir $(BUILD) --output-on-failure -j$(NPROC)
+	ctest --test-dir $(BUILD) --output-on-failure -j$(NPROC) -LE long
+
+test-long: build
+	ctest --test-dir $(BUILD) --output-on-failure -j$(NPROC) -L long
 
 # `make run` builds only the simulator, not the whole test suite.
 run: configure

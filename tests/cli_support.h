@@ -18,9 +18,10 @@ struct CliResult {
   std::string output;  ///< stdout and stderr
 };
 
-/// Run `hxsim ARGS`, capturing its output and exit code.
-inline CliResult hxsim(const std::string& args) {
-  const std::string cmd = std::string(HXSIM_EXE) + " " + args + " 2>&1";
+/// Run `hxsim ARGS` (in directory `cwd`, if given), capturing its output and exit code.
+inline CliResult hxsim(const std::string& args, const std::string& cwd = "") {
+  const std::string cmd =
+      (cwd.empty() ? std::string() : "cd '" + cwd + "' && ") + std::string(HXSIM_EXE) + " " + args + " 2>&1";
   CliResult r;
   FILE* p = popen(cmd.c_str(), "r");
   if (p == nullptr) return r;
