@@ -50,8 +50,8 @@ FIELDS = [
     ("receive_median", ("traffic", "receive_bandwidth", "median")),
     ("receive_max", ("traffic", "receive_bandwidth", "max")),
     ("avg_latency_cycles", ("traffic", "avg_latency_cycles")),
-    ("max_path_cables", ("checks", "max_path_cables")),
-    ("diameter_formula", ("checks", "diameter_formula")),
+    ("max_path_cables", ("check_details", "max_path_cables")),
+    ("diameter_formula", ("check_details", "diameter_formula")),
     ("simulated_cycles", ("sim", "cycles")),
     ("wall_seconds", ("sim", "wall_seconds")),
     ("router_cycles_per_second", ("sim", "router_cycles_per_second")),
@@ -79,7 +79,7 @@ def main():
             sets = [f"run.warmup={args.warmup}cycles", f"run.measure={args.measure}cycles"] + extra
             res = run_once(args.hxsim, os.path.join(ROOT, "configs", config), sets, seed=1 + rep)
             if not res["checks"]["passed"]:
-                sys.exit(f"bench: {name} failed its checks: {res['checks']['report']}")
+                sys.exit(f"bench: {name} failed its checks: {res['check_details']['report']}")
             runs.append({f: pick(res, path) for f, path in FIELDS})
             r = runs[-1]
             print(f"  {name} run {rep + 1}/{args.repeats}: global {r['global_share_of_plane_links']:.3f} of the "

@@ -14,7 +14,7 @@ Experiments (each run verifies the reduced data on every GPU; a failed check sto
              order per wave (gpu.issue_order).
   sizing     Eq. (1) and (2) evaluated with the simulated system's parameters, set against the
              smallest built table that reaches full bandwidth in the tables experiment.
-  uniform    the DGX-2 under uniform random writes (allreduce.method: uniform, 8 MiB per GPU)
+  uniform    the DGX-2 under uniform random writes (traffic.pattern: uniform, 8 MiB per GPU)
              against the switch buffer per VC, seeds 1-3: section V's switch sustains more than
              95% of such traffic, which is what sizes the default buffer (32 KiB).
   buffers    (not run by default: about 7 minutes) pull and push at 8 MiB on the DGX-2 with the
@@ -49,22 +49,22 @@ FAT_TREE_SIZES = ["1 KiB", "16 KiB", "256 KiB", "1 MiB", "8 MiB"]
 # tree with 64 and 128 GPUs; 64 GPUs are its first 8 leaf groups.
 SYSTEMS = {
     "dgx2": ("dgx2", []),
-    "fat_tree64": ("fat_tree128", ["system.groups=8"]),
+    "fat_tree64": ("fat_tree128", ["topology.groups=8"]),
     "fat_tree128": ("fat_tree128", []),
 }
 METHODS = {  # name: (config suffix, extra --set)
     "ring": ("ring", []),
     "pull": ("pull", []),
-    "pull_barrier": ("pull", ["allreduce.barrier=true"]),
+    "pull_barrier": ("pull", ["collective.barrier=true"]),
     "push": ("push", []),
 }
 
 
 def nvswitch(hxsim, config, sets):
-    """One `hxsim nvswitch` run; its results JSON and wall seconds (exits on a failed run)."""
+    """One `hxsim run` of an NVSwitch config; its results JSON and wall seconds (exits on a failed run)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "r.json")
-        cmd = [hxsim, "nvswitch", os.path.join(ROOT, "configs", config), "--quiet", "--out", out]
+        cmd = [hxsim, "run", os.path.join(ROOT, "configs", config), "--quiet", "--out", out]
         for s in sets:
             cmd += ["--set", s]
         t0 = time.time()
@@ -74,21 +74,26 @@ def nvswitch(hxsim, config, sets):
             sys.exit(f"bench_nvswitch: {' '.join(cmd)} failed ({proc.returncode}):\n{proc.stdout}{proc.stderr}")
         with open(out) as f:
             doc = json.load(f)
-    assert doc["checks"]["passed"] and doc["checks"]["lines_final"] == doc["checks"]["lines_expected"]
+    assert doc["checks"]["passed"] and doc["checks"]["delivered"] == doc["checks"]["injected"]
     return doc, wall
 
 
 def point(doc, wall, **keys):
-    r = doc["results"]
+    # A collective reports in collective.jobs[0], uniform traffic in traffic; both have the link
+    # utilisation; the tables' counters are in in_network when the switches reduce.
+    run = doc["collective"]["jobs"][0] if "collective" in doc else doc["traffic"]
+    links = (doc["collective"] if "collective" in doc else doc["traffic"])["link_utilisation"]
+    tables = doc.get("in_network", {})
+    bandwidth = run["algbw_GBps"] if "algbw_GBps" in run else run["bandwidth_GBps"]
     p = dict(keys)
-    p.update(cycles=r["cycles"], seconds=r["seconds"], bandwidth_GBps=r["bandwidth_GBps"],
-             fraction_of_peak=r["fraction_of_peak"], evictions=r["table_evictions"],
-             bypasses=r["table_bypasses"], pull_stall_cycles=r["pull_first_hop_stall_cycles"],
-             injection_utilisation=r["gpu_injection_utilisation"], ejection_utilisation=r["gpu_ejection_utilisation"],
-             fabric_utilisation=r["fabric_utilisation"],
+    p.update(cycles=doc["sim"]["cycles"], seconds=doc["sim"]["simulated_seconds"], bandwidth_GBps=bandwidth,
+             fraction_of_peak=run["fraction_of_peak"], evictions=tables.get("table_evictions", 0),
+             bypasses=tables.get("table_bypasses", 0), pull_stall_cycles=tables.get("pull_first_hop_stall_cycles", 0),
+             injection_utilisation=links["injection"]["mean"], ejection_utilisation=links["ejection"]["mean"],
+             fabric_utilisation=links["fabric"]["mean"],
              wall_seconds=round(wall, 2), verified=True)
-    if r.get("pull_owner_finish_cycles"):
-        p["pull_owner_finish_cycles"] = r["pull_owner_finish_cycles"]
+    if tables.get("pull_owner_finish_cycles"):
+        p["pull_owner_finish_cycles"] = tables["pull_owner_finish_cycles"]
     return p
 
 
@@ -101,9 +106,9 @@ def bandwidth(hxsim, system, sizes):
     points = []
     for size in sizes:
         for method, (suffix, sets) in METHODS.items():
-            doc, wall = nvswitch(hxsim, f"{prefix}_{suffix}.yaml", system_sets + sets + [f"allreduce.message={size}"])
+            doc, wall = nvswitch(hxsim, f"{prefix}_{suffix}.yaml", system_sets + sets + [f"collective.message={size}"])
             p = point(doc, wall, system=system, method=method, message=size,
-                      message_bytes=doc["allreduce"]["message_bytes"])
+                      message_bytes=doc["collective"]["jobs"][0]["message_bytes"])
             points.append(p)
             progress(f"  {system} {size:>8} {method:<13} {p['bandwidth_GBps']:7.2f} GB/s "
                      f"({100 * p['fraction_of_peak']:5.1f}% of peak)  {wall:6.1f} s")
@@ -118,8 +123,8 @@ def tables(hxsim, sizes, message):
     for method in ("push", "pull"):
         for table in sizes:
             doc, wall = nvswitch(hxsim, f"dgx2_{method}.yaml",
-                                 [f"switch.table={table}", f"allreduce.message={message}", "allreduce.wave=0B"])
-            p = point(doc, wall, method=method, table_bytes=doc["system"]["table_bytes_per_port"], message=message)
+                                 [f"switch.table={table}", f"collective.message={message}", "collective.wave=0B"])
+            p = point(doc, wall, method=method, table_bytes=doc["config"]["table_bytes_per_port"], message=message)
             points.append(p)
             progress(f"  tables {method} {table:>6}: {p['bandwidth_GBps']:7.2f} GB/s, {p['evictions']} evictions, "
                      f"{p['pull_stall_cycles']} stall cycles  {wall:6.1f} s")
@@ -132,10 +137,10 @@ def waves(hxsim, system, counts, message):
     for method, table in (("push", "256B"), ("pull", "1KiB")):
         for k in counts:
             doc, wall = nvswitch(hxsim, f"{prefix}_{method}.yaml",
-                                 system_sets + [f"switch.table={table}", f"allreduce.message={message}",
-                                                "allreduce.wave=8KiB", f"allreduce.waves={k}"])
+                                 system_sets + [f"switch.table={table}", f"collective.message={message}",
+                                                "collective.wave=8KiB", f"collective.waves={k}"])
             p = point(doc, wall, system=system, method=method, waves=k,
-                      table_bytes=doc["system"]["table_bytes_per_port"], message=message)
+                      table_bytes=doc["config"]["table_bytes_per_port"], message=message)
             points.append(p)
             progress(f"  waves {system} {method} {k:>3}: {p['bandwidth_GBps']:7.2f} GB/s, {p['evictions']} evictions"
                      f"  {wall:6.1f} s")
@@ -147,7 +152,7 @@ def order(hxsim, message):
     each wave shuffled: how much the spread of a line's contributions costs in evictions."""
     points = []
     for o in ("address", "random"):
-        doc, wall = nvswitch(hxsim, "dgx2_push.yaml", [f"gpu.issue_order={o}", f"allreduce.message={message}"])
+        doc, wall = nvswitch(hxsim, "dgx2_push.yaml", [f"gpu.issue_order={o}", f"collective.message={message}"])
         p = point(doc, wall, method="push", issue_order=o, message=message)
         points.append(p)
         progress(f"  order {o:<8}: {p['bandwidth_GBps']:7.2f} GB/s, {p['evictions']} evictions  {wall:6.1f} s")
@@ -164,9 +169,9 @@ def uniform(hxsim, message, seeds):
     for buf in UNIFORM_BUFFERS:
         for seed in seeds:
             doc, wall = nvswitch(hxsim, "dgx2_uniform.yaml",
-                                 [f"allreduce.message={message}", f"run.seed={seed}", f"switch.buffer={buf}"])
+                                 [f"traffic.message={message}", f"run.seed={seed}", f"switch.buffer={buf}"])
             p = point(doc, wall, method="uniform", buffer=buf, seed=seed, message=message,
-                      buffer_bytes_per_vc=doc["system"]["input_buffer_bytes_per_vc"])
+                      buffer_bytes_per_vc=doc["config"]["input_buffer_bytes_per_vc"])
             points.append(p)
             progress(f"  uniform {buf:>6} seed {seed}: {100 * p['fraction_of_peak']:5.1f}% of peak  {wall:6.1f} s")
     return points
@@ -181,10 +186,10 @@ def buffers(hxsim, message, seeds):
     for method in ("pull", "push"):
         for buf in BUFFERS:
             for seed in (seeds if method == "pull" else seeds[:1]):
-                sets = [f"allreduce.message={message}", f"run.seed={seed}", f"switch.buffer={buf}"]
+                sets = [f"collective.message={message}", f"run.seed={seed}", f"switch.buffer={buf}"]
                 doc, wall = nvswitch(hxsim, f"dgx2_{method}.yaml", sets)
                 p = point(doc, wall, method=method, buffer=buf, seed=seed, message=message,
-                          buffer_bytes_per_vc=doc["system"]["input_buffer_bytes_per_vc"])
+                          buffer_bytes_per_vc=doc["config"]["input_buffer_bytes_per_vc"])
                 points.append(p)
                 spread = ""
                 if "pull_owner_finish_cycles" in p:
@@ -198,10 +203,10 @@ def buffers(hxsim, message, seeds):
 def sizing(hxsim, table_points):
     """Eq. (1) and (2) with the DGX-2's simulated parameters, and the smallest built table that
     reaches 95% of the best bandwidth of its method in the tables experiment."""
-    doc, _ = nvswitch(hxsim, "dgx2_push.yaml", ["allreduce.message=4KiB"])
-    s = doc["system"]
-    clock = s["clock_GHz"] * 1e9
-    p = s["gpus"]
+    doc, _ = nvswitch(hxsim, "dgx2_push.yaml", ["collective.message=4KiB"])
+    s = doc["config"]
+    clock = s["clock_hz"]
+    p = s["endpoints"]
     b_in = s["links_per_gpu"] * s["link_bandwidth_GBps"] * 1e9            # B/s injected per GPU
     l_hop = (s["switch_latency_cycles"] + s["link_latency_cycles"]) / clock  # s per hop
     l_gpu = (180 + 90) / clock            # memory latency + mean jitter (gpu.* defaults)

@@ -24,14 +24,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TABLE = os.path.join(ROOT, "tests", "golden", "golden.json")
 
 # Metrics of a synthetic-traffic run and of a collective run on the fabric model.
-TRAFFIC = ["sim.cycles", "sim.flit_hops", "checks.injected", "checks.delivered", "checks.flits_delivered",
+TRAFFIC = ["sim.cycles", "sim.flit_hops", "checks.injected", "checks.delivered", "check_details.flits_delivered",
            "traffic.packets", "traffic.avg_latency_cycles", "traffic.max_latency_cycles"]
-COLLECTIVE = ["sim.cycles", "sim.flit_hops", "checks.delivered", "checks.flits_delivered",
+COLLECTIVE = ["sim.cycles", "sim.flit_hops", "checks.delivered", "check_details.flits_delivered",
               "collective.jobs.*.time_cycles", "collective.jobs.*.output_elements"]
 # The NVSwitch model: time, what it reduced, what it checked. Means (latency, utilisation) are
 # doubles computed the same way from the same integer sums, so they compare exactly too.
-NVSWITCH = ["results.cycles", "checks.lines_final", "results.table_results", "results.table_evictions",
-            "results.reduction_latency_cycles", "results.gpu_injection_utilisation"]
+NVSWITCH = ["sim.cycles", "checks.delivered", "in_network.table_results", "in_network.table_evictions",
+            "in_network.reduction_latency_cycles", "collective.link_utilisation.injection.mean"]
+NVSWITCH_RING = ["sim.cycles", "checks.delivered", "collective.link_utilisation.injection.mean"]  # no tables
 
 # name, hxsim arguments, metrics. Sizes are reduced so that the whole table runs in about a minute.
 CASES = [
@@ -59,10 +60,10 @@ CASES = [
                             "--set", "topology.dragonfly.p=2", "--set", "topology.dragonfly.h=2",
                             "--set", "topology.dragonfly.groups=9", "--set", "run.warmup=500 cycles",
                             "--set", "run.measure=2000 cycles"], TRAFFIC),
-    ("dgx2_ring", ["nvswitch", "configs/dgx2_ring.yaml", "--set", "allreduce.message=256 KiB"], NVSWITCH),
-    ("dgx2_pull", ["nvswitch", "configs/dgx2_pull.yaml", "--set", "allreduce.message=256 KiB"], NVSWITCH),
-    ("dgx2_push", ["nvswitch", "configs/dgx2_push.yaml", "--set", "allreduce.message=256 KiB"], NVSWITCH),
-    ("fat_tree128_push", ["nvswitch", "configs/fat_tree128_push.yaml", "--set", "allreduce.message=64 KiB"], NVSWITCH),
+    ("dgx2_ring", ["run", "configs/dgx2_ring.yaml", "--set", "collective.message=256 KiB"], NVSWITCH_RING),
+    ("dgx2_pull", ["run", "configs/dgx2_pull.yaml", "--set", "collective.message=256 KiB"], NVSWITCH),
+    ("dgx2_push", ["run", "configs/dgx2_push.yaml", "--set", "collective.message=256 KiB"], NVSWITCH),
+    ("fat_tree128_push", ["run", "configs/fat_tree128_push.yaml", "--set", "collective.message=64 KiB"], NVSWITCH),
 ]
 
 

@@ -5,12 +5,14 @@
 //   hxsim check CONFIG
 //   hxsim cost CONFIG [--set key.path=value ...] [--out results.json]
 //   hxsim alloc CONFIG [--set key.path=value ...] [--out results.json]
-//   hxsim nvswitch CONFIG [--set key.path=value ...] [--out results.json] [--trace waves.fst]
+//   hxsim list
 //
-// Without CONFIG, `run` uses the built-in default config. `cost` evaluates the cost model
-// (systemc/analytic, docs/cost.md) on a cost config; `alloc` runs the job allocator
-// (systemc/alloc, docs/allocation.md); `nvswitch` simulates an allreduce on an NVSwitch-like
-// fabric with in-network reduction (systemc/nvswitch, docs/nvswitch.md). Exit codes: 0 the run passed every check
+// `run` simulates any system: the config's topology.kind picks the network model that builds it
+// (sim/network_models.h), from HammingMesh boards to the NVSwitch-like fabrics with in-network
+// reduction; without CONFIG it uses the built-in default config. `nvswitch` is an alias of `run`.
+// `list` prints what the models register. `cost` evaluates the cost model (systemc/analytic,
+// docs/cost.md) on a cost config; `alloc` runs the job allocator (systemc/alloc,
+// docs/allocation.md). Exit codes: 0 the run passed every check
 // (for cost: evaluated); 2 bad input (config, options), nothing written; 3 the run failed a
 // check (deadlock, loss, corruption, model error), results written; 1 an internal error.
 #include <unistd.h>
@@ -30,7 +32,7 @@
 #include "alloc_report.h"
 #include "cost_report.h"
 #include "gtkw.h"
-#include "nv_system.h"
+#include "network_models.h"
 #include "sim_config.h"
 #include "simulation.h"
 
@@ -101,134 +103,127 @@ void parse_fault(const std::string& f, hx::RunOptions& opt) {
   if (opt.fault_nth == 0) throw UsageError("--inject-fault: N counts from 1");
 }
 
-void print_summary(const hx::SimConfig& cfg, const nlohmann::ordered_json& j, bool passed,
-                   const std::string& out) {
-  static const nlohmann::ordered_json kNone;
-  const auto& tr = j.contains("traffic") ? j["traffic"] : kNone;
+// The stdout summary of a run, the same form for every model: read from the results document.
+void print_summary(const nlohmann::ordered_json& j, bool passed, const std::string& out) {
+  using nlohmann::ordered_json;
+  const auto u64 = [](const ordered_json& v) { return static_cast<unsigned long long>(v.get<uint64_t>()); };
+  const auto& cfg = j["config"];
   const auto& ck = j["checks"];
   const auto& sim = j["sim"];
-  const std::string system = cfg.hammingmesh() || cfg.switched()
-                                 ? j["config"]["system"].get<std::string>() + " (" +
-                                       std::to_string(cfg.node_count()) + " accelerators, " +
-                                       std::to_string(j["config"]["switches"].get<unsigned>()) + " switches)"
-                                 : j["config"]["board"].get<std::string>() + " board";
-  std::printf("hxsim run %s: %s, %s routing, %u VCs x %u flits, %.3g GHz\n",
-              cfg.source.c_str(), system.c_str(),
-              (cfg.fat_tree()    ? std::string("up/down")
-               : cfg.dragonfly() ? std::string(cfg.topology.dragonfly.ugal ? "UGAL-L" : "minimal")
-               : cfg.torus()     ? std::string("dimension-order")
-                                 : hx::route_mode_name(cfg.router.routing))
-                  .c_str(), cfg.router.vcs,
-              cfg.router.buffer_depth, cfg.router.clock_hz / 1e9);
+  std::printf("hxsim run %s: %s (%llu endpoints, %llu switches), %s\n", j["hxsim"]["config"].get<std::string>().c_str(),
+              cfg["system"].get<std::string>().c_str(), u64(cfg["endpoints"]), u64(cfg["switches"]),
+              cfg["routing_summary"].get<std::string>().c_str());
   if (j.contains("collective")) {
     for (const auto& job : j["collective"]["jobs"]) {
-      std::printf("  %s  %s by %s on %u ranks (%s), %llu B each: %s in %.2f us = %llu cycles\n",
+      const std::string grid = job.contains("grid") ? " (" + job["grid"].get<std::string>() + ")" : "";
+      std::printf("  %s  %s by %s on %u ranks%s, %llu B each: %s in %.2f us = %llu cycles\n",
                   job["name"].get<std::string>().c_str(), job["operation"].get<std::string>().c_str(),
-                  job["algorithm"].get<std::string>().c_str(), job["ranks"].get<unsigned>(),
-                  job["grid"].get<std::string>().c_str(),
-                  static_cast<unsigned long long>(job["message_bytes"].get<uint64_t>()),
-                  job["complete"].get<bool>() ? "complete" : "INCOMPLETE", job["time_us"].get<double>(),
-                  static_cast<unsigned long long>(job["time_cycles"].get<uint64_t>()));
+                  job["algorithm"].get<std::string>().c_str(), job["ranks"].get<unsigned>(), grid.c_str(),
+                  u64(job["message_bytes"]), job["complete"].get<bool>() ? "complete" : "INCOMPLETE",
+                  job["time_us"].get<double>(), u64(job["time_cycles"]));
       std::printf("        algbw %.2f GB/s, busbw %.2f GB/s, %.1f%% of peak; %llu elements checked, %llu wrong\n",
                   job["algbw_GBps"].get<double>(), job["busbw_GBps"].get<double>(),
-                  100 * job["fraction_of_peak"].get<double>(),
-                  static_cast<unsigned long long>(job["output_elements"].get<uint64_t>()),
-                  static_cast<unsigned long long>(job["wrong_elements"].get<uint64_t>()));
+                  100 * job["fraction_of_peak"].get<double>(), u64(job["output_elements"]),
+                  u64(job["wrong_elements"]));
     }
-  } else {
-    std::printf("  traffic  %s, %u-flit packets: offered %.3f, accepted %.3f flits/node/cycle"
-                " (%.1f Gb/s per node)\n",
-                tr["pattern"].get<std::string>().c_str(), cfg.traffic.packet_length,
-                tr["offered"].get<double>(), tr["accepted"].get<double>(),
-                tr["accepted_gbps_per_node"].get<double>());
-    std::printf("  latency  avg %.2f, p99 %.0f, max %.0f cycles over %llu packets",
-                tr["avg_latency_cycles"].get<double>(), tr["p99_latency_cycles"].get<double>(),
-                tr["max_latency_cycles"].get<double>(),
-                static_cast<unsigned long long>(tr["packets"].get<uint64_t>()));
-    if (tr["zero_load_latency_cycles"].is_number()) {
-      std::printf(" (zero-load %.2f)", tr["zero_load_latency_cycles"].get<double>());
+  }
+  if (j.contains("traffic")) {
+    const auto& tr = j["traffic"];
+    if (tr.contains("offered")) {
+      std::printf("  traffic  %s, %u-flit packets: offered %.3f, accepted %.3f flits/node/cycle (%.1f Gb/s per node)\n",
+                  tr["pattern"].get<std::string>().c_str(), tr["packet_length_flits"].get<unsigned>(),
+                  tr["offered"].get<double>(), tr["accepted"].get<double>(), tr["accepted_gbps_per_node"].get<double>());
+      std::printf("  latency  avg %.2f, p99 %.0f, max %.0f cycles over %llu packets",
+                  tr["avg_latency_cycles"].get<double>(), tr["p99_latency_cycles"].get<double>(),
+                  tr["max_latency_cycles"].get<double>(), u64(tr["packets"]));
+      if (tr["zero_load_latency_cycles"].is_number())
+        std::printf(" (zero-load %.2f)", tr["zero_load_latency_cycles"].get<double>());
+      std::printf("\n");
+    } else {
+      std::printf("  traffic  %s, %llu B per endpoint in %.2f us: %.2f GB/s = %.1f%% of peak\n",
+                  tr["pattern"].get<std::string>().c_str(), u64(tr["message_bytes"]), tr["time_us"].get<double>(),
+                  tr["bandwidth_GBps"].get<double>(), 100 * tr["fraction_of_peak"].get<double>());
     }
-    std::printf("\n");
+    if (tr.contains("global_bandwidth")) {
+      const auto& d = j["check_details"];
+      std::printf("  global   %.3f of the local port = %.3f of the plane's links; longest path %u cables"
+                  " (diameter formula %u), at most %u trees, VCs up to %u\n",
+                  tr["global_bandwidth"]["share_of_local_port"].get<double>(),
+                  tr["global_bandwidth"]["share_of_plane_links"].get<double>(), d["max_path_cables"].get<unsigned>(),
+                  d["diameter_formula"].get<unsigned>(), d["max_trees"].get<unsigned>(), d["max_vc"].get<unsigned>());
+    }
   }
-  if (!j.contains("collective") && (cfg.hammingmesh() || cfg.switched())) {
-    std::printf("  global   %.3f of the local port = %.3f of the plane's links; longest path %u cables"
-                " (diameter formula %u), at most %u trees, VCs up to %u\n",
-                tr["global_bandwidth"]["share_of_local_port"].get<double>(),
-                tr["global_bandwidth"]["share_of_plane_links"].get<double>(),
-                ck["max_path_cables"].get<unsigned>(), ck["diameter_formula"].get<unsigned>(),
-                ck["max_trees"].get<unsigned>(), ck["max_vc"].get<unsigned>());
+  if (j.contains("in_network")) {
+    const auto& n = j["in_network"];
+    std::printf("  tables   %llu results, %llu evictions, %llu bypasses, max %u entries/port; reduction latency %.0f cycles\n",
+                u64(n["table_results"]), u64(n["table_evictions"]), u64(n["table_bypasses"]),
+                n["max_table_occupancy"].get<unsigned>(), n["reduction_latency_cycles"].get<double>());
   }
-  std::printf("  checks   %s: %llu packets injected, %llu delivered; %llu lost, %llu duplicated,"
-              " %llu corrupted, %llu misrouted%s\n",
-              passed ? "PASSED" : "FAILED",
-              static_cast<unsigned long long>(ck["injected"].get<uint64_t>()),
-              static_cast<unsigned long long>(ck["delivered"].get<uint64_t>()),
-              static_cast<unsigned long long>(ck["lost"].get<uint64_t>()),
-              static_cast<unsigned long long>(ck["duplicated"].get<uint64_t>()),
-              static_cast<unsigned long long>(ck["corrupted"].get<uint64_t>()),
-              static_cast<unsigned long long>(ck["misrouted"].get<uint64_t>()),
+  std::printf("  checks   %s: %llu injected, %llu delivered; %llu lost, %llu duplicated, %llu corrupted, %llu misdelivered%s\n",
+              passed ? "PASSED" : "FAILED", u64(ck["injected"]), u64(ck["delivered"]), u64(ck["lost"]),
+              u64(ck["duplicated"]), u64(ck["corrupted"]), u64(ck["misdelivered"]),
               ck["deadlock"].get<bool>() ? "; DEADLOCK" : "");
-  std::printf("  sim      %llu cycles in %.2f s: %.3g cycles/s, %.3g router-cycles/s,"
-              " peak RSS %.0f MB\n",
-              static_cast<unsigned long long>(sim["cycles"].get<uint64_t>()),
-              sim["wall_seconds"].get<double>(), sim["cycles_per_second"].get<double>(),
-              sim["router_cycles_per_second"].get<double>(), sim["peak_rss_mb"].get<double>());
+  std::printf("  sim      %llu cycles in %.2f s: %.3g cycles/s, peak RSS %.0f MB\n", u64(sim["cycles"]),
+              sim["wall_seconds"].get<double>(), sim["cycles_per_second"].get<double>(), sim["peak_rss_mb"].get<double>());
   if (!out.empty()) std::printf("  results  %s\n", out.c_str());
   if (j.contains("trace")) {
-    std::printf("  trace    %s (open with: gtkwave -a %s)\n",
-                j["trace"]["fst"].get<std::string>().c_str(),
+    std::printf("  trace    %s (open with: gtkwave -a %s)\n", j["trace"]["fst"].get<std::string>().c_str(),
                 hx::gtkw_path_for(j["trace"]["fst"].get<std::string>()).c_str());
   }
 }
 
-hx::SimConfig load(const std::string& path, const std::vector<std::string>& sets) {
-  if (path.empty()) return hx::load_config_text(hx::default_config_yaml(), "<built-in>", sets);
-  return hx::load_config(path, sets);
-}
-
-int cmd_check(const std::string& path, const std::vector<std::string>& sets) {
-  const hx::SimConfig cfg = load(path, sets);
-  std::printf("%s: valid config '%s'\n", cfg.source.c_str(), cfg.name.c_str());
-  for (const std::string& d : cfg.derivations) std::printf("  %s\n", d.c_str());
-  hx::check_buildable(cfg);
+int cmd_check(const hx::RunRequest& req) {
+  const hx::NetworkModel& model = hx::model_for(req);
+  const std::vector<std::string> lines = model.check(req);
+  const std::string source = req.config_path.empty() ? "<built-in>" : req.config_path;
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    std::printf("%s%s\n", i == 0 ? (source + ": ").c_str() : "  ", lines[i].c_str());
   return kExitOk;
 }
 
-int cmd_run(const std::string& path, std::vector<std::string> sets, const std::string& seed,
-            const std::string& out, const std::string& trace, const std::string& window,
-            const std::string& fault, int only_source, const std::string& dump, unsigned threads, bool quiet) {
-  if (!seed.empty()) sets.push_back("run.seed=" + seed);
-  hx::RunOptions opt;
-  opt.dump_buffers = dump;
-  opt.only_source = only_source;
-  opt.trace_path = trace;
-  opt.threads = threads;
+int cmd_run(hx::RunRequest req, const std::string& seed, const std::string& out, const std::string& window,
+            const std::string& fault, bool quiet) {
+  if (!seed.empty()) req.overrides.push_back("run.seed=" + seed);
+  hx::RunOptions& opt = req.options;
   if (!window.empty()) {
-    if (trace.empty()) throw UsageError("--trace-window needs --trace FILE.fst");
+    if (opt.trace_path.empty()) throw UsageError("--trace-window needs --trace FILE.fst");
     parse_window(window, opt);
+    req.trace_window_given = true;
   }
   if (!fault.empty()) parse_fault(fault, opt);
   opt.progress = !quiet && isatty(fileno(stderr));
-  const hx::SimConfig cfg = load(path, sets);
-  hx::check_buildable(cfg);
-  if (!dump.empty() && !cfg.collective.enabled) throw UsageError("--dump-buffers needs a config with a collective");
-  if (only_source >= static_cast<int>(cfg.node_count()))
-    throw UsageError("--only-source: expected a node index below " + std::to_string(cfg.node_count()));
-  if (!trace.empty()) {
-    const std::filesystem::path tp(trace);
+  const hx::NetworkModel& model = hx::model_for(req);
+  if (!opt.trace_path.empty()) {
+    const std::filesystem::path tp(opt.trace_path);
     if (tp.has_parent_path()) std::filesystem::create_directories(tp.parent_path());
   }
-
-  hx::Simulation sim(cfg, opt);
-  const nlohmann::ordered_json j = sim.run();
-  if (!out.empty()) write_atomically(out, j.dump(2) + "\n");
-  if (!trace.empty()) {
-    hx::write_gtkw(hx::gtkw_path_for(trace), trace, cfg);
+  const hx::RunOutcome r = model.run(req);
+  if (!out.empty()) write_atomically(out, r.results.dump(2) + "\n");
+  if (!opt.trace_path.empty() && model.name == "fabric") {
+    hx::write_gtkw(hx::gtkw_path_for(opt.trace_path), opt.trace_path,
+                   req.config_path.empty() ? hx::load_config_text(hx::default_config_yaml(), "<built-in>", req.overrides)
+                                           : hx::load_config(req.config_path, req.overrides));
   }
-  if (!quiet) print_summary(cfg, j, sim.passed(), out);
-  if (!sim.passed()) {
-    std::fprintf(stderr, "hxsim: run FAILED\n%s\n", sim.failure_report().c_str());
+  if (!quiet) print_summary(r.results, r.passed, out);
+  if (!r.passed) {
+    std::fprintf(stderr, "hxsim: run FAILED\n%s\n", r.failure.c_str());
     return kExitCheckFailed;
+  }
+  return kExitOk;
+}
+
+// Every registered model with its topologies, routing functions, collectives and traffic patterns.
+int cmd_list() {
+  const auto section = [](const char* title, const std::vector<hx::RegisteredName>& names) {
+    std::printf("  %s:\n", title);
+    for (const hx::RegisteredName& n : names) std::printf("    %-20s%s\n", n.name.c_str(), n.description.c_str());
+  };
+  for (const hx::NetworkModel& m : hx::network_models()) {
+    std::printf("model %s: %s\n", m.name.c_str(), m.description.c_str());
+    section("topologies (topology.kind)", m.topologies);
+    section("routing functions", m.routings);
+    section("collectives (collective.algorithm)", m.collectives);
+    section("traffic patterns (traffic.pattern)", m.traffic);
   }
   return kExitOk;
 }
@@ -253,33 +248,6 @@ int cmd_alloc(const std::string& path, const std::vector<std::string>& sets, con
   if (!quiet) {
     std::fputs(hx::alloc::alloc_text(cfg, results).c_str(), stdout);
     if (!out.empty()) std::printf("  results  %s\n", out.c_str());
-  }
-  return kExitOk;
-}
-
-// One allreduce on an NVSwitch-like fabric; --trace records switch 0's reduction units.
-int cmd_nvswitch(const std::string& path, const std::vector<std::string>& sets, const std::string& out,
-                 const std::string& trace, const std::string& fault, bool quiet) {
-  hx::nv::NvConfig cfg = hx::nv::load_nv_config(path, sets);
-  if (!fault.empty()) {
-    hx::RunOptions opt;
-    parse_fault(fault, opt);
-    if (opt.fault_node >= cfg.gpus())
-      throw UsageError("--inject-fault: NODE must be a GPU, 0.." + std::to_string(cfg.gpus() - 1));
-    cfg.fault = opt.fault == "drop" ? hx::nv::GpuParams::Fault::Drop : hx::nv::GpuParams::Fault::Corrupt;
-    cfg.fault_gpu = opt.fault_node;
-    cfg.fault_n = opt.fault_nth;
-  }
-  hx::nv::NvSystem system("nvswitch", cfg);
-  const hx::nv::NvResults r = system.run(!quiet && isatty(fileno(stderr)), trace);
-  if (!out.empty()) write_atomically(out, hx::nv::nv_json(cfg, system.topology(), r).dump(2) + "\n");
-  if (!quiet) {
-    std::fputs(hx::nv::nv_text(cfg, system.topology(), r).c_str(), stdout);
-    if (!out.empty()) std::printf("  results     %s\n", out.c_str());
-  }
-  if (!r.ok) {
-    std::fprintf(stderr, "hxsim: check failed: %s\n", r.error.c_str());
-    return kExitCheckFailed;
   }
   return kExitOk;
 }
@@ -340,14 +308,10 @@ int sc_main(int argc, char* argv[]) {
   alloc->add_option("--out", out, "write the results JSON here");
   alloc->add_flag("--quiet", quiet, "no table, no progress lines");
 
-  CLI::App* nvswitch = app.add_subcommand("nvswitch", "allreduce on an NVSwitch-like fabric: ring, pull or push");
-  nvswitch->add_option("CONFIG", path, "YAML config file (docs/nvswitch.md)")->required();
-  nvswitch->add_option("--set", sets, "override a key: key.path=value (repeatable)");
-  nvswitch->add_option("--out", out, "write the results JSON here");
-  nvswitch->add_option("--trace", trace, "write an FST waveform of switch 0's reduction units here");
-  nvswitch->add_option("--inject-fault", fault,
-                       "test hook: drop:GPU:N or corrupt:GPU:N (the N-th data packet delivered to GPU)");
-  nvswitch->add_flag("--quiet", quiet, "no summary, no progress line");
+  // The old `hxsim nvswitch CONFIG`: the same as `hxsim run CONFIG`, kept as an alias.
+  run->alias("nvswitch");
+
+  CLI::App* list = app.add_subcommand("list", "the registered topologies, routing functions, collectives, traffic");
 
   try {
     app.parse(argc, argv);
@@ -357,11 +321,18 @@ int sc_main(int argc, char* argv[]) {
   }
 
   try {
-    if (*check) return cmd_check(path, sets);
+    hx::RunRequest req;
+    req.config_path = path;
+    req.overrides = sets;
+    req.options.trace_path = trace;
+    req.options.dump_buffers = dump;
+    req.options.only_source = only_source;
+    req.options.threads = threads;
+    if (*list) return cmd_list();
+    if (*check) return cmd_check(req);
     if (*cost) return cmd_cost(path, sets, out, quiet);
     if (*alloc) return cmd_alloc(path, sets, out, quiet);
-    if (*nvswitch) return cmd_nvswitch(path, sets, out, trace, fault, quiet);
-    return cmd_run(path, sets, seed, out, trace, window, fault, only_source, dump, threads, quiet);
+    return cmd_run(req, seed, out, window, fault, quiet);
   } catch (const hx::ConfigError& e) {
     std::fprintf(stderr, "hxsim: %s\n", e.what());
     return kExitBadInput;

@@ -131,8 +131,8 @@ TEST_P(CollectiveData, EveryRankHoldsTheReferenceResult) {
   const fs::path dump = scratch() / "buffers.bin";
   const json j = run_case(c, "hx2mesh_4x4_allreduce.yaml", "", dump);
   ASSERT_TRUE(j.contains("checks"));
-  EXPECT_TRUE(j["checks"]["passed"].get<bool>()) << j["checks"]["report"].get<std::string>();
-  EXPECT_EQ(j["checks"]["collective_wrong_elements"], 0);
+  EXPECT_TRUE(j["checks"]["passed"].get<bool>()) << j["check_details"]["report"].get<std::string>();
+  EXPECT_EQ(j["check_details"]["collective_wrong_elements"], 0);
   const json& job = j["collective"]["jobs"][0];
   EXPECT_TRUE(job["complete"].get<bool>());
   EXPECT_GT(job["time_cycles"].get<uint64_t>(), 0u);
@@ -181,7 +181,7 @@ TEST(CollectiveSystems, Hx4MeshAllreduceByEveryAlgorithm) {
     const Case c{"allreduce", alg, 32768, "fp32", 0};
     const json j = run_case(c, "hx4mesh_2x2_allreduce.yaml", "", dump);
     ASSERT_TRUE(j.contains("checks")) << alg;
-    EXPECT_TRUE(j["checks"]["passed"].get<bool>()) << alg << ": " << j["checks"]["report"].get<std::string>();
+    EXPECT_TRUE(j["checks"]["passed"].get<bool>()) << alg << ": " << j["check_details"]["report"].get<std::string>();
     const Buffers b = read_dump(dump);
     ASSERT_EQ(b.size(), 64u);
     for (uint64_t r = 0; r < 64; r += 9)
@@ -207,7 +207,7 @@ TEST(CollectiveChecks, CorruptedDataFlitFailsTheRun) {
   EXPECT_FALSE(j["checks"]["passed"].get<bool>());
   EXPECT_GE(j["checks"]["corrupted"].get<uint64_t>(), 1u);
   // The flipped element propagates through the reduction to other ranks' results.
-  EXPECT_GE(j["checks"]["collective_wrong_elements"].get<uint64_t>(), 1u);
+  EXPECT_GE(j["check_details"]["collective_wrong_elements"].get<uint64_t>(), 1u);
 }
 
 TEST(CollectiveChecks, DroppedFlitIsReportedNotHung) {
@@ -244,8 +244,8 @@ TEST(CollectiveJobs, ConcurrentJobsRunAsFastAsAloneOnTheirOwnBoards) {
   };
   const json both = run("all");
   ASSERT_TRUE(both.contains("collective"));
-  EXPECT_TRUE(both["checks"]["passed"].get<bool>()) << both["checks"]["report"].get<std::string>();
-  EXPECT_EQ(both["checks"]["foreign_board_entries"], 0);
+  EXPECT_TRUE(both["checks"]["passed"].get<bool>()) << both["check_details"]["report"].get<std::string>();
+  EXPECT_EQ(both["check_details"]["foreign_board_entries"], 0);
   const json& jobs = both["collective"]["jobs"];
   ASSERT_EQ(jobs.size(), 2u);
   EXPECT_NE(jobs[0]["placement"], jobs[1]["placement"]);

@@ -842,13 +842,15 @@ TEST(ConfigReaderHelpers, Intervals) {
 // ---- shipped and built-in configs ---------------------------------------------------------------
 
 // A cost config (`hxsim cost`, a top-level `topologies` list), an alloc config (`hxsim alloc`,
-// a top-level `systems` list) or an NVSwitch config (`hxsim nvswitch`, a top-level `allreduce`
-// section) is no run config: cost_model_test, alloc_test and nv_topology_test load those.
+// a top-level `systems` list) or an NVSwitch config (topology.kind dgx2 or nvswitch_tree, read by
+// the nvswitch model) is no fabric config: cost_model_test, alloc_test and nv_topology_test load those.
 bool is_cost_config(const std::string& file) {
   try {
     const YAML::Node root = YAML::LoadFile(file);
     return root.IsMap() &&
-           (root["topologies"].IsDefined() || root["systems"].IsDefined() || root["allreduce"].IsDefined());
+           (root["topologies"].IsDefined() || root["systems"].IsDefined() ||
+            (root["topology"].IsMap() && root["topology"]["kind"].IsScalar() &&
+             (root["topology"]["kind"].Scalar() == "dgx2" || root["topology"]["kind"].Scalar() == "nvswitch_tree")));
   } catch (const YAML::Exception&) {
     return false;  // AllLoadCleanly reports it
   }

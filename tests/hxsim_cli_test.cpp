@@ -124,7 +124,7 @@ TEST(HxsimChecks, ScoreboardCatchesADroppedPacket) {
   EXPECT_FALSE(j["checks"]["passed"].get<bool>());
   EXPECT_EQ(j["checks"]["lost"], 1);
   EXPECT_EQ(j["checks"]["deadlock"], false);
-  EXPECT_EQ(j["checks"]["end"], "loss");
+  EXPECT_EQ(j["check_details"]["end"], "loss");
   EXPECT_NE(r.output.find("LOSS"), std::string::npos) << r.output;
 }
 
@@ -166,7 +166,7 @@ TEST(HxsimChecks, WatchdogReportsADeadlockAndWhereTheFlitsAre) {
   EXPECT_EQ(r.exit_code, 3) << r.output;
   const json j = read_json(d / "r.json");
   EXPECT_TRUE(j["checks"]["deadlock"].get<bool>());
-  const std::string report = j["checks"]["report"];
+  const std::string report = j["check_details"]["report"];
   EXPECT_NE(report.find("DEADLOCK"), std::string::npos) << report;
   EXPECT_NE(report.find("flits injected"), std::string::npos) << report;
   EXPECT_NE(report.find("input buffer"), std::string::npos) << report;

@@ -1,4 +1,4 @@
-// nvswitch_test: allreduce on the NVSwitch-like fabrics end to end (hxsim nvswitch), each run
+// nvswitch_test: allreduce on the NVSwitch-like fabrics end to end (hxsim run), each run
 // its own process. Every run checks every final line of every GPU bit for bit inside the
 // simulator; these tests check that the checks pass, that they fail when data is damaged, that
 // the table mechanisms the paper describes (first-hop stalls, bypasses, evictions to the home GPU)
@@ -25,7 +25,7 @@ NvRun nvswitch(const std::string& config, const std::string& sets) {
   const auto dir = scratch_dir("nvswitch_test");
   const std::string out = (dir / "r.json").string();
   NvRun r;
-  r.cli = hxsim("nvswitch " + kConfigs + "/" + config + " --quiet --out " + out + " " + sets);
+  r.cli = hxsim("run " + kConfigs + "/" + config + " --quiet --out " + out + " " + sets);
   std::ifstream in(out);
   if (in) r.json = nlohmann::json::parse(in);
   return r;
@@ -34,151 +34,158 @@ NvRun nvswitch(const std::string& config, const std::string& sets) {
 void expect_verified(const NvRun& r, unsigned gpus, uint64_t message) {
   ASSERT_EQ(r.cli.exit_code, 0) << r.cli.output;
   const auto& c = r.json["checks"];
-  EXPECT_TRUE(c["passed"].get<bool>()) << c["error"];
-  EXPECT_EQ(c["lines_final"].get<uint64_t>(), gpus * (message / 128));
-  EXPECT_EQ(c["lines_expected"].get<uint64_t>(), gpus * (message / 128));
+  EXPECT_TRUE(c["passed"].get<bool>()) << r.json["check_details"]["report"];
+  EXPECT_EQ(c["delivered"].get<uint64_t>(), gpus * (message / 128));
+  EXPECT_EQ(c["injected"].get<uint64_t>(), gpus * (message / 128));
+  EXPECT_EQ(c["lost"].get<uint64_t>(), 0u);
+  EXPECT_EQ(c["duplicated"].get<uint64_t>(), 0u);
   EXPECT_EQ(c["corrupted"].get<uint64_t>(), 0u);
-  EXPECT_GT(r.json["results"]["cycles"].get<uint64_t>(), 0u);
+  EXPECT_EQ(c["misdelivered"].get<uint64_t>(), 0u);
+  EXPECT_FALSE(c["deadlock"].get<bool>());
+  EXPECT_EQ(c.size(), 8u) << "the checks every model reports, and no others";
+  EXPECT_GT(r.json["sim"]["cycles"].get<uint64_t>(), 0u);
 }
 
 TEST(NvSwitchDgx2, PushVerifies) {
-  const NvRun r = nvswitch("dgx2_push.yaml", "--set 'allreduce.message=16 KiB'");
+  const NvRun r = nvswitch("dgx2_push.yaml", "--set 'collective.message=16 KiB'");
   expect_verified(r, 16, 16384);
-  EXPECT_EQ(r.json["results"]["table_results"].get<uint64_t>(), 128u) << "one result per line";
+  EXPECT_EQ(r.json["in_network"]["table_results"].get<uint64_t>(), 128u) << "one result per line";
 }
 
 TEST(NvSwitchDgx2, PullVerifies) {
-  const NvRun r = nvswitch("dgx2_pull.yaml", "--set 'allreduce.message=16 KiB' --set switch.table=1KiB");
+  const NvRun r = nvswitch("dgx2_pull.yaml", "--set 'collective.message=16 KiB' --set switch.table=1KiB");
   expect_verified(r, 16, 16384);
   // Each of the 128 lines completes at its first-hop table, most also at the peer switch.
-  EXPECT_GE(r.json["results"]["table_results"].get<uint64_t>(), 128u);
+  EXPECT_GE(r.json["in_network"]["table_results"].get<uint64_t>(), 128u);
 }
 
 TEST(NvSwitchDgx2, PullWithBarrierIsSlowerButVerifies) {
-  const NvRun plain = nvswitch("dgx2_pull.yaml", "--set 'allreduce.message=4 KiB' --set switch.table=1KiB");
+  const NvRun plain = nvswitch("dgx2_pull.yaml", "--set 'collective.message=4 KiB' --set switch.table=1KiB");
   const NvRun sync = nvswitch("dgx2_pull.yaml",
-                            "--set 'allreduce.message=4 KiB' --set switch.table=1KiB --set allreduce.barrier=true");
+                            "--set 'collective.message=4 KiB' --set switch.table=1KiB --set collective.barrier=true");
   expect_verified(sync, 16, 4096);
-  EXPECT_GT(sync.json["results"]["cycles"].get<uint64_t>(), plain.json["results"]["cycles"].get<uint64_t>());
+  EXPECT_GT(sync.json["sim"]["cycles"].get<uint64_t>(), plain.json["sim"]["cycles"].get<uint64_t>());
 }
 
 TEST(NvSwitchDgx2, RingVerifiesWithUnevenChunks) {
   // 9 KiB = 72 lines over 16 GPUs: chunks of 4 and 5 lines, slices of 2 lines.
-  const NvRun r = nvswitch("dgx2_ring.yaml", "--set 'allreduce.message=9 KiB' --set 'allreduce.ring_slice=256 B'");
+  const NvRun r = nvswitch("dgx2_ring.yaml", "--set 'collective.message=9 KiB' --set 'collective.ring_slice=256 B'");
   expect_verified(r, 16, 9216);
 }
 
 TEST(NvSwitchDgx2, Int32PushVerifies) {
-  const NvRun r = nvswitch("dgx2_push.yaml", "--set 'allreduce.message=8 KiB' --set allreduce.datatype=int32");
+  const NvRun r = nvswitch("dgx2_push.yaml", "--set 'collective.message=8 KiB' --set collective.datatype=int32");
   expect_verified(r, 16, 8192);
 }
 
 TEST(NvSwitchDgx2, PushWithoutWavesEvictsToTheHomeGpuAndStillVerifies) {
   // 256 B per port and no injection limit: tables overflow, partials go to their home GPUs.
-  const NvRun r = nvswitch("dgx2_push.yaml", "--set 'allreduce.message=128 KiB' --set allreduce.wave=0B --set allreduce.waves=1");
+  const NvRun r = nvswitch("dgx2_push.yaml", "--set 'collective.message=128 KiB' --set collective.wave=0B --set collective.waves=1");
   expect_verified(r, 16, 131072);
-  EXPECT_GT(r.json["results"]["table_evictions"].get<uint64_t>(), 0u);
-  EXPECT_GT(r.json["results"]["home_gpu_partials"].get<uint64_t>(), 0u);
+  EXPECT_GT(r.json["in_network"]["table_evictions"].get<uint64_t>(), 0u);
+  EXPECT_GT(r.json["in_network"]["home_gpu_partials"].get<uint64_t>(), 0u);
 }
 
 TEST(NvSwitchDgx2, RandomIssueOrderVerifiesAndChangesTheTiming) {
   // A DMA engine that shuffles each wave spreads a line's contributions further apart in time.
-  const NvRun a = nvswitch("dgx2_push.yaml", "--set 'allreduce.message=64 KiB' --set gpu.issue_order=address");
-  const NvRun r = nvswitch("dgx2_push.yaml", "--set 'allreduce.message=64 KiB' --set gpu.issue_order=random");
+  const NvRun a = nvswitch("dgx2_push.yaml", "--set 'collective.message=64 KiB' --set gpu.issue_order=address");
+  const NvRun r = nvswitch("dgx2_push.yaml", "--set 'collective.message=64 KiB' --set gpu.issue_order=random");
   expect_verified(a, 16, 65536);
   expect_verified(r, 16, 65536);
-  EXPECT_EQ(r.json["system"]["issue_order"], "random");
-  EXPECT_NE(a.json["results"]["cycles"], r.json["results"]["cycles"]);
+  EXPECT_EQ(r.json["config"]["issue_order"], "random");
+  EXPECT_NE(a.json["sim"]["cycles"], r.json["sim"]["cycles"]);
 }
 
 TEST(NvSwitchDgx2, PullWithSmallTablesStallsAtTheFirstHop) {
-  const NvRun r = nvswitch("dgx2_pull.yaml", "--set 'allreduce.message=64 KiB' --set switch.table=256B --set allreduce.wave=0B --set allreduce.waves=1");
+  const NvRun r = nvswitch("dgx2_pull.yaml", "--set 'collective.message=64 KiB' --set switch.table=256B --set collective.wave=0B --set collective.waves=1");
   expect_verified(r, 16, 65536);
-  EXPECT_GT(r.json["results"]["pull_first_hop_stall_cycles"].get<uint64_t>(), 0u);
+  EXPECT_GT(r.json["in_network"]["pull_first_hop_stall_cycles"].get<uint64_t>(), 0u);
 }
 
 TEST(NvSwitchDgx2, SwitchBufferSetsTheCreditsOfEveryHop) {
   // 288 B per VC is two packets: far less than the 236-cycle round trip of a hop, so every link
   // waits for credits and the same allreduce takes longer; it must still verify.
-  const NvRun def = nvswitch("dgx2_pull.yaml", "--set 'allreduce.message=16 KiB'");
-  const NvRun small = nvswitch("dgx2_pull.yaml", "--set 'allreduce.message=16 KiB' --set 'switch.buffer=288 B'");
+  const NvRun def = nvswitch("dgx2_pull.yaml", "--set 'collective.message=16 KiB'");
+  const NvRun small = nvswitch("dgx2_pull.yaml", "--set 'collective.message=16 KiB' --set 'switch.buffer=288 B'");
   expect_verified(def, 16, 16384);
   expect_verified(small, 16, 16384);
-  EXPECT_EQ(def.json["system"]["input_buffer_bytes_per_vc"].get<unsigned>(), 32768u);
+  EXPECT_EQ(def.json["config"]["input_buffer_bytes_per_vc"].get<unsigned>(), 32768u);
   // A switch latency whose round trip exceeds 32 KiB raises the default to the round trip.
-  const NvRun slow = nvswitch("dgx2_pull.yaml", "--set 'allreduce.message=1 KiB' --set 'switch.latency=2 us'");
+  const NvRun slow = nvswitch("dgx2_pull.yaml", "--set 'collective.message=1 KiB' --set 'switch.latency=2 us'");
   expect_verified(slow, 16, 1024);
-  EXPECT_EQ(slow.json["system"]["input_buffer_flits_per_vc"].get<unsigned>(), 3125u + 2 + 18) << "round trip + 2 packets";
-  EXPECT_EQ(small.json["system"]["input_buffer_flits_per_vc"].get<unsigned>(), 18u);
-  EXPECT_EQ(small.json["system"]["input_buffer_bytes_per_vc"].get<unsigned>(), 288u);
-  EXPECT_GT(small.json["results"]["cycles"].get<uint64_t>(), def.json["results"]["cycles"].get<uint64_t>());
+  EXPECT_EQ(slow.json["config"]["input_buffer_flits_per_vc"].get<unsigned>(), 3125u + 2 + 18) << "round trip + 2 packets";
+  EXPECT_EQ(small.json["config"]["input_buffer_flits_per_vc"].get<unsigned>(), 18u);
+  EXPECT_EQ(small.json["config"]["input_buffer_bytes_per_vc"].get<unsigned>(), 288u);
+  EXPECT_GT(small.json["sim"]["cycles"].get<uint64_t>(), def.json["sim"]["cycles"].get<uint64_t>());
 }
 
 TEST(NvSwitchDgx2, UniformWritesArriveOnceIntactAndAcknowledged) {
-  const NvRun r = nvswitch("dgx2_uniform.yaml", "--set 'allreduce.message=64 KiB'");
+  const NvRun r = nvswitch("dgx2_uniform.yaml", "--set 'traffic.message=64 KiB'");
   expect_verified(r, 16, 65536);  // every write acknowledged, and received exactly once (checked)
-  EXPECT_EQ(r.json["allreduce"]["method"], "uniform");
-  EXPECT_EQ(r.json["results"]["table_results"].get<uint64_t>(), 0u) << "plain writes bypass the tables";
-  EXPECT_GT(r.json["results"]["fabric_utilisation"].get<double>(), 0.0) << "half the writes cross the trunks";
-  const NvRun bad = nvswitch("dgx2_uniform.yaml", "--set 'allreduce.message=64 KiB' --inject-fault corrupt:5:7");
+  EXPECT_EQ(r.json["traffic"]["pattern"], "uniform");
+  EXPECT_FALSE(r.json.contains("in_network")) << "plain writes bypass the tables";
+  EXPECT_GT(r.json["traffic"]["link_utilisation"]["fabric"]["mean"].get<double>(), 0.0) << "half the writes cross the trunks";
+  const NvRun bad = nvswitch("dgx2_uniform.yaml", "--set 'traffic.message=64 KiB' --inject-fault corrupt:5:7");
   EXPECT_EQ(bad.cli.exit_code, 3) << bad.cli.output;
   EXPECT_FALSE(bad.json["checks"]["passed"].get<bool>());
-  const NvRun waves = nvswitch("dgx2_uniform.yaml", "--set allreduce.wave=8KiB");
+  const NvRun waves = nvswitch("dgx2_uniform.yaml", "--set traffic.wave=8KiB");
   EXPECT_EQ(waves.cli.exit_code, 2) << waves.cli.output;
-  EXPECT_NE(waves.cli.output.find("allreduce.wave"), std::string::npos) << waves.cli.output;
+  EXPECT_NE(waves.cli.output.find("traffic.wave"), std::string::npos) << waves.cli.output;
 }
 
 TEST(NvSwitchDgx2, PullReportsWhenEachOwnerFinished) {
-  const NvRun pull = nvswitch("dgx2_pull.yaml", "--set 'allreduce.message=16 KiB'");
+  const NvRun pull = nvswitch("dgx2_pull.yaml", "--set 'collective.message=16 KiB'");
   expect_verified(pull, 16, 16384);
-  const auto& f = pull.json["results"]["pull_owner_finish_cycles"];
+  const auto& f = pull.json["in_network"]["pull_owner_finish_cycles"];
   const uint64_t first = f["first"].get<uint64_t>(), last = f["last"].get<uint64_t>();
   EXPECT_GT(first, 0u);
   EXPECT_LE(first, last);
   // The owners' last reduced lines still have to be multicast to everyone after `last`.
-  EXPECT_LT(last, pull.json["results"]["cycles"].get<uint64_t>());
-  const NvRun push = nvswitch("dgx2_push.yaml", "--set 'allreduce.message=8 KiB'");
-  EXPECT_TRUE(push.json["results"]["pull_owner_finish_cycles"].is_null());
+  EXPECT_LT(last, pull.json["sim"]["cycles"].get<uint64_t>());
+  const NvRun push = nvswitch("dgx2_push.yaml", "--set 'collective.message=8 KiB'");
+  EXPECT_TRUE(push.json["in_network"]["pull_owner_finish_cycles"].is_null());
 }
 
 TEST(NvSwitchDgx2, SameSeedSameResult) {
-  const NvRun a = nvswitch("dgx2_push.yaml", "--set 'allreduce.message=8 KiB' --set run.seed=7");
-  const NvRun b = nvswitch("dgx2_push.yaml", "--set 'allreduce.message=8 KiB' --set run.seed=7");
-  const NvRun c = nvswitch("dgx2_push.yaml", "--set 'allreduce.message=8 KiB' --set run.seed=8");
-  EXPECT_EQ(a.json["results"]["cycles"], b.json["results"]["cycles"]);
-  EXPECT_NE(a.json["results"]["cycles"], c.json["results"]["cycles"]) << "the memory jitter follows the seed";
+  const NvRun a = nvswitch("dgx2_push.yaml", "--set 'collective.message=8 KiB' --set run.seed=7");
+  const NvRun b = nvswitch("dgx2_push.yaml", "--set 'collective.message=8 KiB' --set run.seed=7");
+  const NvRun c = nvswitch("dgx2_push.yaml", "--set 'collective.message=8 KiB' --set run.seed=8");
+  EXPECT_EQ(a.json["sim"]["cycles"], b.json["sim"]["cycles"]);
+  EXPECT_NE(a.json["sim"]["cycles"], c.json["sim"]["cycles"]) << "the memory jitter follows the seed";
 }
 
 TEST(NvSwitchFatTree, EveryMethodVerifiesOn32Gpus) {
   for (const char* cfg : {"fat_tree128_push.yaml", "fat_tree128_pull.yaml", "fat_tree128_ring.yaml"}) {
-    const NvRun r = nvswitch(cfg, "--set system.groups=4 --set 'allreduce.message=4 KiB'");
+    const NvRun r = nvswitch(cfg, "--set topology.groups=4 --set 'collective.message=4 KiB'");
     expect_verified(r, 32, 4096);
   }
 }
 
 TEST(NvSwitchChecks, CorruptedPacketFailsTheRun) {
-  const NvRun r = nvswitch("dgx2_push.yaml", "--set 'allreduce.message=8 KiB' --inject-fault corrupt:3:5");
+  const NvRun r = nvswitch("dgx2_push.yaml", "--set 'collective.message=8 KiB' --inject-fault corrupt:3:5");
   EXPECT_EQ(r.cli.exit_code, 3) << r.cli.output;
   EXPECT_FALSE(r.json["checks"]["passed"].get<bool>());
-  EXPECT_GT(r.json["checks"]["bad_checksums"].get<uint64_t>() + r.json["checks"]["corrupted"].get<uint64_t>(), 0u);
+  EXPECT_GT(r.json["check_details"]["bad_checksums"].get<uint64_t>() + r.json["checks"]["corrupted"].get<uint64_t>(), 0u);
 }
 
 TEST(NvSwitchChecks, DroppedPacketIsReportedNotHung) {
-  const NvRun r = nvswitch("dgx2_ring.yaml", "--set 'allreduce.message=8 KiB' --set run.watchdog=2000cycles --inject-fault drop:2:3");
+  const NvRun r = nvswitch("dgx2_ring.yaml", "--set 'collective.message=8 KiB' --set run.watchdog=2000cycles --inject-fault drop:2:3");
   EXPECT_EQ(r.cli.exit_code, 3) << r.cli.output;
-  EXPECT_NE(r.json["checks"]["error"].get<std::string>().find("deadlock"), std::string::npos) << r.json["checks"]["error"];
-  EXPECT_LT(r.json["checks"]["lines_final"].get<uint64_t>(), 16u * 64);
+  EXPECT_NE(r.json["check_details"]["report"].get<std::string>().find("deadlock"), std::string::npos) << r.json["check_details"]["report"];
+  EXPECT_TRUE(r.json["checks"]["deadlock"].get<bool>());
+  EXPECT_GT(r.json["checks"]["lost"].get<uint64_t>(), 0u);
+  EXPECT_LT(r.json["checks"]["delivered"].get<uint64_t>(), 16u * 64);
 }
 
 TEST(NvSwitchConfig, BadInputIsRefusedWithFileLineAndKey) {
   struct Case { const char* sets; const char* key; };
-  for (const Case& c : {Case{"--set allreduce.method=tree", "allreduce.method"},
+  for (const Case& c : {Case{"--set collective.algorithm=tree", "collective.algorithm"},
                         Case{"--set switch.table=512B", "switch.table"},
                         Case{"--set 'switch.buffer=128 B'", "switch.buffer"},
                         Case{"--set 'switch.buffer=1000 B'", "switch.buffer"},
-                        Case{"--set 'allreduce.message=100 B'", "allreduce.message"},
-                        Case{"--set allreduce.barrier=true", "allreduce.barrier"},
-                        Case{"--set system.groups=4", "system.groups"}}) {
+                        Case{"--set 'collective.message=100 B'", "collective.message"},
+                        Case{"--set collective.barrier=true", "collective.barrier"},
+                        Case{"--set topology.groups=4", "topology.groups"}}) {
     const NvRun r = nvswitch("dgx2_push.yaml", c.sets);
     EXPECT_EQ(r.cli.exit_code, 2) << c.sets << "\n" << r.cli.output;
     EXPECT_NE(r.cli.output.find(c.key), std::string::npos) << r.cli.output;
@@ -187,11 +194,49 @@ TEST(NvSwitchConfig, BadInputIsRefusedWithFileLineAndKey) {
   const auto dir = scratch_dir("nvswitch_test");
   {
     std::ofstream f(dir / "bad.yaml");
-    f << "system:\n  kind: dgx2\nallreduce:\n  method: push\n  message: 3 parsecs\n";
+    f << "topology:\n  kind: dgx2\ncollective:\n  algorithm: push\n  message: 3 parsecs\n";
   }
-  const CliResult r = hxsim("nvswitch " + (dir / "bad.yaml").string());
+  const CliResult r = hxsim("run " + (dir / "bad.yaml").string());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("bad.yaml:5:"), std::string::npos) << r.output;
+}
+
+TEST(NvSwitchConfig, OldKeysNameTheirNewNames) {
+  const auto dir = scratch_dir("nvswitch_test");
+  {
+    std::ofstream f(dir / "old.yaml");
+    f << "system:\n  kind: dgx2\nallreduce:\n  method: push\n  message: 8 KiB\n";
+  }
+  // `hxsim nvswitch` is an alias of `hxsim run`.
+  const CliResult r = hxsim("nvswitch " + (dir / "old.yaml").string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("system: renamed key, expected 'topology'"), std::string::npos) << r.output;
+  std::ofstream(dir / "old2.yaml") << "topology:\n  kind: dgx2\nallreduce:\n  method: push\n  message: 8 KiB\n";
+  const CliResult r2 = hxsim("run " + (dir / "old2.yaml").string());
+  EXPECT_EQ(r2.exit_code, 2);
+  EXPECT_NE(r2.output.find("allreduce: renamed key, expected 'collective'"), std::string::npos) << r2.output;
+  std::ofstream(dir / "old3.yaml") << "topology:\n  kind: fat_treee\n";
+  const CliResult r3 = hxsim("run " + (dir / "old3.yaml").string());
+  EXPECT_EQ(r3.exit_code, 2);
+  EXPECT_NE(r3.output.find("old3.yaml:2:9: topology.kind: expected one of board, hammingmesh, fat_tree, torus, "
+                           "dragonfly, dgx2, nvswitch_tree, found 'fat_treee'"),
+            std::string::npos)
+      << r3.output;
+}
+
+TEST(NvSwitchCli, RunWritesTheCommonResultsSchema) {
+  const NvRun r = nvswitch("dgx2_push.yaml", "--set 'collective.message=8 KiB'");
+  ASSERT_EQ(r.cli.exit_code, 0) << r.cli.output;
+  for (const char* key : {"hxsim", "config", "checks", "check_details", "collective", "sim"})
+    EXPECT_TRUE(r.json.contains(key)) << key;
+  const auto& job = r.json["collective"]["jobs"][0];
+  for (const char* key : {"time_us", "algbw_GBps", "busbw_GBps", "fraction_of_peak", "complete", "wrong_elements"})
+    EXPECT_TRUE(job.contains(key)) << key;
+  EXPECT_EQ(job["algorithm"], "push");
+  EXPECT_TRUE(job["complete"].get<bool>());
+  EXPECT_EQ(job["wrong_elements"].get<uint64_t>(), 0u);
+  EXPECT_DOUBLE_EQ(job["busbw_GBps"].get<double>(), job["algbw_GBps"].get<double>() * 2 * 15 / 16);
+  EXPECT_EQ(r.json["config"]["kind"], "dgx2");
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 #include <systemc>
 
 #include "flit_link.h"
+#include "network_models.h"
+#include "sim_config.h"
 #include "packet_tracker.h"
 #include "rng.h"
 #include "traffic_pattern.h"
@@ -247,6 +249,50 @@ TEST(PacketTracker, MemoryFollowsPacketsInFlightNotRunLength) {
   }
   EXPECT_EQ(t.counts().delivered, 200000u);
   EXPECT_EQ(t.outstanding(), 0u);
+}
+
+}  // namespace
+}  // namespace hx
+
+// ---- the registry of network models (sim/network_models.h) ----------------------------------------
+
+namespace hx {
+namespace {
+
+// Every kind is registered by exactly one model, and the fabric model registers exactly the kinds
+// its config accepts.
+TEST(NetworkModels, EveryKindBelongsToOneModel) {
+  std::set<std::string> kinds;
+  for (const NetworkModel& m : network_models()) {
+    EXPECT_NE(m.check, nullptr) << m.name;
+    EXPECT_NE(m.run, nullptr) << m.name;
+    for (const RegisteredName& t : m.topologies) EXPECT_TRUE(kinds.insert(t.name).second) << t.name;
+  }
+  std::string fabric_expected;
+  for (const KeyInfo& k : config_keys())
+    if (k.path == "topology.kind") fabric_expected = k.expected;
+  for (const RegisteredName& t : network_models().front().topologies)
+    EXPECT_NE(fabric_expected.find(t.name), std::string::npos) << t.name << " not in " << fabric_expected;
+  for (const char* kind : {"board", "hammingmesh", "fat_tree", "torus", "dragonfly", "dgx2", "nvswitch_tree"})
+    EXPECT_EQ(kinds.count(kind), 1u) << kind;
+}
+
+TEST(NetworkModels, TheKindPicksTheModel) {
+  RunRequest r;  // the built-in default: a board
+  EXPECT_EQ(model_for(r).name, "fabric");
+  r.overrides = {"topology.kind=dgx2"};
+  EXPECT_EQ(model_for(r).name, "nvswitch");
+  r.overrides = {"topology.kind=nvswitch_tree", "topology.kind=torus"};  // the last one wins
+  EXPECT_EQ(model_for(r).name, "fabric");
+  r.overrides = {"topology.kind=dgx3"};
+  try {
+    model_for(r);
+    FAIL() << "an unknown kind must be refused";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.key_path(), "topology.kind");
+    EXPECT_NE(e.expected().find("nvswitch_tree"), std::string::npos) << e.what();
+    EXPECT_EQ(e.hint(), "did you mean 'dgx2'?");
+  }
 }
 
 }  // namespace

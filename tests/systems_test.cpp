@@ -43,15 +43,16 @@ json run(const std::string& args) {
 
 void expect_clean(const json& j) {
   const json& c = j["checks"];
-  EXPECT_TRUE(c["passed"].get<bool>()) << c["report"].get<std::string>();
-  EXPECT_EQ(c["end"], "drained");
+  const json& d = j["check_details"];
+  EXPECT_TRUE(c["passed"].get<bool>()) << d["report"].get<std::string>();
+  EXPECT_EQ(d["end"], "drained");
   EXPECT_FALSE(c["deadlock"].get<bool>());
   EXPECT_EQ(c["lost"], 0);
   EXPECT_EQ(c["duplicated"], 0);
   EXPECT_EQ(c["corrupted"], 0);
-  EXPECT_EQ(c["misrouted"], 0);
-  EXPECT_EQ(c["path_violations"], 0);
-  EXPECT_TRUE(c["credits_returned"].get<bool>());
+  EXPECT_EQ(c["misdelivered"], 0);
+  EXPECT_EQ(d["path_violations"], 0);
+  EXPECT_TRUE(d["credits_returned"].get<bool>());
   EXPECT_EQ(c["injected"], c["delivered"]);
 }
 
@@ -68,10 +69,10 @@ TEST_P(SaturatedAllToAll, NoDeadlockNothingLostPathsWithinTheRules) {
   EXPECT_GT(j["checks"]["delivered"].get<uint64_t>(), 100000u);
   // Every packet crossed at most two trees and arrived on VC 0..2; different rows and columns
   // do occur in all-to-all, so both limits are reached.
-  EXPECT_EQ(j["checks"]["max_trees"], 2);
-  EXPECT_EQ(j["checks"]["max_vc"], 2);
+  EXPECT_EQ(j["check_details"]["max_trees"], 2);
+  EXPECT_EQ(j["check_details"]["max_vc"], 2);
   // The longest path equals the diameter of section III-B.
-  EXPECT_EQ(j["checks"]["max_path_cables"], j["checks"]["diameter_formula"]);
+  EXPECT_EQ(j["check_details"]["max_path_cables"], j["check_details"]["diameter_formula"]);
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, SaturatedAllToAll,
@@ -100,9 +101,9 @@ TEST_P(DirectedRoute, CrossesTheExpectedTreesOnTheExpectedVc) {
   ASSERT_TRUE(j.contains("checks"));
   expect_clean(j);
   EXPECT_GT(j["checks"]["delivered"].get<uint64_t>(), 10u);
-  EXPECT_EQ(j["checks"]["max_trees"], r.trees);
-  EXPECT_EQ(j["checks"]["max_vc"], r.vc);
-  EXPECT_EQ(j["checks"]["max_path_cables"], r.cables);
+  EXPECT_EQ(j["check_details"]["max_trees"], r.trees);
+  EXPECT_EQ(j["check_details"]["max_vc"], r.vc);
+  EXPECT_EQ(j["check_details"]["max_path_cables"], r.cables);
 }
 
 // Path lengths, with the routing rules of docs/hammingmesh.md: minimal on every board, a tree
@@ -138,10 +139,10 @@ TEST_P(TwoLevelTrees, UpDownRoutingIsCleanAndPathsMatchTheFormula) {
   ASSERT_TRUE(j.contains("checks"));
   expect_clean(j);
   EXPECT_EQ(j["config"]["switches"], p.switches);
-  EXPECT_EQ(j["checks"]["max_trees"], 2);
+  EXPECT_EQ(j["check_details"]["max_trees"], 2);
   // Section III-B: each tree now costs 2 (levels + 1) = 4 cables.
-  EXPECT_EQ(j["checks"]["diameter_formula"], 8);
-  EXPECT_EQ(j["checks"]["max_path_cables"], j["checks"]["diameter_formula"]);
+  EXPECT_EQ(j["check_details"]["diameter_formula"], 8);
+  EXPECT_EQ(j["check_details"]["max_path_cables"], j["check_details"]["diameter_formula"]);
 }
 
 // radix 4: leaves of 2 down + 2 up, 4 leaves and 2 spines per tree, 16 trees.
@@ -163,10 +164,10 @@ TEST(FatTree, SaturatedAllToAllOnTwoLevels) {
   ASSERT_TRUE(j.contains("checks"));
   expect_clean(j);
   EXPECT_EQ(j["config"]["switches"], 12);
-  EXPECT_EQ(j["checks"]["max_trees"], 1);
+  EXPECT_EQ(j["check_details"]["max_trees"], 1);
   // Endpoint, leaf, spine, leaf, endpoint: 4 cables, the analytical model's diameter.
-  EXPECT_EQ(j["checks"]["diameter_formula"], 4);
-  EXPECT_EQ(j["checks"]["max_path_cables"], 4);
+  EXPECT_EQ(j["check_details"]["diameter_formula"], 4);
+  EXPECT_EQ(j["check_details"]["max_path_cables"], 4);
 }
 
 // ---- the comparison Dragonfly: canonical groups of the same switch model -------------------------
@@ -193,9 +194,9 @@ TEST_P(Dragonfly, SaturatedAllToAllIsCleanAndPathsAreBounded) {
   // Minimal: endpoint, local, global, local, endpoint = 5 cables, the analytical diameter.
   // UGAL-L's non-minimal (Valiant) paths add a global and a local link: 7. The VC goes up by
   // one per global link.
-  EXPECT_EQ(j["checks"]["diameter_formula"], 5);
-  EXPECT_EQ(j["checks"]["max_path_cables"], c.max_path);
-  EXPECT_EQ(j["checks"]["max_vc"], c.max_vc);
+  EXPECT_EQ(j["check_details"]["diameter_formula"], 5);
+  EXPECT_EQ(j["check_details"]["max_path_cables"], c.max_path);
+  EXPECT_EQ(j["check_details"]["max_vc"], c.max_vc);
 }
 
 INSTANTIATE_TEST_SUITE_P(Groups9, Dragonfly,
@@ -212,11 +213,11 @@ TEST(Torus, SaturatedAllToAllIsCleanAndReachesTheDiameter) {
   ASSERT_TRUE(j.contains("checks"));
   expect_clean(j);
   EXPECT_EQ(j["config"]["switches"], 64);
-  EXPECT_EQ(j["checks"]["max_trees"], 0);
-  EXPECT_EQ(j["checks"]["max_vc"], 1);
+  EXPECT_EQ(j["check_details"]["max_trees"], 0);
+  EXPECT_EQ(j["check_details"]["max_vc"], 1);
   // 4 + 4 router-to-router hops: the analytical diameter (the routers are the accelerators').
-  EXPECT_EQ(j["checks"]["diameter_formula"], 8);
-  EXPECT_EQ(j["checks"]["max_path_cables"], 8);
+  EXPECT_EQ(j["check_details"]["diameter_formula"], 8);
+  EXPECT_EQ(j["check_details"]["max_path_cables"], 8);
 }
 
 // ---- planes: independent networks -----------------------------------------------------------------
@@ -232,7 +233,7 @@ TEST(HammingMesh, FourPlanesAreFourIndependentNetworks) {
   expect_clean(four);
   EXPECT_EQ(four["config"]["switches"], 4 * 16);
   EXPECT_EQ(four["traffic"]["sending_nodes"], 4 * 64);
-  EXPECT_EQ(four["checks"]["max_trees"], 2);
+  EXPECT_EQ(four["check_details"]["max_trees"], 2);
   const double a1 = one["traffic"]["accepted"].get<double>(), a4 = four["traffic"]["accepted"].get<double>();
   EXPECT_NEAR(a4, a1, 0.05 * a1);  // per port: the planes do not interact
 }
@@ -246,8 +247,8 @@ TEST(HammingMesh, OneBoardRowUsesOnlyRowTrees) {
                      " --set topology.global=4x1 --set run.warmup=500cycles --set run.measure=5000cycles");
   ASSERT_TRUE(j.contains("checks"));
   expect_clean(j);
-  EXPECT_EQ(j["checks"]["max_trees"], 1);
-  EXPECT_EQ(j["checks"]["max_vc"], 1);
+  EXPECT_EQ(j["check_details"]["max_trees"], 1);
+  EXPECT_EQ(j["check_details"]["max_vc"], 1);
 }
 
 }  // namespace

@@ -290,7 +290,8 @@ const KeySpec* KeySpec::find(const std::string& key) const {
 
 std::vector<std::string> KeySpec::key_names() const {
   std::vector<std::string> names;
-  for (const KeySpec& k : keys) names.push_back(k.name);
+  for (const KeySpec& k : keys)
+    if (k.moved_to.empty()) names.push_back(k.name);  // an old name is not offered as a key
   return names;
 }
 
@@ -302,6 +303,15 @@ KeySpec leaf(std::string name, Presence presence, std::string expected, std::str
   k.expected = std::move(expected);
   k.default_yaml = std::move(default_yaml);
   k.read = std::move(read);
+  return k;
+}
+
+KeySpec moved(std::string name, std::string new_path, std::string detail) {
+  const std::string expected = "'" + new_path + "'" + (detail.empty() ? "" : " (" + detail + ")");
+  KeySpec k = leaf(std::move(name), Presence::Optional, "", "", [expected](const Field& f) {
+    throw ConfigError(f.origin(), f.path(), "renamed key", expected, f.found());
+  });
+  k.moved_to = std::move(new_path);
   return k;
 }
 

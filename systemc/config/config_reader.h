@@ -214,6 +214,8 @@ struct KeySpec {
   /// Sections: the keys, in the order they are read.
   std::vector<KeySpec> keys;
 
+  /// Keys that moved (moved()): the new key's path. Such a key is not documented as a key.
+  std::string moved_to;
   bool is_section() const { return !read; }
   const KeySpec* find(const std::string& key) const;
   std::vector<std::string> key_names() const;
@@ -222,6 +224,9 @@ struct KeySpec {
 KeySpec leaf(std::string name, Presence presence, std::string expected, std::string default_yaml,
              std::function<void(const Field&)> read);
 KeySpec section(std::string name, Presence presence, std::vector<KeySpec> keys);
+/// A key of an older schema: any value of it is a ConfigError "renamed key" that names the key
+/// that replaced it, e.g. moved("allreduce", "collective", "allreduce.method is collective.algorithm").
+KeySpec moved(std::string name, std::string new_path, std::string detail = {});
 
 /// Reads one config: parse, then any overrides, then read() once.
 ///

@@ -27,19 +27,31 @@ unsigned cycles_in(const Field& f, uint64_t lo, uint64_t hi, double clock_hz) {
   return static_cast<unsigned>(n);
 }
 
+// collective.message and traffic.message: data per GPU, whole 128-B lines.
+uint64_t message_size(const Field& f) {
+  const double bytes = f.data_size() / 8;
+  if (bytes < 128 || bytes > 1073741824.0 || std::fmod(bytes, 128) != 0)
+    f.fail("a data size, a multiple of 128 B in [128 B, 1 GiB]");
+  return static_cast<uint64_t>(bytes);
+}
+
 KeySpec schema(NvConfig& c) {
   return section(
       "", P::Required,
       {
           leaf("name", P::Optional, "a string", "", [&c](const Field& f) { c.name = f.text(); }),
           leaf("description", P::Defaulted, "a string", "\"\"", [&c](const Field& f) { c.description = f.text(); }),
-          section("system", P::Required,
+          moved("system", "topology", "system.kind dgx2 is topology.kind dgx2, fat_tree is nvswitch_tree"),
+          moved("allreduce", "collective",
+                "allreduce.method ring/pull/push is collective.algorithm; method uniform is traffic.pattern uniform"),
+          section("topology", P::Required,
                   {
-                      leaf("kind", P::Required, "dgx2 or fat_tree", "",
+                      leaf("kind", P::Required, "dgx2 or nvswitch_tree", "",
                            [&c](const Field& f) {
-                             c.system = f.choice<SystemKind>({{"dgx2", SystemKind::Dgx2}, {"fat_tree", SystemKind::FatTree}});
+                             c.system = f.choice<SystemKind>(
+                                 {{"dgx2", SystemKind::Dgx2}, {"nvswitch_tree", SystemKind::FatTree}});
                            }),
-                      leaf("groups", P::Optional, "an integer in 2..16 (leaf groups of 8 GPUs; fat_tree only)", "",
+                      leaf("groups", P::Optional, "an integer in 2..16 (leaf groups of 8 GPUs; nvswitch_tree only)", "",
                            [&c](const Field& f) {
                              if (c.system == SystemKind::Dgx2) f.fail("no groups key for a dgx2 (it has 2 groups of 8 GPUs)");
                              c.groups = static_cast<unsigned>(f.integer(2, 16));
@@ -105,23 +117,17 @@ KeySpec schema(NvConfig& c) {
                            "address or random (the order in which a DMA engine injects the lines of a wave)", "address",
                            [&c](const Field& f) { c.shuffle = f.choice<bool>({{"random", true}, {"address", false}}); }),
                   }),
-          section("allreduce", P::Required,
+          section("collective", P::Optional,
                   {
-                      leaf("method", P::Required, "ring, pull, push or uniform (not an allreduce: random writes)", "",
+                      leaf("operation", P::Defaulted, "allreduce (the only operation of this fabric)", "allreduce",
+                           [](const Field& f) { f.choice<int>({{"allreduce", 0}}); }),
+                      leaf("algorithm", P::Required, "ring, pull or push", "",
                            [&c](const Field& f) {
-                             c.method = f.choice<Method>({{"ring", Method::Ring},
-                                                          {"pull", Method::Pull},
-                                                          {"push", Method::Push},
-                                                          {"uniform", Method::Uniform}});
+                             c.method = f.choice<Method>(
+                                 {{"ring", Method::Ring}, {"pull", Method::Pull}, {"push", Method::Push}});
                            }),
                       leaf("message", P::Required, "a data size, a multiple of 128 B in [128 B, 1 GiB]", "",
-                           [&c](const Field& f) {
-                             const double bits = f.data_size();
-                             const double bytes = bits / 8;
-                             if (bytes < 128 || bytes > 1073741824.0 || std::fmod(bytes, 128) != 0)
-                               f.fail("a data size, a multiple of 128 B in [128 B, 1 GiB]");
-                             c.message_bytes = static_cast<uint64_t>(bytes);
-                           }),
+                           [&c](const Field& f) { c.message_bytes = message_size(f); }),
                       leaf("datatype", P::Defaulted, "fp32 or int32", "fp32",
                            [&c](const Field& f) {
                              c.dtype = f.choice<DataType>({{"fp32", DataType::Fp32}, {"int32", DataType::Int32}});
@@ -133,14 +139,14 @@ KeySpec schema(NvConfig& c) {
                                f.fail("a data size, a multiple of 128 B (0: no wave control)");
                              c.wave_bytes = static_cast<uint64_t>(bytes);
                            }),
-                      leaf("waves", P::Defaulted, "an integer in 1..4096 (outstanding waves; ignored without allreduce.wave)", "1",
+                      leaf("waves", P::Defaulted, "an integer in 1..4096 (outstanding waves; ignored without collective.wave)", "1",
                            [&c](const Field& f) { c.waves = static_cast<unsigned>(f.integer(1, 4096)); }),
                       leaf("barrier", P::Defaulted, "true or false (pull: an initial barrier)", "false",
                            [&c](const Field& f) {
                              const std::string t = f.text("true or false");
                              if (t != "true" && t != "false") f.fail("true or false");
                              c.barrier = t == "true";
-                             if (c.barrier && c.method != Method::Pull) f.fail("false: only the pull method has a barrier");
+                             if (c.barrier && c.method != Method::Pull) f.fail("false: only the pull algorithm has a barrier");
                            }),
                       leaf("ring_slice", P::Defaulted, "a data size, a multiple of 128 B (ring: data per flag)", "64 KiB",
                            [&c](const Field& f) {
@@ -149,6 +155,14 @@ KeySpec schema(NvConfig& c) {
                                f.fail("a data size, a multiple of 128 B in [128 B, 1 GiB]");
                              c.ring_slice_bytes = static_cast<uint64_t>(bytes);
                            }),
+                  }),
+          section("traffic", P::Optional,
+                  {
+                      leaf("pattern", P::Required,
+                           "uniform (every GPU writes each line to a GPU drawn at random; instead of a collective)", "",
+                           [&c](const Field& f) { c.method = f.choice<Method>({{"uniform", Method::Uniform}}); }),
+                      leaf("message", P::Required, "a data size per GPU, a multiple of 128 B in [128 B, 1 GiB]", "",
+                           [&c](const Field& f) { c.message_bytes = message_size(f); }),
                   }),
           section("run", P::Defaulted,
                   {
@@ -171,13 +185,16 @@ NvConfig load(const std::function<void(ConfigReader&)>& parse, const std::string
   reader.read();
   c.source = source;
   if (!reader.present("name")) c.name = std::filesystem::path(source).stem().string();
-  if (c.system == SystemKind::FatTree && !reader.present("system.groups")) c.groups = 16;
+  const bool collective = reader.present("collective"), traffic = reader.present("traffic");
+  if (collective && traffic)
+    reader.field("traffic").fail("no traffic section beside a collective: a run is one or the other");
+  if (!collective && !traffic)
+    reader.field("").fail_missing("collective", "a ring, pull or push allreduce; or a traffic section instead");
+  if (c.system == SystemKind::FatTree && !reader.present("topology.groups")) c.groups = 16;
   if (c.method != Method::Ring && c.gpus() > 0xFFFE)
-    reader.field("system.groups").fail("fewer GPUs than the unit's 16-bit source field holds");
+    reader.field("topology.groups").fail("fewer GPUs than the unit's 16-bit source field holds");
   if (c.method == Method::Ring && c.wave_bytes != 0)
-    reader.field("allreduce.wave").fail("0 B: the ring baseline has no wave control");
-  if (c.method == Method::Uniform && c.wave_bytes != 0)
-    reader.field("allreduce.wave").fail("0 B: uniform traffic has no wave control");
+    reader.field("collective.wave").fail("0 B: the ring baseline has no wave control");
   c.clock_hz = c.link_bandwidth / 128.0;  // one 16-B flit per cycle
   c.link_latency = std::max<unsigned>(1, static_cast<unsigned>(std::lround(c.link_latency_s * c.clock_hz)));
   c.switch_latency = static_cast<unsigned>(std::lround(c.switch_latency_s * c.clock_hz));

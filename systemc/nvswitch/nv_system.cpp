@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include <sys/resource.h>
+
 #include "nv_gpu.h"
 #include "nv_switch.h"
 
@@ -148,6 +150,7 @@ NvResults NvSystem::run(bool progress, const std::string& trace) {
       os << "deadlock: no progress for " << cycle_ - stalled_since << " cycles (run.watchdog) at cycle " << cycle_
          << (done ? "; every GPU has its result but the network is not empty" : "") << ":" << where();
       r.error = os.str();
+      r.deadlock = true;
       break;
     }
     const auto now = std::chrono::steady_clock::now();
@@ -225,109 +228,136 @@ NvResults NvSystem::run(bool progress, const std::string& trace) {
   }
   if (lat_n) r.reduction_latency_cycles = static_cast<double>(lat_sum) / static_cast<double>(lat_n);
   r.ok = r.error.empty();
+  r.writes_received = writes_received;
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  r.peak_rss_mb = static_cast<double>(ru.ru_maxrss) / 1024.0;  // Linux: kilobytes
   return r;
 }
 
-nlohmann::json nv_json(const NvConfig& c, const NvTopology& topo, const NvResults& r) {
-  nlohmann::json j;
-  j["name"] = c.name;
-  j["description"] = c.description;
-  j["system"] = {{"kind", c.system == SystemKind::Dgx2 ? "dgx2" : "fat_tree"},
-                 {"name", topo.name()},
-                 {"gpus", topo.gpus()},
-                 {"switches", topo.switches()},
-                 {"links_per_gpu", topo.links()},
-                 {"link_bandwidth_GBps", c.link_bandwidth / 8e9},
-                 {"clock_GHz", c.clock_hz / 1e9},
-                 {"switch_latency_cycles", c.switch_latency},
-                 {"link_latency_cycles", c.link_latency},
-                 {"input_buffer_flits_per_vc", c.input_buffer},
-                 {"input_buffer_bytes_per_vc", c.input_buffer * 16},
-                 {"table_bytes_per_port", c.table_bytes},
-                 {"table_entries_per_port", c.table_bytes / kLineBytes},
-                 {"push_timeout_cycles", c.timeout},
-                 {"memory_latency_cycles", c.mem_latency},
-                 {"memory_jitter_cycles", c.mem_jitter},
-                 {"issue_order", c.shuffle ? "random" : "address"},
-                 {"payload_peak_GBps", c.payload_peak_bytes_per_s() / 1e9}};
-  j["allreduce"] = {{"method", method_name(c.method)},
-                    {"message_bytes", c.message_bytes},
-                    {"datatype", c.dtype == DataType::Fp32 ? "fp32" : "int32"},
-                    {"wave_bytes", c.wave_bytes},
-                    {"waves", c.waves},
-                    {"barrier", c.barrier},
-                    {"ring_slice_bytes", c.ring_slice_bytes},
-                    {"seed", c.seed}};
-  j["results"] = {{"cycles", r.cycles},
-                  {"seconds", r.seconds},
-                  {"bandwidth_GBps", r.bandwidth / 1e9},
-                  {"fraction_of_peak", r.fraction_of_peak},
-                  {"gpu_injection_utilisation", r.gpu_injection_utilisation},
-                  {"gpu_ejection_utilisation", r.gpu_ejection_utilisation},
-                  {"fabric_utilisation", r.fabric_utilisation},
-                  {"reduction_latency_cycles", r.reduction_latency_cycles},
-                  {"pull_owner_finish_cycles",
-                   c.method == Method::Pull
-                       ? nlohmann::json{{"first", r.pull_owner_finish_first}, {"last", r.pull_owner_finish_last}}
-                       : nlohmann::json(nullptr)},
-                  {"table_results", r.results},
-                  {"table_evictions", r.evictions},
-                  {"table_bypasses", r.bypassed},
-                  {"home_gpu_partials", r.partials_merged},
-                  {"pull_first_hop_stall_cycles", r.pull_stall_cycles},
-                  {"max_table_occupancy", r.max_table_occupancy},
-                  {"wall_seconds", r.wall_seconds}};
-  j["checks"] = {{"passed", r.ok},
-                 {"error", r.error},
-                 {"lines_final", r.lines_final},
-                 {"lines_expected", static_cast<uint64_t>(topo.gpus()) * (c.message_bytes / kLineBytes)},
-                 {"corrupted", r.wrong_elements},
-                 {"duplicate_lines", r.duplicate_lines},
-                 {"misdelivered", r.misdelivered},
-                 {"bad_checksums", r.bad_checksums},
-                 {"bad_counts", r.bad_counts}};
-  return j;
-}
-
-std::string nv_text(const NvConfig& c, const NvTopology& topo, const NvResults& r) {
-  std::ostringstream os;
-  char buf[256];
-  if (c.method == Method::Uniform)
-    os << c.name << ": " << topo.name() << ", uniform random writes of " << c.message_bytes << " B per GPU";
-  else
-    os << c.name << ": " << topo.name() << ", allreduce of " << c.message_bytes << " B by " << method_name(c.method);
+nlohmann::ordered_json nv_results(const NvConfig& c, const NvTopology& topo, const NvResults& r) {
+  using nlohmann::ordered_json;
   const bool reduces = c.method == Method::Pull || c.method == Method::Push;
-  if (reduces) os << ", tables " << c.table_bytes << " B/port";
-  if (c.wave_bytes) os << ", " << c.waves << " waves of " << c.wave_bytes << " B";
-  if (c.barrier) os << ", with barrier";
-  os << "\n";
-  std::snprintf(buf, sizeof buf, "  time        %llu cycles = %.3f us (%.4g GHz fabric clock)\n",
-                static_cast<unsigned long long>(r.cycles), r.seconds * 1e6, c.clock_hz / 1e9);
-  os << buf;
-  std::snprintf(buf, sizeof buf, "  bandwidth   %.2f GB/s = %.1f%% of the %.1f GB/s payload peak\n", r.bandwidth / 1e9,
-                100 * r.fraction_of_peak, c.payload_peak_bytes_per_s() / 1e9);
-  os << buf;
+  ordered_json j;
+  j["hxsim"] = {{"command", "run"}, {"config", c.source}, {"name", c.name}, {"model", "nvswitch"}};
+
+  ordered_json cfg;
+  cfg["kind"] = c.system == SystemKind::Dgx2 ? "dgx2" : "nvswitch_tree";
+  cfg["system"] = topo.name().substr(0, topo.name().find(" ("));  // "DGX-2": the counts follow
+  cfg["description"] = c.description;
+  cfg["endpoints"] = topo.gpus();
+  cfg["switches"] = topo.switches();
+  cfg["routing_summary"] = "routing and multicast (MCR) tables";
+  cfg["links_per_gpu"] = topo.links();
+  cfg["link_bandwidth_GBps"] = c.link_bandwidth / 8e9;
+  cfg["clock_hz"] = c.clock_hz;
+  cfg["cycle_ns"] = 1e9 / c.clock_hz;
+  cfg["switch_latency_cycles"] = c.switch_latency;
+  cfg["link_latency_cycles"] = c.link_latency;
+  cfg["input_buffer_flits_per_vc"] = c.input_buffer;
+  cfg["input_buffer_bytes_per_vc"] = c.input_buffer * 16;
+  cfg["table_bytes_per_port"] = c.table_bytes;
+  cfg["table_entries_per_port"] = c.table_bytes / kLineBytes;
+  cfg["push_timeout_cycles"] = c.timeout;
+  cfg["memory_latency_cycles"] = c.mem_latency;
+  cfg["memory_jitter_cycles"] = c.mem_jitter;
+  cfg["issue_order"] = c.shuffle ? "random" : "address";
+  cfg["payload_peak_GBps"] = c.payload_peak_bytes_per_s() / 1e9;
+  j["config"] = cfg;
+
+  // The checks count 128-B lines at the GPUs: each GPU must end with every line of the result
+  // (or, for uniform traffic, receive every write it was sent) exactly once and intact.
+  const uint64_t expected_lines =
+      c.method == Method::Uniform ? r.lines_final : static_cast<uint64_t>(topo.gpus()) * (c.message_bytes / kLineBytes);
+  const uint64_t delivered = c.method == Method::Uniform ? r.writes_received : r.lines_final;
+  ordered_json checks;
+  checks["injected"] = expected_lines;
+  checks["delivered"] = delivered;
+  checks["lost"] = expected_lines > delivered ? expected_lines - delivered : 0;
+  checks["duplicated"] = r.duplicate_lines;
+  checks["corrupted"] = r.wrong_elements + r.bad_checksums + r.bad_counts;
+  checks["misdelivered"] = r.misdelivered;
+  checks["deadlock"] = r.deadlock;
+  checks["passed"] = r.ok;
+  j["checks"] = checks;
+  j["check_details"] = {{"unit", c.method == Method::Uniform
+                                     ? "writes: injected = writes acknowledged, delivered = writes received"
+                                     : "128-B result lines at the GPUs: injected = lines every GPU must end with"},
+                        {"wrong_elements", r.wrong_elements},
+                        {"bad_checksums", r.bad_checksums},
+                        {"bad_counts", r.bad_counts},
+                        {"report", r.error}};
+
+  ordered_json links = {{"injection", {{"mean", r.gpu_injection_utilisation}}},
+                        {"ejection", {{"mean", r.gpu_ejection_utilisation}}},
+                        {"fabric", {{"mean", r.fabric_utilisation}}},
+                        {"unit", "busy fraction of the links over the run"}};
+  const double time_us = r.seconds * 1e6;
+  if (c.method == Method::Uniform) {
+    ordered_json t;
+    t["pattern"] = "uniform";
+    t["message_bytes"] = c.message_bytes;
+    t["time_cycles"] = r.cycles;
+    t["time_us"] = time_us;
+    t["bandwidth_GBps"] = r.bandwidth / 1e9;
+    t["fraction_of_peak"] = r.fraction_of_peak;
+    t["link_utilisation"] = links;
+    j["traffic"] = t;
+  } else {
+    const double n = topo.gpus();
+    ordered_json job;
+    job["name"] = "job0";
+    job["operation"] = "allreduce";
+    job["algorithm"] = method_name(c.method);
+    job["ranks"] = topo.gpus();
+    job["message_bytes"] = c.message_bytes;
+    job["datatype"] = c.dtype == DataType::Fp32 ? "fp32" : "int32";
+    job["wave_bytes"] = c.wave_bytes;
+    job["waves"] = c.waves;
+    job["barrier"] = c.barrier;
+    job["ring_slice_bytes"] = c.ring_slice_bytes;
+    job["complete"] = r.lines_final == expected_lines;
+    job["time_cycles"] = r.cycles;
+    job["time_us"] = time_us;
+    job["algbw_GBps"] = r.bandwidth / 1e9;
+    job["busbw_GBps"] = r.bandwidth / 1e9 * 2 * (n - 1) / n;
+    job["peak_algbw_GBps"] = c.payload_peak_bytes_per_s() / 1e9;
+    job["fraction_of_peak"] = r.fraction_of_peak;
+    job["peak_definition"] =
+        "allreduce: the payload a GPU's links carry, 128 B of every 144-B write plus its 16-B ack (Klenk et al.)";
+    job["output_elements"] = r.lines_final * kLineWords;
+    job["wrong_elements"] = r.wrong_elements;
+    ordered_json coll;
+    coll["jobs"] = ordered_json::array({job});
+    coll["link_utilisation"] = links;
+    j["collective"] = coll;
+  }
   if (reduces) {
-    std::snprintf(buf, sizeof buf, "  tables      %llu results, %llu evictions, %llu bypasses, max %u entries/port\n",
-                  static_cast<unsigned long long>(r.results), static_cast<unsigned long long>(r.evictions),
-                  static_cast<unsigned long long>(r.bypassed), r.max_table_occupancy);
-    os << buf;
+    ordered_json sw;
+    sw["table_results"] = r.results;
+    sw["table_evictions"] = r.evictions;
+    sw["table_bypasses"] = r.bypassed;
+    sw["home_gpu_partials"] = r.partials_merged;
+    sw["pull_first_hop_stall_cycles"] = r.pull_stall_cycles;
+    sw["max_table_occupancy"] = r.max_table_occupancy;
+    sw["reduction_latency_cycles"] = r.reduction_latency_cycles;
+    sw["pull_owner_finish_cycles"] =
+        c.method == Method::Pull
+            ? ordered_json{{"first", r.pull_owner_finish_first}, {"last", r.pull_owner_finish_last}}
+            : ordered_json(nullptr);
+    j["in_network"] = sw;
   }
-  if (c.method == Method::Pull) {
-    std::snprintf(buf, sizeof buf, "  owners      last owned line reduced: first GPU at cycle %llu, last GPU at %llu\n",
-                  static_cast<unsigned long long>(r.pull_owner_finish_first),
-                  static_cast<unsigned long long>(r.pull_owner_finish_last));
-    os << buf;
-  }
-  std::snprintf(buf, sizeof buf, "  checks      %s: %llu of %llu lines final, %llu wrong elements\n",
-                r.ok ? "passed" : "FAILED", static_cast<unsigned long long>(r.lines_final),
-                static_cast<unsigned long long>(topo.gpus() * (c.message_bytes / kLineBytes)),
-                static_cast<unsigned long long>(r.wrong_elements));
-  os << buf;
-  if (!r.ok) os << "  error       " << r.error << "\n";
-  std::snprintf(buf, sizeof buf, "  wall        %.2f s\n", r.wall_seconds);
-  os << buf;
-  return os.str();
+
+  ordered_json sim;
+  sim["cycles"] = r.cycles;
+  sim["simulated_seconds"] = r.seconds;
+  sim["switches"] = topo.switches();
+  sim["wall_seconds"] = r.wall_seconds;
+  sim["cycles_per_second"] = r.wall_seconds > 0 ? static_cast<double>(r.cycles) / r.wall_seconds : 0.0;
+  sim["peak_rss_mb"] = r.peak_rss_mb;
+  sim["seed"] = c.seed;
+  j["sim"] = sim;
+  return j;
 }
 
 }  // namespace hx::nv

@@ -22,12 +22,15 @@ namespace hx::nv {
 
 struct NvResults {
   bool ok = false;
+  bool deadlock = false;  // the watchdog saw no progress for run.watchdog cycles
   std::string error;  // a deadlock, a leftover table entry, the first data error
   uint64_t cycles = 0;
   double seconds = 0, bandwidth = 0, fraction_of_peak = 0;
   double wall_seconds = 0;
   uint64_t wrong_elements = 0, duplicate_lines = 0, misdelivered = 0, bad_checksums = 0, bad_counts = 0;
   uint64_t lines_final = 0;
+  uint64_t writes_received = 0;  // uniform traffic: writes received at their destination
+  double peak_rss_mb = 0;
   uint64_t results = 0, evictions = 0, bypassed = 0, partials_merged = 0, pull_stall_cycles = 0;
   unsigned max_table_occupancy = 0;
   double gpu_injection_utilisation = 0;  // busy fraction of the GPU -> switch links
@@ -66,7 +69,7 @@ class NvSystem : public sc_core::sc_module {
   std::string failure_;
 };
 
-nlohmann::json nv_json(const NvConfig& cfg, const NvTopology& topo, const NvResults& r);
-std::string nv_text(const NvConfig& cfg, const NvTopology& topo, const NvResults& r);
+/// The results document in the schema every hxsim run writes (docs/simulator.md, "Results").
+nlohmann::ordered_json nv_results(const NvConfig& cfg, const NvTopology& topo, const NvResults& r);
 
 }  // namespace hx::nv

@@ -677,8 +677,9 @@ nlohmann::ordered_json Simulation::run() {
 
   using nlohmann::ordered_json;
   ordered_json j;
-  j["hxsim"] = {{"command", "run"}, {"config", cfg_.source}, {"name", cfg_.name}};
+  j["hxsim"] = {{"command", "run"}, {"config", cfg_.source}, {"name", cfg_.name}, {"model", "fabric"}};
   ordered_json derived;
+  derived["kind"] = cfg_.topology.kind;
   derived["board"] = std::to_string(cfg_.topology.board_x) + "x" +
                      std::to_string(cfg_.topology.board_y);
   derived["rtl_model"] = n.variant ? "hx_board_plane " + n.variant->name : "none";
@@ -712,9 +713,17 @@ nlohmann::ordered_json Simulation::run() {
     derived["planes"] = cfg_.topology.planes;
     derived["tree_span"] = tree_span_name(cfg_.topology.tree_span);
   }
+  if (!derived.contains("system")) derived["system"] = derived["board"].get<std::string>() + " board";
+  derived["endpoints"] = cfg_.node_count();
+  derived["switches"] = n.fabric ? n.fabric->num_switches() : 0;
+  derived["routing_summary"] = cfg_.fat_tree()    ? std::string("up/down adaptive")
+                       : cfg_.dragonfly() ? std::string(cfg_.topology.dragonfly.ugal ? "UGAL-L" : "minimal")
+                       : cfg_.torus()     ? std::string("dimension order with datelines")
+                       : cfg_.hammingmesh()
+                           ? route_mode_name(cfg_.router.routing) + " on the boards, up/down adaptive in the fat trees"
+                           : route_mode_name(cfg_.router.routing);
   if (n.fabric) {
     derived["accelerators"] = cfg_.node_count();
-    derived["switches"] = n.fabric->num_switches();
     derived["cables"] = n.fabric->num_cables();
     derived["global_link_latency_cycles"] = cfg_.global_link.latency_cycles;
     derived["switch_latency_cycles"] = cfg_.fabric_switch.latency_cycles;
@@ -743,39 +752,45 @@ nlohmann::ordered_json Simulation::run() {
     j["traffic"] = traffic_results(cfg_, tr, n.fabric != nullptr);
   }
   if (!opt_.dump_buffers.empty() && n.engine) write_buffers(opt_.dump_buffers, *n.engine);
+  // The checks every hxsim run reports, with the same keys for every model.
   ordered_json checks;
-  checks["passed"] = passed_;
-  checks["end"] = to_string(end);
   checks["injected"] = c.injected;
   checks["delivered"] = c.delivered;
   checks["lost"] = lost;
   checks["duplicated"] = c.duplicated;
   checks["corrupted"] = corrupted;
-  checks["misrouted"] = c.misrouted;
+  checks["misdelivered"] = c.misrouted;
   checks["deadlock"] = end == RunEnd::Deadlock;
-  checks["model_error"] = end == RunEnd::ModelError;
-  checks["flits_injected"] = c.flits_injected;
-  checks["flits_delivered"] = c.flits_delivered;
-  checks["credits_returned"] = acc.all_credits_home();
+  checks["passed"] = passed_;
+  j["checks"] = checks;
+  // What this model checks beyond them: the run's end, the flits, the credits, the collective's
+  // data, the paths against the routing rules and the diameter.
+  ordered_json details;
+  details["unit"] = "packets, each checked end to end by the scoreboard (PacketTracker)";
+  details["end"] = to_string(end);
+  details["model_error"] = end == RunEnd::ModelError;
+  details["flits_injected"] = c.flits_injected;
+  details["flits_delivered"] = c.flits_delivered;
+  details["credits_returned"] = acc.all_credits_home();
   if (n.engine) {
-    checks["collective_complete"] = collectives_complete;
-    checks["collective_wrong_elements"] = mismatched;
-    checks["collective_coverage_errors"] = coverage_errors;
-    if (!cfg_.collective.jobs.empty()) checks["foreign_board_entries"] = c.foreign_boards;
+    details["collective_complete"] = collectives_complete;
+    details["collective_wrong_elements"] = mismatched;
+    details["collective_coverage_errors"] = coverage_errors;
+    if (!cfg_.collective.jobs.empty()) details["foreign_board_entries"] = c.foreign_boards;
   }
-  checks["max_path_cables"] = c.max_path_cables;
-  checks["max_trees"] = c.max_trees;
-  checks["max_vc"] = c.max_vc;
-  checks["path_violations"] = c.path_violations;
-  if (cfg_.hammingmesh()) checks["diameter_formula"] = hammingmesh_diameter(cfg_);
-  if (cfg_.fat_tree()) checks["diameter_formula"] = fat_tree_diameter(cfg_);
-  if (cfg_.dragonfly()) checks["diameter_formula"] = dragonfly_diameter(cfg_);
-  if (cfg_.torus()) checks["diameter_formula"] = torus_diameter(cfg_);
+  details["max_path_cables"] = c.max_path_cables;
+  details["max_trees"] = c.max_trees;
+  details["max_vc"] = c.max_vc;
+  details["path_violations"] = c.path_violations;
+  if (cfg_.hammingmesh()) details["diameter_formula"] = hammingmesh_diameter(cfg_);
+  if (cfg_.fat_tree()) details["diameter_formula"] = fat_tree_diameter(cfg_);
+  if (cfg_.dragonfly()) details["diameter_formula"] = dragonfly_diameter(cfg_);
+  if (cfg_.torus()) details["diameter_formula"] = torus_diameter(cfg_);
   std::vector<std::string> messages = n.tracker.messages();
   if (n.engine) messages.insert(messages.end(), n.engine->messages().begin(), n.engine->messages().end());
-  checks["messages"] = messages;
-  checks["report"] = failure_;
-  j["checks"] = checks;
+  details["messages"] = messages;
+  details["report"] = failure_;
+  j["check_details"] = details;
 
   const double flit_hops = static_cast<double>(c.flit_hops);
   ordered_json sim;

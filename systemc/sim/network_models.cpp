@@ -1,0 +1,185 @@
+#include "network_models.h"
+
+#include <unistd.h>
+
+#include <stdexcept>
+
+#include <yaml-cpp/yaml.h>
+
+#include "config_reader.h"
+#include "nv_system.h"
+#include "sim_config.h"
+
+namespace hx {
+
+namespace {
+
+// ---- fabric: flit-level, RTL boards and C++ VC switches (simulation.h) --------------------------
+
+SimConfig load_fabric(const RunRequest& r) {
+  if (r.config_path.empty()) return load_config_text(default_config_yaml(), "<built-in>", r.overrides);
+  return load_config(r.config_path, r.overrides);
+}
+
+std::vector<std::string> check_fabric(const RunRequest& r) {
+  const SimConfig cfg = load_fabric(r);
+  check_buildable(cfg);
+  std::vector<std::string> lines{"valid config '" + cfg.name + "'"};
+  lines.insert(lines.end(), cfg.derivations.begin(), cfg.derivations.end());
+  return lines;
+}
+
+RunOutcome run_fabric(const RunRequest& r) {
+  const SimConfig cfg = load_fabric(r);
+  check_buildable(cfg);
+  const RunOptions& opt = r.options;
+  if (!opt.dump_buffers.empty() && !cfg.collective.enabled)
+    throw std::invalid_argument("--dump-buffers needs a config with a collective");
+  if (opt.only_source >= static_cast<int>(cfg.node_count()))
+    throw std::invalid_argument("--only-source: expected a node index below " + std::to_string(cfg.node_count()));
+  Simulation sim(cfg, opt);
+  RunOutcome out;
+  out.results = sim.run();
+  out.passed = sim.passed();
+  out.failure = sim.failure_report();
+  return out;
+}
+
+// ---- nvswitch: packet-level GPUs and switches with Verilated reduction units (nv_system.h) -----
+
+nv::NvConfig load_nvswitch(const RunRequest& r) {
+  if (r.config_path.empty()) throw std::invalid_argument("an NVSwitch system needs a config file");
+  nv::NvConfig cfg = nv::load_nv_config(r.config_path, r.overrides);
+  const RunOptions& opt = r.options;
+  const auto refuse = [](bool given, const char* option) {
+    if (given) throw std::invalid_argument(std::string(option) + ": not supported by the nvswitch model");
+  };
+  refuse(r.trace_window_given, "--trace-window");
+  refuse(opt.only_source >= 0, "--only-source");
+  refuse(!opt.dump_buffers.empty(), "--dump-buffers");
+  if (!opt.fault.empty()) {
+    if (opt.fault_node >= cfg.gpus())
+      throw std::invalid_argument("--inject-fault: NODE must be a GPU, 0.." + std::to_string(cfg.gpus() - 1));
+    cfg.fault = opt.fault == "drop" ? nv::GpuParams::Fault::Drop : nv::GpuParams::Fault::Corrupt;
+    cfg.fault_gpu = opt.fault_node;
+    cfg.fault_n = opt.fault_nth;
+  }
+  return cfg;
+}
+
+std::vector<std::string> check_nvswitch(const RunRequest& r) {
+  const nv::NvConfig cfg = load_nvswitch(r);
+  return {"valid config '" + cfg.name + "'",
+          "fabric clock " + std::to_string(cfg.clock_hz / 1e9) + " GHz (one 16-B flit per cycle per link)",
+          "switch latency " + std::to_string(cfg.switch_latency) + " cycles, link latency " +
+              std::to_string(cfg.link_latency) + " cycles, input buffer " + std::to_string(cfg.input_buffer) +
+              " flits per VC"};
+}
+
+RunOutcome run_nvswitch(const RunRequest& r) {
+  const nv::NvConfig cfg = load_nvswitch(r);
+  nv::NvSystem system("nvswitch", cfg);
+  const nv::NvResults res = system.run(r.options.progress, r.options.trace_path);
+  RunOutcome out;
+  out.results = nv::nv_results(cfg, system.topology(), res);
+  out.passed = res.ok;
+  out.failure = res.error;
+  return out;
+}
+
+std::vector<NetworkModel> make_models() {
+  std::vector<NetworkModel> m;
+  NetworkModel fabric;
+  fabric.name = "fabric";
+  fabric.description = "flit level: Verilated RTL board planes and C++ input-buffered VC switches, FlitLinks";
+  fabric.topologies = {{"board", "one a x b board of RTL routers, edges tied off (a mesh)"},
+                       {"hammingmesh", "x x y boards joined by row and column fat trees (HyperX: 1x1 boards)"},
+                       {"fat_tree", "one- or two-level fat tree of C++ switches, with tapering"},
+                       {"torus", "2D torus of boards' routers, switchless"},
+                       {"dragonfly", "groups of a routers with p endpoints and h global links"}};
+  fabric.routings = {{"xy", "dimension order on the boards (RTL router)"},
+                     {"north_last", "minimal adaptive with the north-last turn rule (RTL router)"},
+                     {"min_adaptive", "minimal adaptive without turn rule (deadlocks: for tests)"},
+                     {"updown", "up/down adaptive to the least-loaded up port (fat trees)"},
+                     {"dor_dateline", "dimension order with dateline VCs (torus)"},
+                     {"minimal", "minimal (dragonfly)"},
+                     {"ugal_l", "UGAL-L (dragonfly)"}};
+  fabric.collectives = {{"ring", "unidirectional ring"},
+                        {"bidirectional_ring", "two rings, both directions"},
+                        {"hamiltonian", "two edge-disjoint Hamiltonian cycles of the torus, both directions"},
+                        {"torus2d", "2D torus: rows, then columns"},
+                        {"direct", "all-to-all: every rank to every rank"}};
+  fabric.traffic = {{"uniform", ""}, {"permutation", ""}, {"transpose", ""}, {"bit_complement", ""},
+                    {"neighbor", ""},  {"hotspot", ""},     {"alltoall", "balanced shift, rounds repeat"}};
+  fabric.check = &check_fabric;
+  fabric.run = &run_fabric;
+  m.push_back(std::move(fabric));
+
+  NetworkModel nvs;
+  nvs.name = "nvswitch";
+  nvs.description = "packet level: GPUs and output-queued NVSwitch-like switches with Verilated reduction units";
+  nvs.topologies = {{"dgx2", "16 GPUs, 12 switches in two groups of 6 (Klenk et al., section V)"},
+                    {"nvswitch_tree", "two-level fat tree of NVSwitch-like switches, groups of 8 GPUs"}};
+  nvs.routings = {{"table", "routing tables and multicast (MCR) tables, set up by the fabric manager"}};
+  nvs.collectives = {{"ring", "software ring allreduce with data-fence-flag"},
+                     {"pull", "in-network pull allreduce"},
+                     {"push", "in-network push allreduce"}};
+  nvs.traffic = {{"uniform", "uniform random writes of 128-B lines"}};
+  nvs.check = &check_nvswitch;
+  nvs.run = &run_nvswitch;
+  m.push_back(std::move(nvs));
+  return m;
+}
+
+// topology.kind of the config as it will be read: an override wins over the file; a file
+// without it has the built-in default kind ("" if it has an old `system:` section instead).
+struct KindAt {
+  std::string kind;
+  Origin origin;
+};
+KindAt read_kind(const RunRequest& r) {
+  for (auto it = r.overrides.rbegin(); it != r.overrides.rend(); ++it) {
+    const std::string prefix = "topology.kind=";
+    if (it->compare(0, prefix.size(), prefix) == 0) return {it->substr(prefix.size()), Origin{"--set " + *it, 0, 0}};
+  }
+  YAML::Node root;
+  try {
+    root = r.config_path.empty() ? YAML::Load(default_config_yaml()) : YAML::LoadFile(r.config_path);
+  } catch (const std::exception&) {
+    return {"board", Origin{}};  // unreadable or malformed: the fabric's loader reports where
+  }
+  if (!root.IsMap()) return {"board", Origin{}};
+  const YAML::Node topo = root["topology"];
+  if (topo && topo.IsMap() && topo["kind"] && topo["kind"].IsScalar()) {
+    const YAML::Node k = topo["kind"];
+    return {k.Scalar(), Origin{r.config_path, k.Mark().line + 1, k.Mark().column + 1}};
+  }
+  if (!topo && root["system"]) return {"", Origin{}};  // an NVSwitch config of the old schema
+  return {"board", Origin{}};
+}
+
+}  // namespace
+
+const std::vector<NetworkModel>& network_models() {
+  static const std::vector<NetworkModel> models = make_models();
+  return models;
+}
+
+const NetworkModel& model_for(const RunRequest& request) {
+  const KindAt k = read_kind(request);
+  std::vector<std::string> all;
+  for (const NetworkModel& m : network_models()) {
+    for (const RegisteredName& t : m.topologies) {
+      if (t.name == k.kind) return m;
+      all.push_back(t.name);
+    }
+  }
+  if (k.kind.empty()) {
+    for (const NetworkModel& m : network_models())
+      if (m.name == "nvswitch") return m;
+  }
+  throw ConfigError(k.origin, "topology.kind", "", "one of " + join_names(all), quote_text(k.kind),
+                    closest_match(k.kind, all).empty() ? "" : "did you mean '" + closest_match(k.kind, all) + "'?");
+}
+
+}  // namespace hx

@@ -1,0 +1,67 @@
+// network_models.h: the registry of network models, and the one place where a config's
+// topology.kind picks the model that builds and runs it.
+//
+// hxsim has two network models today:
+//   - fabric:   the flit-level model: RTL board planes (Verilated) and C++ input-buffered VC
+//               switches joined by FlitLinks (board, hammingmesh, fat_tree, torus, dragonfly);
+//   - nvswitch: the packet-level model of Klenk et al.: GPUs and output-queued NVSwitch-like
+//               switches with Verilated reduction units (dgx2, nvswitch_tree).
+// Each registers the topology kinds it builds, its routing functions, collectives and traffic
+// patterns (for `hxsim list`), and two entry points: check a config, run it. `hxsim run CONFIG`
+// reads topology.kind (after --set overrides), finds the model that registered it and hands the
+// config over; every model returns the same results schema (docs/simulator.md, "Results").
+//
+// Adding a model is one more entry in network_models.cpp. Inside the fabric model, the kinds are
+// still told apart by SimConfig's predicates; the topology-builder registry that replaces them
+// is the next step of issue 18 (docs/architecture.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "nlohmann/json.hpp"
+#include "simulation.h"
+
+namespace hx {
+
+/// One `hxsim run` or `hxsim check`: the config and how to run it.
+struct RunRequest {
+  std::string config_path;             ///< "" for the built-in default config
+  std::vector<std::string> overrides;  ///< --set key.path=value, in order
+  RunOptions options;
+  /// Options a model may not support; a model refuses what it cannot honour (UsageError-like
+  /// std::invalid_argument naming the option).
+  bool trace_window_given = false;
+};
+
+/// What a run produced: the results document and whether every check passed.
+struct RunOutcome {
+  nlohmann::ordered_json results;
+  bool passed = false;
+  std::string failure;  ///< the watchdog's or the checks' report; empty when passed
+};
+
+/// A name a model registers, with one line of description.
+struct RegisteredName {
+  std::string name, description;
+};
+
+struct NetworkModel {
+  std::string name;         ///< "fabric", "nvswitch"
+  std::string description;  ///< one line
+  std::vector<RegisteredName> topologies, routings, collectives, traffic;
+  /// Loads and validates the config; returns the lines describing what it derived.
+  std::vector<std::string> (*check)(const RunRequest&) = nullptr;
+  RunOutcome (*run)(const RunRequest&) = nullptr;
+};
+
+/// Every registered model, in registration order.
+const std::vector<NetworkModel>& network_models();
+
+/// The model that builds the config's topology.kind (read from the file, or the built-in default,
+/// after the overrides). A config without a topology section but with an old NVSwitch `system:`
+/// section goes to the nvswitch model, whose loader names the renamed keys. An unknown kind is a
+/// ConfigError at the kind's position that lists every registered kind.
+const NetworkModel& model_for(const RunRequest& request);
+
+}  // namespace hx
