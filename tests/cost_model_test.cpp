@@ -4,9 +4,6 @@
 // (within 2% per entry) and diameters, the bisection formulas, the cost config's error paths
 // and the shipped configs/cost_*.yaml.
 //
-// The same source also builds cost_cli_test (HX_COST_CLI_TESTS), which runs `hxsim cost`
-// through the built binary: table, JSON, exit codes, no output on bad input.
-//
 // The topologies are written out here in code, independently of the shipped configs; a test
 // checks that the configs describe the same topologies. The paper's numbers appear only as
 // expected values.
@@ -24,9 +21,6 @@
 #include "cost_report.h"
 #include "topology_cost.h"
 
-#ifdef HX_COST_CLI_TESTS
-#include "cli_support.h"
-#endif
 
 namespace hx::cost {
 namespace {
@@ -41,7 +35,6 @@ const std::string kBase =
     "  - name: ft\n"
     "    kind: fat_tree\n";
 
-#ifndef HX_COST_CLI_TESTS
 
 // ---- the paper's design points, written out independently of configs/ ----------------------------
 
@@ -617,68 +610,6 @@ TEST(ShippedCostConfigs, DocsDescribeEveryKey) {
   }
 }
 
-#else  // HX_COST_CLI_TESTS
-
-// ---- through the hxsim binary ---------------------------------------------------------------------
-
-namespace fs = std::filesystem;
-
-using hx::test::hxsim;
-using Result = hx::test::CliResult;
-
-fs::path scratch() { return hx::test::scratch_dir("cost_cli_test"); }
-
-TEST(HxsimCost, TableAndJson) {
-  const fs::path d = scratch();
-  const fs::path out = d / "sub" / "cost.json";
-  const Result r = hxsim("cost " + kConfigDir + "/cost_large.yaml --out " + out.string());
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("Hx4Mesh"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("43.29"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("results  " + out.string()), std::string::npos) << r.output;
-  ASSERT_TRUE(fs::exists(out));
-  EXPECT_FALSE(fs::exists(out.string() + ".tmp"));
-  std::ifstream in(out);
-  const auto j = nlohmann::json::parse(in);
-  EXPECT_EQ(j["hxsim"]["command"], "cost");
-  EXPECT_EQ(j["topologies"].size(), 8u);
-  EXPECT_EQ(j["topologies"][4]["per_plane"]["switches"], 3072);
-  EXPECT_EQ(j["topologies"][7]["diameter"], 128);
-}
-
-TEST(HxsimCost, QuietAndOverrides) {
-  const fs::path d = scratch();
-  const Result r = hxsim("cost " + kConfigDir + "/cost_small.yaml --quiet --set prices.aoc=272 --out " +
-                         (d / "c.json").string());
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_EQ(r.output, "");
-  std::ifstream in(d / "c.json");
-  const auto j = nlohmann::json::parse(in);
-  EXPECT_EQ(j["topologies"][7]["total"]["cost_usd"], 4096 * 272);  // the torus at DAC prices
-}
-
-void expect_bad_input(const std::string& args, const std::string& message) {
-  const fs::path out = fs::temp_directory_path() / "cost_cli_test" / "never.json";
-  fs::remove(out);
-  const Result r = hxsim(args + " --out " + out.string());
-  EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_NE(r.output.find(message), std::string::npos) << "expected '" << message << "' in\n" << r.output;
-  EXPECT_FALSE(fs::exists(out)) << "no output file on bad input";
-}
-
-TEST(HxsimCost, BadInputExitsTwoAndWritesNothing) {
-  const fs::path d = scratch();
-  expect_bad_input("cost /nonexistent/cost.yaml", "/nonexistent/cost.yaml: cannot open");
-  std::ofstream(d / "bad.yaml") << kBase << "    leaf_up: 70\n    leaf_down: 10\n";
-  expect_bad_input("cost " + (d / "bad.yaml").string(),
-                   "bad.yaml:6:14: topologies[0].leaf_up: expected an integer in 1..54 (leaf_down + leaf_up <= radix "
-                   "64), found '70'");
-  expect_bad_input("cost " + kConfigDir + "/cost_small.yaml --set cluster.radix=3", "cluster.radix");
-  // A simulator config is not a cost config.
-  expect_bad_input("cost " + kConfigDir + "/mesh8x8_uniform.yaml", "unknown key");
-}
-
-#endif  // HX_COST_CLI_TESTS
 
 }  // namespace
 }  // namespace hx::cost

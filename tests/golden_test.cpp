@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <ostream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -24,6 +25,9 @@ struct GoldenCase {
   std::vector<std::string> args;
   json values;
 };
+
+// gtest prints a parameter in the test's name: the case's name, not its bytes.
+void PrintTo(const GoldenCase& c, std::ostream* os) { *os << c.name; }
 
 std::vector<GoldenCase> load_cases() {
   std::ifstream in(HX_GOLDEN_TABLE);

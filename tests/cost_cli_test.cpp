@@ -1,0 +1,93 @@
+// cost_cli_test.cpp: `hxsim cost` through the built binary: table, JSON, exit codes, no output
+// on bad input. The model itself is tested without the binary in cost_model_test.cpp.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli_support.h"
+#include "config_test_support.h"
+#include "cost_config.h"
+#include "cost_report.h"
+#include "topology_cost.h"
+
+namespace hx::cost {
+namespace {
+
+const std::string kConfigDir = HX_CONFIG_DIR;
+
+// The smallest valid config: lines 1-5. Tests append topology lines from line 6 on.
+const std::string kBase =
+    "cluster:\n"
+    "  endpoints: 1024\n"
+    "topologies:\n"
+    "  - name: ft\n"
+    "    kind: fat_tree\n";
+
+
+// ---- through the hxsim binary ---------------------------------------------------------------------
+
+namespace fs = std::filesystem;
+
+using hx::test::hxsim;
+using Result = hx::test::CliResult;
+
+fs::path scratch() { return hx::test::scratch_dir("cost_cli_test"); }
+
+TEST(HxsimCost, TableAndJson) {
+  const fs::path d = scratch();
+  const fs::path out = d / "sub" / "cost.json";
+  const Result r = hxsim("cost " + kConfigDir + "/cost_large.yaml --out " + out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("Hx4Mesh"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("43.29"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("results  " + out.string()), std::string::npos) << r.output;
+  ASSERT_TRUE(fs::exists(out));
+  EXPECT_FALSE(fs::exists(out.string() + ".tmp"));
+  std::ifstream in(out);
+  const auto j = nlohmann::json::parse(in);
+  EXPECT_EQ(j["hxsim"]["command"], "cost");
+  EXPECT_EQ(j["topologies"].size(), 8u);
+  EXPECT_EQ(j["topologies"][4]["per_plane"]["switches"], 3072);
+  EXPECT_EQ(j["topologies"][7]["diameter"], 128);
+}
+
+TEST(HxsimCost, QuietAndOverrides) {
+  const fs::path d = scratch();
+  const Result r = hxsim("cost " + kConfigDir + "/cost_small.yaml --quiet --set prices.aoc=272 --out " +
+                         (d / "c.json").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output, "");
+  std::ifstream in(d / "c.json");
+  const auto j = nlohmann::json::parse(in);
+  EXPECT_EQ(j["topologies"][7]["total"]["cost_usd"], 4096 * 272);  // the torus at DAC prices
+}
+
+void expect_bad_input(const std::string& args, const std::string& message) {
+  const fs::path out = fs::temp_directory_path() / "cost_cli_test" / "never.json";
+  fs::remove(out);
+  const Result r = hxsim(args + " --out " + out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find(message), std::string::npos) << "expected '" << message << "' in\n" << r.output;
+  EXPECT_FALSE(fs::exists(out)) << "no output file on bad input";
+}
+
+TEST(HxsimCost, BadInputExitsTwoAndWritesNothing) {
+  const fs::path d = scratch();
+  expect_bad_input("cost /nonexistent/cost.yaml", "/nonexistent/cost.yaml: cannot open");
+  std::ofstream(d / "bad.yaml") << kBase << "    leaf_up: 70\n    leaf_down: 10\n";
+  expect_bad_input("cost " + (d / "bad.yaml").string(),
+                   "bad.yaml:6:14: topologies[0].leaf_up: expected an integer in 1..54 (leaf_down + leaf_up <= radix "
+                   "64), found '70'");
+  expect_bad_input("cost " + kConfigDir + "/cost_small.yaml --set cluster.radix=3", "cluster.radix");
+  // A simulator config is not a cost config.
+  expect_bad_input("cost " + kConfigDir + "/mesh8x8_uniform.yaml", "unknown key");
+}
+
+
+}  // namespace
+}  // namespace hx::cost
