@@ -11,7 +11,7 @@
 //   edge SizeX   + y              E edge, router (SizeX-1, y)
 //   edge SizeX+SizeY + x          S edge, router (x, 0)
 //   edge 2*SizeX+SizeY + y        W edge, router (0, y)
-// Seen from outside (tb/route_ref.h BoardGeometry, systemc/board/plane_model.h), the plane's
+// Seen from outside (systemc/core/board_geometry.h BoardGeometry, systemc/board/plane_model.h), the plane's
 // external ports are the local ports 0 .. NumNodes*LocalPorts-1 in the order above, then the edge
 // ports from NumNodes*LocalPorts on.
 // In a HammingMesh the E/W edge ports go to row fat trees and the N/S ports to column trees;

@@ -1,4 +1,4 @@
-// hx_pkg: the flit format shared by every hxsim RTL block and mirrored in C++ (tb/hx_flit.h).
+// hx_pkg: the flit format shared by every hxsim RTL block and mirrored in C++ (systemc/core/hx_flit.h).
 //
 // A flit on a link is {type, vc, payload}:
 //

@@ -12,7 +12,7 @@
 
 #include "flit_link.h"
 #include "plane_registry.h"
-#include "route_ref.h"
+#include "board_geometry.h"
 #include "verilated.h"
 
 int sc_main(int, char*[]) { return 0; }  // libsystemc needs one; gtest_main runs the tests

@@ -7,7 +7,7 @@
 // VerilatedPlane<M> implements it for each Verilated build of the plane (one class per size, VC
 // count and lane count), and the registry (plane_registry.h) creates the one a config asks for.
 //
-// External ports are numbered as in rtl/hx_board_plane.sv and tb/route_ref.h BoardGeometry:
+// External ports are numbered as in rtl/hx_board_plane.sv and systemc/core/board_geometry.h BoardGeometry:
 // local ports first, lane k of node n = y*a + x at k*a*b + n (local_port(n, k); lane 0 has the
 // numbers of a one-lane plane), then, from a*b*L on, the edge ports N (x), E (y), S (x), W (y).
 // Each port has two FlitLinks: `in` carries flits into the plane (and credits out of it),
@@ -27,7 +27,7 @@
 
 #include "flit_link.h"
 #include "hx_flit.h"
-#include "route_ref.h"
+#include "board_geometry.h"
 
 class VerilatedFstC;
 

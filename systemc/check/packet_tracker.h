@@ -3,7 +3,7 @@
 // Each packet gets a record when its source creates it: source and destination endpoint,
 // length, VC, creation cycle, whether it counts for the measurement window. Its flits carry,
 // in the payload above the routing header, the packet id and a checksum (head) or a
-// deterministic pattern of (id, index) (body and tail), see tb/hx_flit.h; so every arriving
+// deterministic pattern of (id, index) (body and tail), see systemc/core/hx_flit.h; so every arriving
 // flit can be checked on its own, without storing payloads.
 //
 // At each destination, per VC, flits must arrive as one contiguous packet in order: a head

@@ -23,7 +23,7 @@
 namespace hx {
 
 // RouteMode and VcPolicy (the router's straps, codes equal to the RTL's) come from
-// tb/router_straps.h, shared with the benches.
+// core/router_straps.h, shared with the benches.
 
 /// Synthetic traffic pattern: how a source picks each packet's destination (docs/config.md).
 /// alltoall is the HammingMesh paper's balanced shift: in round i = 1..p-1 rank j sends to rank

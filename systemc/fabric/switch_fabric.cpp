@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "route_ref.h"
+#include "board_geometry.h"
 
 namespace hx {
 
