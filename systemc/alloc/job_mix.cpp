@@ -7,16 +7,6 @@
 
 namespace hx::alloc {
 
-uint64_t Rng::below(uint64_t n) {
-  if (n == 0) throw std::invalid_argument("Rng::below(0)");
-  // Accept only draws below the largest multiple of n, so every residue is equally likely.
-  const uint64_t limit = UINT64_MAX - UINT64_MAX % n;
-  uint64_t r;
-  do {
-    r = next();
-  } while (r >= limit);
-  return r % n;
-}
 
 double JobSizeDistribution::total_weight() const { return std::accumulate(weights.begin(), weights.end(), 0.0); }
 
@@ -82,7 +72,7 @@ std::vector<Board> random_failures(unsigned x, unsigned y, unsigned count, Rng& 
   std::vector<Board> out;
   out.reserve(count);
   for (unsigned i = 0; i < count; ++i) {
-    const uint64_t j = i + rng.below(n - i);
+    const uint64_t j = i + rng.below_exact(n - i);
     std::swap(ids[i], ids[j]);
     out.push_back({ids[i] % x, ids[i] / x});
   }

@@ -14,29 +14,17 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "hxmesh_allocator.h"
+#include "rng.h"
 
 namespace hx::alloc {
 
-/// The generator of every random draw: std::mt19937_64, whose output sequence the C++ standard
-/// fixes, with the bounded draws written out here (the standard library's distributions are
-/// not the same on every platform). Same seed, same draws, on any platform.
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : gen_(seed) {}
-  uint64_t next() { return gen_(); }
-  /// Uniform in [0, n), n >= 1, without modulo bias (rejection of the top partial range).
-  uint64_t below(uint64_t n);
-  /// Uniform in [0, 1) with 53 random bits.
-  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-
- private:
-  std::mt19937_64 gen_;
-};
+/// Every random draw of the allocator's experiments comes from hxsim's one generator (core/rng.h):
+/// the same seed gives the same mixes and failed boards on every platform.
+using Rng = hx::Rng;
 
 /// Job sizes in boards with relative weights (the probability of drawing a size is its weight
 /// over the total). Sizes are distinct; both lists have the same length.

@@ -1,17 +1,40 @@
-// rng.h: the benches' seeded random number generator.
+// rng.h: the one seeded random number generator of hxsim: traffic sources, UGAL, GPU memory
+// jitter and DMA issue order, job mixes and failed boards, and the test benches.
 //
-// xoshiro256** seeded through splitmix64, with its own integer and probability mappings, so a
-// seed gives the same draws on every platform and standard library (std:: distributions are
-// implementation-defined).
+// xoshiro256** seeded through splitmix64, with its own integer and probability mappings and its
+// own shuffle, so a seed gives the same draws on every platform and standard library
+// (std:: distributions and std::shuffle are implementation-defined). Components that draw
+// independently (one per endpoint) take their own stream, Rng::stream(seed, id), so that adding
+// or reordering components does not shift anyone else's numbers.
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
+#include <utility>
 
 namespace hx {
 
 class Rng {
  public:
   explicit Rng(uint64_t seed = 1) { reseed(seed); }
+
+  /// A generator in a given state (xoshiro256**'s reference test vectors start from {1, 2, 3, 4}).
+  static Rng from_state(uint64_t s0, uint64_t s1, uint64_t s2, uint64_t s3) {
+    Rng r;
+    r.s_[0] = s0;
+    r.s_[1] = s1;
+    r.s_[2] = s2;
+    r.s_[3] = s3;
+    return r;
+  }
+
+  /// Stream `id` of a run seeded with `seed`: an independent generator per endpoint.
+  static Rng stream(uint64_t seed, uint64_t id) {
+    uint64_t x = seed ^ 0x6a09e667f3bcc909ull;
+    const uint64_t a = splitmix(x);
+    x = id ^ 0xbb67ae8584caa73bull;
+    return Rng(a ^ splitmix(x));
+  }
 
   void reseed(uint64_t seed) {
     uint64_t x = seed;
@@ -33,6 +56,28 @@ class Rng {
   /// Uniform integer in [0, n) (n >= 1), by Lemire's multiply-shift (bias < 2^-32 for small n).
   uint32_t below(uint32_t n) {
     return static_cast<uint32_t>(((next() >> 32) * static_cast<uint64_t>(n)) >> 32);
+  }
+
+  /// Uniform integer in [0, n) (n >= 1), exactly: draws in the top partial range are rejected.
+  /// For draws whose bias would show (large n, or many draws of one distribution).
+  uint64_t below_exact(uint64_t n) {
+    if (n == 0) throw std::invalid_argument("Rng::below_exact(0)");
+    const uint64_t limit = UINT64_MAX - UINT64_MAX % n;
+    uint64_t r;
+    do {
+      r = next();
+    } while (r >= limit);
+    return r % n;
+  }
+
+  /// Fisher-Yates shuffle of [first, last) (random-access iterators), the same on every platform.
+  template <class It>
+  void shuffle(It first, It last) {
+    const auto n = last - first;
+    for (decltype(last - first) i = n - 1; i > 0; --i) {
+      const auto j = static_cast<decltype(i)>(below_exact(static_cast<uint64_t>(i) + 1));
+      std::swap(first[i], first[j]);
+    }
   }
 
   /// Uniform integer in [lo, hi].

@@ -25,7 +25,7 @@ uint32_t element_bits(DataType t, int64_t v) {
 }  // namespace
 
 Gpu::Gpu(unsigned id, const NvTopology& topo, const GpuParams& params, uint64_t* next_packet_id)
-    : id_(id), topo_(topo), p_(params), next_id_(next_packet_id), rng_(params.seed * 1000003u + id),
+    : id_(id), topo_(topo), p_(params), next_id_(next_packet_id), rng_(Rng::stream(params.seed, id)),
       tx_(topo.links()), pending_(topo.links() * kVcs), rx_(topo.links()), final_(params.lines, false) {
   // Reduction latency is a push or pull figure; ring and uniform traffic have no results to wait for.
   if (p_.method == Method::Push || p_.method == Method::Pull) sent_at_.assign(p_.lines, 0);
@@ -54,8 +54,8 @@ Gpu::Gpu(unsigned id, const NvTopology& topo, const GpuParams& params, uint64_t*
   // the engine issues in address order and only the memory's jitter reorders the lines.
   const uint64_t chunk = p_.wave_lines ? p_.wave_lines : std::max<uint64_t>(1, work_.size());
   for (uint64_t lo = 0; p_.shuffle && lo < work_.size(); lo += chunk)
-    std::shuffle(work_.begin() + static_cast<std::ptrdiff_t>(lo),
-                 work_.begin() + static_cast<std::ptrdiff_t>(std::min<uint64_t>(work_.size(), lo + chunk)), rng_);
+    rng_.shuffle(work_.begin() + static_cast<std::ptrdiff_t>(lo),
+                 work_.begin() + static_cast<std::ptrdiff_t>(std::min<uint64_t>(work_.size(), lo + chunk)));
   if (p_.wave_lines) {
     const uint64_t n = (work_.size() + p_.wave_lines - 1) / p_.wave_lines;
     wave_left_.assign(n, p_.wave_lines);
@@ -125,7 +125,7 @@ void Gpu::ack(const Packet& w) {
 }
 
 void Gpu::memory(uint64_t now, Packet&& pkt, uint8_t what) {
-  const uint64_t jitter = p_.mem_jitter ? rng_() % p_.mem_jitter : 0;
+  const uint64_t jitter = p_.mem_jitter ? rng_.below(p_.mem_jitter) : 0;
   mem_.push(MemOp{now + p_.mem_latency + jitter, mem_seq_++, std::move(pkt), what});
 }
 

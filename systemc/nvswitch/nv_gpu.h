@@ -27,13 +27,13 @@
 #include <cstdint>
 #include <deque>
 #include <queue>
-#include <random>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "nv_link.h"
 #include "nv_topology.h"
+#include "rng.h"
 
 namespace hx::nv {
 
@@ -148,7 +148,7 @@ class Gpu : public PacketSink {
   const NvTopology& topo_;
   GpuParams p_;
   uint64_t* next_id_;
-  std::mt19937_64 rng_;
+  Rng rng_;  // this GPU's stream: memory jitter, DMA issue order
   std::vector<LinkTx> tx_;
   std::vector<std::deque<Packet>> pending_;  // per link and VC: waiting for room in the link queue
   std::vector<std::deque<std::pair<uint64_t, Packet>>> rx_;  // per link: (tail arrival, packet)
