@@ -224,6 +224,36 @@ TEST(NvSwitchConfig, OldKeysNameTheirNewNames) {
       << r3.output;
 }
 
+// Links of two rates in one system: the DGX-2's trunks (switch to switch) at a quarter and at twice
+// the GPU links' 25 GB/s. No link carries more than its own bandwidth; quarter-rate trunks are the
+// bottleneck (busy, and the run slower); double-rate trunks carry the same flits in half the time.
+TEST(NvSwitchLinks, TwoRatesInOneSystem) {
+  const std::string sets = "--set 'traffic.message=256 KiB' --set 'topology.trunk_bandwidth=";
+  const NvRun same = nvswitch("dgx2_uniform.yaml", sets + "25 GB/s'");
+  const NvRun slow = nvswitch("dgx2_uniform.yaml", sets + "6.25 GB/s'");
+  const NvRun fast = nvswitch("dgx2_uniform.yaml", sets + "50 GB/s'");
+  for (const NvRun* r : {&same, &slow, &fast}) {
+    ASSERT_EQ(r->cli.exit_code, 0) << r->cli.output;
+    for (const char* cls : {"injection", "ejection", "fabric"}) {
+      const auto& l = r->json["traffic"]["link_utilisation"][cls];
+      EXPECT_LE(l["max"].get<double>(), 1.0 + 1e-9) << cls;
+      EXPECT_LE(l["GBps_per_link"].get<double>(), l["link_GBps"].get<double>() * (1 + 1e-9)) << cls;
+    }
+  }
+  EXPECT_EQ(slow.json["config"]["trunk_flits_per_cycle"].get<double>(), 0.25);
+  EXPECT_EQ(fast.json["config"]["trunk_flits_per_cycle"].get<double>(), 2.0);
+  const auto fabric = [](const NvRun& r) { return r.json["traffic"]["link_utilisation"]["fabric"]; };
+  const auto cycles = [](const NvRun& r) { return r.json["sim"]["cycles"].get<double>(); };
+  // Quarter-rate trunks: busy most of the run, carrying most of their 6.25 GB/s, and the run slower.
+  EXPECT_GT(fabric(slow)["mean"].get<double>(), 0.7);
+  EXPECT_GT(fabric(slow)["GBps_per_link"].get<double>(), 0.7 * 6.25);
+  EXPECT_GT(cycles(slow), 1.5 * cycles(same));
+  // The same writes cross the trunks whatever their rate: flits = busy x cycles x rate.
+  const auto flits = [&](const NvRun& r, double rate) { return fabric(r)["mean"].get<double>() * cycles(r) * rate; };
+  EXPECT_NEAR(flits(fast, 2.0), flits(same, 1.0), 1e-6 * flits(same, 1.0));
+  EXPECT_NEAR(flits(slow, 0.25), flits(same, 1.0), 1e-6 * flits(same, 1.0));
+}
+
 TEST(NvSwitchCli, RunWritesTheCommonResultsSchema) {
   const NvRun r = nvswitch("dgx2_push.yaml", "--set 'collective.message=8 KiB'");
   ASSERT_EQ(r.cli.exit_code, 0) << r.cli.output;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <functional>
 
@@ -62,6 +63,14 @@ KeySpec schema(NvConfig& c) {
                            [&c](const Field& f) {
                              c.link_bandwidth = f.bandwidth();
                              if (c.link_bandwidth < 8e9 || c.link_bandwidth > 8e12) f.fail("a bandwidth in [1 GB/s, 1 TB/s]");
+                           }),
+                      leaf("trunk_bandwidth", P::Optional,
+                           "a bandwidth in [1 GB/s, 1 TB/s] of the switch-to-switch links (DGX-2 trunks, "
+                           "fat-tree leaf-spine links)",
+                           "topology.link_bandwidth", [&c](const Field& f) {
+                             c.trunk_bandwidth = f.bandwidth();
+                             if (c.trunk_bandwidth < 8e9 || c.trunk_bandwidth > 8e12)
+                               f.fail("a bandwidth in [1 GB/s, 1 TB/s]");
                            }),
                       leaf("link_latency", P::Defaulted, "a time in [0, 1 us]", "0 ns",
                            [&c](const Field& f) {
@@ -196,6 +205,9 @@ NvConfig load(const std::function<void(ConfigReader&)>& parse, const std::string
   if (c.method == Method::Ring && c.wave_bytes != 0)
     reader.field("collective.wave").fail("0 B: the ring baseline has no wave control");
   c.clock_hz = c.link_bandwidth / 128.0;  // one 16-B flit per cycle
+  // Switch-to-switch links of another bandwidth carry that many flits per fabric cycle.
+  if (!reader.present("topology.trunk_bandwidth")) c.trunk_bandwidth = c.link_bandwidth;
+  c.trunk_rate = c.trunk_bandwidth / c.link_bandwidth;
   c.link_latency = std::max<unsigned>(1, static_cast<unsigned>(std::lround(c.link_latency_s * c.clock_hz)));
   c.switch_latency = static_cast<unsigned>(std::lround(c.switch_latency_s * c.clock_hz));
   c.timeout = static_cast<unsigned>(std::lround(c.timeout_s * c.clock_hz));
@@ -211,6 +223,23 @@ NvConfig load(const std::function<void(ConfigReader&)>& parse, const std::string
   return c;
 }
 }  // namespace
+
+std::vector<std::string> NvConfig::derivations() const {
+  const auto num = [](double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.6g", v);
+    return std::string(b);
+  };
+  return {"fabric clock = topology.link_bandwidth " + num(link_bandwidth / 8e9) + " GB/s / 16-B flit = " +
+              num(clock_hz / 1e9) + " GHz (a GPU link carries one flit per cycle)",
+          "switch-to-switch links: topology.trunk_bandwidth " + num(trunk_bandwidth / 8e9) + " GB/s = " +
+              num(trunk_rate) + " flits per cycle",
+          "switch.latency " + num(switch_latency_s * 1e9) + " ns = " + std::to_string(switch_latency) +
+              " cycles; topology.link_latency " + num(link_latency_s * 1e9) + " ns = " + std::to_string(link_latency) +
+              " cycles (at least 1)",
+          "switch buffer per VC and port: " + std::to_string(input_buffer) + " flits = " +
+              std::to_string(input_buffer * 16) + " B"};
+}
 
 double NvConfig::payload_peak_bytes_per_s() const { return links * (link_bandwidth / 8) * 128.0 / 160.0; }
 

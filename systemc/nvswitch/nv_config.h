@@ -18,7 +18,8 @@ struct NvConfig {
   std::string source, name, description;
   SystemKind system = SystemKind::Dgx2;
   unsigned groups = 2, links = 6;
-  double link_bandwidth = 25e9 * 8;  // bit/s
+  double link_bandwidth = 25e9 * 8;  // bit/s, GPU links; sets the fabric clock
+  double trunk_bandwidth = 0;        // bit/s, switch-to-switch links; 0 until derived
   double link_latency_s = 0;
   double switch_latency_s = 150e-9;
   double speedup = 2;
@@ -43,8 +44,11 @@ struct NvConfig {
 
   // derived
   double clock_hz = 0;
+  double trunk_rate = 1;  // flits per fabric cycle of a switch-to-switch link
   unsigned link_latency = 1, switch_latency = 0, input_buffer = 0, timeout = 0;
   unsigned gpus() const { return groups * 8; }
+  /// How the cycle-level numbers were derived from the physical ones, one line each.
+  std::vector<std::string> derivations() const;
   /// Payload peak per GPU: all links, 128 B of every 144-B write plus its 16-B ack.
   double payload_peak_bytes_per_s() const;
 };

@@ -1,5 +1,6 @@
 #include "nv_system.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <sstream>
@@ -66,7 +67,8 @@ NvSystem::NvSystem(sc_core::sc_module_name name, const NvConfig& cfg)
         up.connect(switches_[s].get(), q, cfg.link_latency, sp.output_queue, sp.input_buffer);
         switches_[s]->set_upstream(q, &up);
       } else if (peer.kind == PortPeer::Kind::Switch) {
-        out.connect(switches_[peer.index].get(), peer.port, cfg.link_latency, sp.output_queue, sp.input_buffer);
+        out.connect(switches_[peer.index].get(), peer.port, cfg.link_latency, sp.output_queue, sp.input_buffer,
+                    cfg.trunk_rate);
         switches_[peer.index]->set_upstream(peer.port, &out);
       }
     }
@@ -135,10 +137,10 @@ NvResults NvSystem::run(bool progress, const std::string& trace) {
     uint64_t activity = 0;
     for (const auto& g : gpus_) {
       activity += g->lines_final();
-      for (unsigned j = 0; j < topo_.links(); ++j) activity += g->link(j).busy_cycles();
+      for (unsigned j = 0; j < topo_.links(); ++j) activity += g->link(j).flits_sent();
     }
     for (const auto& s : switches_)
-      for (unsigned q = 0; q < NvTopology::kPorts; ++q) activity += s->output(q).busy_cycles();
+      for (unsigned q = 0; q < NvTopology::kPorts; ++q) activity += s->output(q).flits_sent();
     if (activity != last_activity) {
       last_activity = activity;
       stalled_since = cycle_;
@@ -169,7 +171,8 @@ NvResults NvSystem::run(bool progress, const std::string& trace) {
   if (printed) std::fprintf(stderr, "\r%80s\r", "");
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-  uint64_t busy = 0, lat_sum = 0, lat_n = 0, writes_received = 0;
+  uint64_t lat_sum = 0, lat_n = 0, writes_received = 0;
+  double busy = 0;
   for (const auto& g : gpus_) {
     writes_received += g->writes_received();
     lat_sum += g->latency_sum();
@@ -189,16 +192,27 @@ NvResults NvSystem::run(bool progress, const std::string& trace) {
     r.partials_merged += g->partials_merged();
     if (r.error.empty() && !c.ok()) r.error = c.first_error;
     done_at = std::max(done_at, g->done_at());
-    for (unsigned j = 0; j < topo_.links(); ++j) busy += g->link(j).busy_cycles();
+    for (unsigned j = 0; j < topo_.links(); ++j) {
+      busy += g->link(j).busy_cycles();
+      r.gpu_injection_max = std::max(r.gpu_injection_max, g->link(j).busy_cycles());
+      r.gpu_injection_flits += g->link(j).flits_sent();
+    }
   }
   unsigned leftover = 0;
-  uint64_t eject_busy = 0, fabric_busy = 0, fabric_links = 0;
+  double eject_busy = 0, fabric_busy = 0;
+  uint64_t fabric_links = 0;
   for (const auto& s : switches_) {
     for (unsigned q = 0; q < NvTopology::kPorts; ++q) {
       const PortPeer::Kind k = topo_.peer(s->id(), q).kind;
-      if (k == PortPeer::Kind::Gpu) eject_busy += s->output(q).busy_cycles();
+      if (k == PortPeer::Kind::Gpu) {
+        eject_busy += s->output(q).busy_cycles();
+        r.gpu_ejection_max = std::max(r.gpu_ejection_max, s->output(q).busy_cycles());
+        r.gpu_ejection_flits += s->output(q).flits_sent();
+      }
       if (k == PortPeer::Kind::Switch) {
         fabric_busy += s->output(q).busy_cycles();
+        r.fabric_max = std::max(r.fabric_max, s->output(q).busy_cycles());
+        r.fabric_flits += s->output(q).flits_sent();
         ++fabric_links;
       }
     }
@@ -221,10 +235,14 @@ NvResults NvSystem::run(bool progress, const std::string& trace) {
   r.fraction_of_peak = r.bandwidth / cfg_.payload_peak_bytes_per_s();
   if (done_at > 0) {
     const double link_cycles = static_cast<double>(done_at) * static_cast<double>(gpus_.size() * topo_.links());
-    r.gpu_injection_utilisation = static_cast<double>(busy) / link_cycles;
-    r.gpu_ejection_utilisation = static_cast<double>(eject_busy) / link_cycles;
-    if (fabric_links)
-      r.fabric_utilisation = static_cast<double>(fabric_busy) / (static_cast<double>(done_at) * static_cast<double>(fabric_links));
+    r.gpu_injection_utilisation = busy / link_cycles;
+    r.gpu_ejection_utilisation = eject_busy / link_cycles;
+    r.fabric_links = fabric_links;
+    // The busiest link of each class, as a busy fraction.
+    r.gpu_injection_max /= static_cast<double>(done_at);
+    r.gpu_ejection_max /= static_cast<double>(done_at);
+    r.fabric_max /= static_cast<double>(done_at);
+    if (fabric_links) r.fabric_utilisation = fabric_busy / (static_cast<double>(done_at) * static_cast<double>(fabric_links));
   }
   if (lat_n) r.reduction_latency_cycles = static_cast<double>(lat_sum) / static_cast<double>(lat_n);
   r.ok = r.error.empty();
@@ -250,6 +268,8 @@ nlohmann::ordered_json nv_results(const NvConfig& c, const NvTopology& topo, con
   cfg["routing_summary"] = "routing and multicast (MCR) tables";
   cfg["links_per_gpu"] = topo.links();
   cfg["link_bandwidth_GBps"] = c.link_bandwidth / 8e9;
+  cfg["trunk_bandwidth_GBps"] = c.trunk_bandwidth / 8e9;
+  cfg["trunk_flits_per_cycle"] = c.trunk_rate;
   cfg["clock_hz"] = c.clock_hz;
   cfg["cycle_ns"] = 1e9 / c.clock_hz;
   cfg["switch_latency_cycles"] = c.switch_latency;
@@ -263,6 +283,7 @@ nlohmann::ordered_json nv_results(const NvConfig& c, const NvTopology& topo, con
   cfg["memory_jitter_cycles"] = c.mem_jitter;
   cfg["issue_order"] = c.shuffle ? "random" : "address";
   cfg["payload_peak_GBps"] = c.payload_peak_bytes_per_s() / 1e9;
+  cfg["derivations"] = c.derivations();
   j["config"] = cfg;
 
   // The checks count 128-B lines at the GPUs: each GPU must end with every line of the result
@@ -288,10 +309,33 @@ nlohmann::ordered_json nv_results(const NvConfig& c, const NvTopology& topo, con
                         {"bad_counts", r.bad_counts},
                         {"report", r.error}};
 
-  ordered_json links = {{"injection", {{"mean", r.gpu_injection_utilisation}}},
-                        {"ejection", {{"mean", r.gpu_ejection_utilisation}}},
-                        {"fabric", {{"mean", r.fabric_utilisation}}},
-                        {"unit", "busy fraction of the links over the run"}};
+  // Per class of link: the busy fraction, the bandwidth the class's links carried on average
+  // (16-B flits, headers included) and the bandwidth each of them has.
+  const double gpu_links = static_cast<double>(topo.gpus()) * topo.links();
+  const auto carried = [&r](uint64_t flits, double links) {
+    return r.seconds > 0 && links > 0 ? static_cast<double>(flits) * 16 / r.seconds / links / 1e9 : 0.0;
+  };
+  ordered_json links = {
+      {"injection",
+       {{"mean", r.gpu_injection_utilisation},
+        {"max", r.gpu_injection_max},
+        {"GBps_per_link", carried(r.gpu_injection_flits, gpu_links)},
+        {"link_GBps", c.link_bandwidth / 8e9},
+        {"links", gpu_links}}},
+      {"ejection",
+       {{"mean", r.gpu_ejection_utilisation},
+        {"max", r.gpu_ejection_max},
+        {"GBps_per_link", carried(r.gpu_ejection_flits, gpu_links)},
+        {"link_GBps", c.link_bandwidth / 8e9},
+        {"links", gpu_links}}},
+      {"fabric",
+       {{"mean", r.fabric_utilisation},
+        {"max", r.fabric_max},
+        {"GBps_per_link", carried(r.fabric_flits, static_cast<double>(r.fabric_links))},
+        {"link_GBps", c.trunk_bandwidth / 8e9},
+        {"links", r.fabric_links}}},
+      {"unit", "mean, max: busy fraction of the links over the run, on average and of the busiest; GBps_per_link: flits (headers included) "
+               "carried per link; link_GBps: each link's bandwidth"}};
   const double time_us = r.seconds * 1e6;
   if (c.method == Method::Uniform) {
     ordered_json t;

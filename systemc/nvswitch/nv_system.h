@@ -36,6 +36,9 @@ struct NvResults {
   double gpu_injection_utilisation = 0;  // busy fraction of the GPU -> switch links
   double gpu_ejection_utilisation = 0;   // busy fraction of the switch -> GPU links
   double fabric_utilisation = 0;         // busy fraction of the switch -> switch links
+  uint64_t gpu_injection_flits = 0, gpu_ejection_flits = 0, fabric_flits = 0;  // flits each class carried
+  uint64_t fabric_links = 0;
+  double gpu_injection_max = 0, gpu_ejection_max = 0, fabric_max = 0;  // the busiest link of each class
   double reduction_latency_cycles = 0;  // mean, push write or pull request to its result
   // Pull: the cycle each GPU's last owned line came back reduced, earliest and latest over GPUs.
   // Their spread shows GPUs (in the DGX-2, whole groups) falling behind each other.

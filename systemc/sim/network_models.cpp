@@ -69,11 +69,9 @@ nv::NvConfig load_nvswitch(const RunRequest& r) {
 
 std::vector<std::string> check_nvswitch(const RunRequest& r) {
   const nv::NvConfig cfg = load_nvswitch(r);
-  return {"valid config '" + cfg.name + "'",
-          "fabric clock " + std::to_string(cfg.clock_hz / 1e9) + " GHz (one 16-B flit per cycle per link)",
-          "switch latency " + std::to_string(cfg.switch_latency) + " cycles, link latency " +
-              std::to_string(cfg.link_latency) + " cycles, input buffer " + std::to_string(cfg.input_buffer) +
-              " flits per VC"};
+  std::vector<std::string> lines{"valid config '" + cfg.name + "'"};
+  for (const std::string& d : cfg.derivations()) lines.push_back(d);
+  return lines;
 }
 
 RunOutcome run_nvswitch(const RunRequest& r) {
