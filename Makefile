@@ -10,7 +10,7 @@ NPROC       := $(shell nproc 2>/dev/null || echo 2)
 PYTHON      ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
 
 .DEFAULT_GOAL := help
-.PHONY: help deps configure build lint test test-long run bench synth clean
+.PHONY: help deps configure build lint test test-long run bench synth clean format format-check tidy
 
 help:
 	@echo "hxsim make targets:"
@@ -26,6 +26,8 @@ help:
 	@echo "  make build      configure (once) and build everything in $(BUILD)/"
 	@echo "  make configure  run cmake into $(BUILD)/ (only if not yet configured)"
 	@echo "  make lint       verilator --lint-only -Wall on every RTL top (scripts/lint.sh)"
+	@echo "  make format     clang-format -i every C++ file (.clang-format); format-check: list the ones that differ"
+	@echo "  make tidy       clang-tidy with the checks of .clang-tidy on the project's C++, and format-check"
 	@echo "  make synth      yosys synthesis estimates into $(BUILD)/synth/ (scripts/synth.sh)"
 	@echo "  make deps       install missing Debian packages and the OSU018 Liberty file"
 	@echo "  make clean      remove $(BUILD)/ except $(BUILD)/deps/"
@@ -72,6 +74,24 @@ bench: configure
 
 synth: deps
 	bash scripts/synth.sh
+
+# The project's own C++ (generated and Verilated code excluded), for clang-format and clang-tidy.
+CXX_FILES = $(shell git ls-files '*.cpp' '*.h')
+CXX_SOURCES = $(shell git ls-files 'systemc/*.cpp' 'tb/*.cpp')
+
+format:
+	@bash scripts/setup-deps.sh --dev
+	clang-format -i $(CXX_FILES)
+
+format-check:
+	@bash scripts/setup-deps.sh --dev
+	@bad=$$(for f in $(CXX_FILES); do clang-format --dry-run -Werror $$f >/dev/null 2>&1 || echo $$f; done); \
+	if [ -n "$$bad" ]; then echo "format-check: these files differ from .clang-format (make format):"; echo "$$bad"; exit 1; fi
+
+# clang-tidy reads the compile commands of the build tree (CMAKE_EXPORT_COMPILE_COMMANDS).
+tidy: configure format-check
+	@bash scripts/setup-deps.sh --dev
+	clang-tidy -p $(BUILD) --quiet $(CXX_SOURCES)
 
 # Keep $(BUILD)/deps: it holds the extracted Liberty file.
 clean:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install everything hxsim needs on Debian 12, idempotently and without prompts.
 #
-#   scripts/setup-deps.sh
+#   scripts/setup-deps.sh          what building, testing and benchmarking need
+#   scripts/setup-deps.sh --dev    and the developer tools of `make format` and `make tidy`
 #
 # - Debian packages: each is checked with dpkg-query; only if one is missing does this run
 #   `apt-get update` (once) and `apt-get install` of the missing ones.
@@ -18,6 +19,9 @@ PACKAGES=(
   libyaml-cpp-dev libgtest-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   ccache z3 python3 python3-matplotlib gtkwave
 )
+if [[ "${1:-}" == "--dev" ]]; then
+  PACKAGES+=(clang-format clang-tidy)
+fi
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OSU_DIR="$ROOT/build/deps/osu018"

@@ -84,8 +84,8 @@ void parse_window(const std::string& w, hx::RunOptions& opt) {
   opt.trace_from = parse_cycle(w.substr(0, colon), "--trace-window FROM");
   opt.trace_to = parse_cycle(w.substr(colon + 1), "--trace-window TO");
   if (opt.trace_to < opt.trace_from) {
-    throw UsageError("--trace-window: TO (" + std::to_string(opt.trace_to) +
-                     ") is before FROM (" + std::to_string(opt.trace_from) + ")");
+    throw UsageError("--trace-window: TO (" + std::to_string(opt.trace_to) + ") is before FROM (" +
+                     std::to_string(opt.trace_from) + ")");
   }
 }
 
@@ -123,8 +123,7 @@ void print_summary(const nlohmann::ordered_json& j, bool passed, const std::stri
                   job["time_us"].get<double>(), u64(job["time_cycles"]));
       std::printf("        algbw %.2f GB/s, busbw %.2f GB/s, %.1f%% of peak; %llu elements checked, %llu wrong\n",
                   job["algbw_GBps"].get<double>(), job["busbw_GBps"].get<double>(),
-                  100 * job["fraction_of_peak"].get<double>(), u64(job["output_elements"]),
-                  u64(job["wrong_elements"]));
+                  100 * job["fraction_of_peak"].get<double>(), u64(job["output_elements"]), u64(job["wrong_elements"]));
     }
   }
   if (j.contains("traffic")) {
@@ -132,7 +131,8 @@ void print_summary(const nlohmann::ordered_json& j, bool passed, const std::stri
     if (tr.contains("offered")) {
       std::printf("  traffic  %s, %u-flit packets: offered %.3f, accepted %.3f flits/node/cycle (%.1f Gb/s per node)\n",
                   tr["pattern"].get<std::string>().c_str(), tr["packet_length_flits"].get<unsigned>(),
-                  tr["offered"].get<double>(), tr["accepted"].get<double>(), tr["accepted_gbps_per_node"].get<double>());
+                  tr["offered"].get<double>(), tr["accepted"].get<double>(),
+                  tr["accepted_gbps_per_node"].get<double>());
       std::printf("  latency  avg %.2f, p99 %.0f, max %.0f cycles over %llu packets",
                   tr["avg_latency_cycles"].get<double>(), tr["p99_latency_cycles"].get<double>(),
                   tr["max_latency_cycles"].get<double>(), u64(tr["packets"]));
@@ -146,25 +146,28 @@ void print_summary(const nlohmann::ordered_json& j, bool passed, const std::stri
     }
     if (tr.contains("global_bandwidth")) {
       const auto& d = j["check_details"];
-      std::printf("  global   %.3f of the local port = %.3f of the plane's links; longest path %u cables"
-                  " (diameter formula %u), at most %u trees, VCs up to %u\n",
-                  tr["global_bandwidth"]["share_of_local_port"].get<double>(),
-                  tr["global_bandwidth"]["share_of_plane_links"].get<double>(), d["max_path_cables"].get<unsigned>(),
-                  d["diameter_formula"].get<unsigned>(), d["max_trees"].get<unsigned>(), d["max_vc"].get<unsigned>());
+      std::printf(
+          "  global   %.3f of the local port = %.3f of the plane's links; longest path %u cables"
+          " (diameter formula %u), at most %u trees, VCs up to %u\n",
+          tr["global_bandwidth"]["share_of_local_port"].get<double>(),
+          tr["global_bandwidth"]["share_of_plane_links"].get<double>(), d["max_path_cables"].get<unsigned>(),
+          d["diameter_formula"].get<unsigned>(), d["max_trees"].get<unsigned>(), d["max_vc"].get<unsigned>());
     }
   }
   if (j.contains("in_network")) {
     const auto& n = j["in_network"];
-    std::printf("  tables   %llu results, %llu evictions, %llu bypasses, max %u entries/port; reduction latency %.0f cycles\n",
-                u64(n["table_results"]), u64(n["table_evictions"]), u64(n["table_bypasses"]),
-                n["max_table_occupancy"].get<unsigned>(), n["reduction_latency_cycles"].get<double>());
+    std::printf(
+        "  tables   %llu results, %llu evictions, %llu bypasses, max %u entries/port; reduction latency %.0f cycles\n",
+        u64(n["table_results"]), u64(n["table_evictions"]), u64(n["table_bypasses"]),
+        n["max_table_occupancy"].get<unsigned>(), n["reduction_latency_cycles"].get<double>());
   }
-  std::printf("  checks   %s: %llu injected, %llu delivered; %llu lost, %llu duplicated, %llu corrupted, %llu misdelivered%s\n",
-              passed ? "PASSED" : "FAILED", u64(ck["injected"]), u64(ck["delivered"]), u64(ck["lost"]),
-              u64(ck["duplicated"]), u64(ck["corrupted"]), u64(ck["misdelivered"]),
-              ck["deadlock"].get<bool>() ? "; DEADLOCK" : "");
+  std::printf(
+      "  checks   %s: %llu injected, %llu delivered; %llu lost, %llu duplicated, %llu corrupted, %llu misdelivered%s\n",
+      passed ? "PASSED" : "FAILED", u64(ck["injected"]), u64(ck["delivered"]), u64(ck["lost"]), u64(ck["duplicated"]),
+      u64(ck["corrupted"]), u64(ck["misdelivered"]), ck["deadlock"].get<bool>() ? "; DEADLOCK" : "");
   std::printf("  sim      %llu cycles in %.2f s: %.3g cycles/s, peak RSS %.0f MB\n", u64(sim["cycles"]),
-              sim["wall_seconds"].get<double>(), sim["cycles_per_second"].get<double>(), sim["peak_rss_mb"].get<double>());
+              sim["wall_seconds"].get<double>(), sim["cycles_per_second"].get<double>(),
+              sim["peak_rss_mb"].get<double>());
   if (!out.empty()) std::printf("  results  %s\n", out.c_str());
   if (j.contains("trace")) {
     std::printf("  trace    %s (open with: gtkwave -a %s)\n", j["trace"]["fst"].get<std::string>().c_str(),
@@ -201,8 +204,9 @@ int cmd_run(hx::RunRequest req, const std::string& seed, const std::string& out,
   if (!out.empty()) write_atomically(out, r.results.dump(2) + "\n");
   if (!opt.trace_path.empty() && model.name == "fabric") {
     hx::write_gtkw(hx::gtkw_path_for(opt.trace_path), opt.trace_path,
-                   req.config_path.empty() ? hx::load_config_text(hx::default_config_yaml(), "<built-in>", req.overrides)
-                                           : hx::load_config(req.config_path, req.overrides));
+                   req.config_path.empty()
+                       ? hx::load_config_text(hx::default_config_yaml(), "<built-in>", req.overrides)
+                       : hx::load_config(req.config_path, req.overrides));
   }
   if (!quiet) print_summary(r.results, r.passed, out);
   if (!r.passed) {
@@ -228,8 +232,7 @@ int cmd_list() {
   return kExitOk;
 }
 
-int cmd_cost(const std::string& path, const std::vector<std::string>& sets, const std::string& out,
-             bool quiet) {
+int cmd_cost(const std::string& path, const std::vector<std::string>& sets, const std::string& out, bool quiet) {
   const hx::cost::CostConfig cfg = hx::cost::load_cost_config(path, sets);
   const std::vector<hx::cost::TopologyCost> results = hx::cost::evaluate_all(cfg);
   if (!out.empty()) write_atomically(out, hx::cost::cost_json(cfg, results).dump(2) + "\n");
@@ -264,8 +267,7 @@ int main(int argc, char* argv[]) {
 int sc_main(int argc, char* argv[]) {
   // No "simulation stopped by user" note: the run control stops the kernel on purpose at the
   // end of every run.
-  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
-                                          sc_core::SC_DO_NOTHING);
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   CLI::App app{"hxsim: cycle-accurate simulator of deep-learning training networks"};
   app.require_subcommand(1);
 

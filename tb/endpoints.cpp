@@ -5,8 +5,7 @@
 
 namespace hx {
 
-PacketSource::PacketSource(unsigned port, unsigned num_vcs, unsigned buf_depth,
-                           std::size_t queue_capacity)
+PacketSource::PacketSource(unsigned port, unsigned num_vcs, unsigned buf_depth, std::size_t queue_capacity)
     : port_(port), num_vcs_(num_vcs), buf_depth_(buf_depth), queue_(queue_capacity) {
   if (num_vcs < 1 || num_vcs > kMaxVcs) throw std::invalid_argument("PacketSource: 1..4 VCs");
   reset();
@@ -67,8 +66,7 @@ std::string PacketSource::describe() const {
   for (unsigned v = 0; v < num_vcs_; ++v) os << (v ? " " : "") << credits_[v];
   os << "], queued " << queue_.size();
   if (current_ != kNoPacket) {
-    os << ", injecting packet " << current_ << " flit " << index_ << "/" << length_ << " on vc "
-       << vc_;
+    os << ", injecting packet " << current_ << " flit " << index_ << "/" << length_ << " on vc " << vc_;
   }
   if (paused_) os << ", paused";
   return os.str();

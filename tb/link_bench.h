@@ -64,27 +64,30 @@ struct Straps {
 
   RouterPlace place() const {
     RouterPlace p;
-    p.node_x = node_x; p.node_y = node_y;
-    p.last_x = last_x; p.last_y = last_y;
-    p.board_x = board_x; p.board_y = board_y;
+    p.node_x = node_x;
+    p.node_y = node_y;
+    p.last_x = last_x;
+    p.last_y = last_y;
+    p.board_x = board_x;
+    p.board_y = board_y;
     return p;
   }
 };
 
 struct BenchConfig {
   FlitFormat fmt;
-  unsigned num_vcs = 3;               ///< the model's NumVcs
-  unsigned buf_depth = 8;             ///< the model's BufDepth (= every receiver's buffer)
-  unsigned local_ports = 1;           ///< routers only: the model's LocalPorts
-  BoardGeometry board{1, 1};          ///< board planes only: SizeX, SizeY, LocalPorts of the model
+  unsigned num_vcs = 3;       ///< the model's NumVcs
+  unsigned buf_depth = 8;     ///< the model's BufDepth (= every receiver's buffer)
+  unsigned local_ports = 1;   ///< routers only: the model's LocalPorts
+  BoardGeometry board{1, 1};  ///< board planes only: SizeX, SizeY, LocalPorts of the model
   Straps straps;
-  uint64_t watchdog_cycles = 2000;    ///< 0 disables the watchdog
+  uint64_t watchdog_cycles = 2000;  ///< 0 disables the watchdog
   unsigned reset_cycles = 4;
-  uint64_t seed = 1;                  ///< seeds the sinks' drain draws
+  uint64_t seed = 1;  ///< seeds the sinks' drain draws
   std::size_t source_queue_capacity = 4096;
   std::size_t expected_packets = 1u << 14;  ///< scoreboard reservation
-  uint8_t allowed_error_mask = 0;     ///< error_o bits the test expects (others fail the run)
-  std::string trace_file;             ///< FST of the RTL if not empty
+  uint8_t allowed_error_mask = 0;           ///< error_o bits the test expects (others fail the run)
+  std::string trace_file;                   ///< FST of the RTL if not empty
 };
 
 namespace detail {
@@ -92,8 +95,7 @@ namespace detail {
 template <class M, class = void>
 struct HasLocalPorts : std::false_type {};
 template <class M>
-struct HasLocalPorts<M, std::void_t<decltype(std::declval<M&>().loc_in_valid_i)>>
-    : std::true_type {};
+struct HasLocalPorts<M, std::void_t<decltype(std::declval<M&>().loc_in_valid_i)>> : std::true_type {};
 
 /// References to the eight signals of a group of external ports, whatever their C++ types.
 template <class VI, class FI, class CO, class CVO, class VO, class FO, class CI, class CVI>
@@ -111,9 +113,8 @@ struct PortGroup {
 };
 
 template <class VI, class FI, class CO, class CVO, class VO, class FO, class CI, class CVI>
-PortGroup<VI, FI, CO, CVO, VO, FO, CI, CVI> port_group(VI& a, FI& b, CO& c, CVO& d, VO& e, FO& f,
-                                                       CI& g, CVI& h, unsigned base,
-                                                       unsigned count) {
+PortGroup<VI, FI, CO, CVO, VO, FO, CI, CVI> port_group(VI& a, FI& b, CO& c, CVO& d, VO& e, FO& f, CI& g, CVI& h,
+                                                       unsigned base, unsigned count) {
   return {a, b, c, d, e, f, g, h, base, count};
 }
 
@@ -134,8 +135,8 @@ class LinkBench {
         watchdog_(cfg.watchdog_cycles) {
     if (!cfg.fmt.valid()) throw std::invalid_argument("LinkBench: unusable flit format");
     if (cfg.num_vcs < 1 || cfg.num_vcs > kMaxVcs) throw std::invalid_argument("LinkBench: VCs");
-    if (cfg.local_ports < 1 || cfg.local_ports > kMaxLocalPorts ||
-        cfg.board.local_ports < 1 || cfg.board.local_ports > kMaxLocalPorts) {
+    if (cfg.local_ports < 1 || cfg.local_ports > kMaxLocalPorts || cfg.board.local_ports < 1 ||
+        cfg.board.local_ports > kMaxLocalPorts) {
       throw std::invalid_argument("LinkBench: local ports (lanes) must be 1..4");
     }
     if (kBoardPlane && (cfg.board.num_local() > 64 || cfg.board.num_edges() > 64)) {
@@ -152,8 +153,7 @@ class LinkBench {
     sinks_.reserve(num_ports_);
     for (unsigned p = 0; p < num_ports_; ++p) {
       sources_.emplace_back(p, cfg.num_vcs, cfg.buf_depth, cfg.source_queue_capacity);
-      sinks_.emplace_back(p, cfg.num_vcs, cfg.buf_depth,
-                          cfg.seed * 0x9e3779b97f4a7c15ull + 0x1234567ull * (p + 1));
+      sinks_.emplace_back(p, cfg.num_vcs, cfg.buf_depth, cfg.seed * 0x9e3779b97f4a7c15ull + 0x1234567ull * (p + 1));
     }
     sb_.reserve(cfg.expected_packets);
     if (!cfg.trace_file.empty()) open_trace(cfg.trace_file);
@@ -226,17 +226,14 @@ class LinkBench {
   // ---- traffic --------------------------------------------------------------------------------
 
   /// External port of lane `lane` of local node (x, y) of a board plane.
-  unsigned local_port(unsigned x, unsigned y, unsigned lane = 0) const {
-    return cfg_.board.local_port(x, y, lane);
-  }
+  unsigned local_port(unsigned x, unsigned y, unsigned lane = 0) const { return cfg_.board.local_port(x, y, lane); }
   /// Local lanes of the model: of each router of a plane, or of the router.
   unsigned local_ports() const { return kBoardPlane ? cfg_.board.local_ports : cfg_.local_ports; }
 
   /// A packet from external port `src_port` to `dst` of `length` flits on `vc`, with the
   /// allowed exits computed by the reference routing function (route_ref.h) for the current
   /// straps, and the VC rule of the current vc_policy.
-  PacketSpec make_packet(unsigned src_port, const Destination& dst, unsigned length,
-                         unsigned vc) const {
+  PacketSpec make_packet(unsigned src_port, const Destination& dst, unsigned length, unsigned vc) const {
     PacketSpec spec;
     spec.src_port = src_port;
     spec.vc = vc;
@@ -258,8 +255,7 @@ class LinkBench {
         spec.header.src_board_x = (s.board_x + (port == kPortE) - (port == kPortW)) & mask;
         spec.header.src_board_y = (s.board_y + (port == kPortN) - (port == kPortS)) & mask;
       }
-      const BoardRoutes r =
-          board_routes(cfg_.board, s.board_x, s.board_y, s.route_mode, src_port, dst);
+      const BoardRoutes r = board_routes(cfg_.board, s.board_x, s.board_y, s.route_mode, src_port, dst);
       for (unsigned e : r.exits) spec.allowed_ports.set(e);
     } else {
       spec.header.src_board_x = s.board_x;
@@ -423,18 +419,15 @@ class LinkBench {
   void for_each_group(F&& f) {
     M& m = *model_;
     if constexpr (kBoardPlane) {
-      f(detail::port_group(m.loc_in_valid_i, m.loc_in_flit_i, m.loc_in_credit_o,
-                           m.loc_in_credit_vc_o, m.loc_out_valid_o, m.loc_out_flit_o,
-                           m.loc_out_credit_i, m.loc_out_credit_vc_i, 0u,
+      f(detail::port_group(m.loc_in_valid_i, m.loc_in_flit_i, m.loc_in_credit_o, m.loc_in_credit_vc_o,
+                           m.loc_out_valid_o, m.loc_out_flit_o, m.loc_out_credit_i, m.loc_out_credit_vc_i, 0u,
                            cfg_.board.num_local()));
-      f(detail::port_group(m.edge_in_valid_i, m.edge_in_flit_i, m.edge_in_credit_o,
-                           m.edge_in_credit_vc_o, m.edge_out_valid_o, m.edge_out_flit_o,
-                           m.edge_out_credit_i, m.edge_out_credit_vc_i, cfg_.board.num_local(),
-                           cfg_.board.num_edges()));
+      f(detail::port_group(m.edge_in_valid_i, m.edge_in_flit_i, m.edge_in_credit_o, m.edge_in_credit_vc_o,
+                           m.edge_out_valid_o, m.edge_out_flit_o, m.edge_out_credit_i, m.edge_out_credit_vc_i,
+                           cfg_.board.num_local(), cfg_.board.num_edges()));
     } else {
-      f(detail::port_group(m.in_valid_i, m.in_flit_i, m.in_credit_o, m.in_credit_vc_o,
-                           m.out_valid_o, m.out_flit_o, m.out_credit_i, m.out_credit_vc_i, 0u,
-                           num_ports_));
+      f(detail::port_group(m.in_valid_i, m.in_flit_i, m.in_credit_o, m.in_credit_vc_o, m.out_valid_o, m.out_flit_o,
+                           m.out_credit_i, m.out_credit_vc_i, 0u, num_ports_));
     }
   }
 
@@ -485,9 +478,8 @@ class LinkBench {
       const Flit f = get_flit(g.out_flit, i, cfg_.fmt);
       const Delivery d = sb_.on_delivered(p, f, cycle_ + 1);
       if (!sinks_[p].accept(f, d)) {
-        fail("port " + port_name(p) + ": flit arrived on vc " + std::to_string(f.vc) +
-             " whose sink buffer is full (" + std::to_string(cfg_.buf_depth) +
-             " flits): the model broke credit flow control");
+        fail("port " + port_name(p) + ": flit arrived on vc " + std::to_string(f.vc) + " whose sink buffer is full (" +
+             std::to_string(cfg_.buf_depth) + " flits): the model broke credit flow control");
       }
     }
     return any;
@@ -518,9 +510,8 @@ class LinkBench {
   std::string build_deadlock_report() const {
     std::ostringstream os;
     const auto undelivered = sb_.undelivered();
-    os << "DEADLOCK at cycle " << cycle_ << ": no flit moved on any external port for "
-       << watchdog_.limit() << " cycles with " << undelivered.size()
-       << " packets outstanding (" << to_string(cfg_.straps.route_mode) << ", "
+    os << "DEADLOCK at cycle " << cycle_ << ": no flit moved on any external port for " << watchdog_.limit()
+       << " cycles with " << undelivered.size() << " packets outstanding (" << to_string(cfg_.straps.route_mode) << ", "
        << to_string(cfg_.straps.vc_policy) << ")\n";
     os << "undelivered packets:\n";
     std::size_t shown = 0;
@@ -532,10 +523,9 @@ class LinkBench {
         break;
       }
       const Header& h = r.spec.header;
-      os << "  packet " << id << ": from " << port_name(r.spec.src_port) << " vc " << r.spec.vc
-         << " to board (" << h.dst_board_x << "," << h.dst_board_y << ") node (" << h.dst_node_x
-         << "," << h.dst_node_y << "), " << h.length << " flits, injected "
-         << r.flits_injected << ", delivered " << r.flits_delivered;
+      os << "  packet " << id << ": from " << port_name(r.spec.src_port) << " vc " << r.spec.vc << " to board ("
+         << h.dst_board_x << "," << h.dst_board_y << ") node (" << h.dst_node_x << "," << h.dst_node_y << "), "
+         << h.length << " flits, injected " << r.flits_injected << ", delivered " << r.flits_delivered;
       if (r.delivered_port >= 0) os << " (arriving at " << port_name(r.delivered_port) << ")";
       os << ", head injected at cycle " << r.head_injected_cycle << "\n";
     }
@@ -552,8 +542,8 @@ class LinkBench {
         unsigned next = 0;
         const uint32_t pk = sb_.open_packet(s.port(), v, &next);
         if (pk != kNoPacket) {
-          open += "; vc" + std::to_string(v) + " receiving packet " + std::to_string(pk) +
-                  " (next flit " + std::to_string(next) + ")";
+          open += "; vc" + std::to_string(v) + " receiving packet " + std::to_string(pk) + " (next flit " +
+                  std::to_string(next) + ")";
         }
       }
       if (!s.empty() || !open.empty()) {
@@ -568,9 +558,8 @@ class LinkBench {
     auto check = [&](unsigned capacity, unsigned count, const char* what) {
       const unsigned need = count * fw;
       if (capacity < need || capacity >= need + 32) {
-        throw std::invalid_argument(std::string("LinkBench: port ") + what + " holds " +
-                                    std::to_string(capacity) + " bits, expected " +
-                                    std::to_string(need) +
+        throw std::invalid_argument(std::string("LinkBench: port ") + what + " holds " + std::to_string(capacity) +
+                                    " bits, expected " + std::to_string(need) +
                                     " (wrong flit format, board size or lanes for this model?)");
       }
     };

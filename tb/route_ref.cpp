@@ -22,8 +22,7 @@ PortMask edge_ports(const RouterPlace& r) {
   return m;
 }
 
-PortMask route_ref(const RouterPlace& r, unsigned in_port, RouteMode mode,
-                   const Destination& d, unsigned local_ports) {
+PortMask route_ref(const RouterPlace& r, unsigned in_port, RouteMode mode, const Destination& d, unsigned local_ports) {
   if (local_ports < 1 || local_ports > kMaxLocalPorts) {
     throw std::invalid_argument("route_ref: local_ports must be 1..4");
   }
@@ -60,8 +59,8 @@ PortMask route_ref(const RouterPlace& r, unsigned in_port, RouteMode mode,
     minimal = near_ew | toward_row;
     // At the column of a nearer edge the E/W move is the edge port itself: nothing left to do
     // on this board in x.
-    const bool at_near_edge_col = ((near_ew & bit(kPortE)) && r.node_x == r.last_x) ||
-                                  ((near_ew & bit(kPortW)) && r.node_x == 0);
+    const bool at_near_edge_col =
+        ((near_ew & bit(kPortE)) && r.node_x == r.last_x) || ((near_ew & bit(kPortW)) && r.node_x == 0);
     ew_still_required = !at_near_edge_col;
   } else if (board_col) {
     minimal = near_ns | toward_col;
@@ -84,14 +83,13 @@ PortMask route_ref(const RouterPlace& r, unsigned in_port, RouteMode mode,
       if (travelling_north) m &= static_cast<PortMask>(bit(kPortN) | eject | edge_ports(r));
       return m;
     }
-    case RouteMode::MinAdaptive:
-      return minimal;
+    case RouteMode::MinAdaptive: return minimal;
   }
   return 0;
 }
 
-BoardRoutes board_routes(const BoardGeometry& g, unsigned board_x, unsigned board_y,
-                         RouteMode mode, unsigned entry, const Destination& dst) {
+BoardRoutes board_routes(const BoardGeometry& g, unsigned board_x, unsigned board_y, RouteMode mode, unsigned entry,
+                         const Destination& dst) {
   // Memoised walk over the states (router, input port). Every allowed hop is minimal, so the
   // walk has no cycles; a depth limit guards against a routing function that is not.
   struct State {

@@ -42,20 +42,20 @@ PortMask edge_ports(const RouterPlace& place);
 
 /// The allowed output ports for a head that arrived on `in_port` (0 .. 3 + local_ports) of a
 /// router with `local_ports` lanes.
-PortMask route_ref(const RouterPlace& place, unsigned in_port, RouteMode mode,
-                   const Destination& dst, unsigned local_ports = 1);
+PortMask route_ref(const RouterPlace& place, unsigned in_port, RouteMode mode, const Destination& dst,
+                   unsigned local_ports = 1);
 
 /// Every way the routing function can carry a packet across one board plane.
 struct BoardRoutes {
-  std::vector<unsigned> exits;   ///< external ports the packet may leave through (sorted)
-  unsigned min_routers = 0;      ///< routers on the shortest allowed path (entry and exit included)
-  unsigned max_routers = 0;      ///< routers on the longest allowed path
-  bool dead_end = false;         ///< some reachable router offered no output at all
+  std::vector<unsigned> exits;  ///< external ports the packet may leave through (sorted)
+  unsigned min_routers = 0;     ///< routers on the shortest allowed path (entry and exit included)
+  unsigned max_routers = 0;     ///< routers on the longest allowed path
+  bool dead_end = false;        ///< some reachable router offered no output at all
 };
 
 /// Follow route_ref from the router behind external port `entry` (a packet injected at a local
 /// port, or arriving from outside at an edge port) through the board until it leaves.
-BoardRoutes board_routes(const BoardGeometry& geom, unsigned board_x, unsigned board_y,
-                         RouteMode mode, unsigned entry, const Destination& dst);
+BoardRoutes board_routes(const BoardGeometry& geom, unsigned board_x, unsigned board_y, RouteMode mode, unsigned entry,
+                         const Destination& dst);
 
 }  // namespace hx

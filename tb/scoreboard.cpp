@@ -8,10 +8,9 @@ namespace hx {
 
 std::string ScoreboardSummary::to_string() const {
   std::ostringstream os;
-  os << "created " << created << ", injected " << injected << ", delivered " << delivered
-     << ", lost " << lost << ", duplicated " << duplicated << ", corrupted " << corrupted
-     << ", misrouted " << misrouted << ", bad_vc " << bad_vc << " (flits " << flits_injected
-     << " in, " << flits_delivered << " out)";
+  os << "created " << created << ", injected " << injected << ", delivered " << delivered << ", lost " << lost
+     << ", duplicated " << duplicated << ", corrupted " << corrupted << ", misrouted " << misrouted << ", bad_vc "
+     << bad_vc << " (flits " << flits_injected << " in, " << flits_delivered << " out)";
   return os.str();
 }
 
@@ -68,15 +67,14 @@ Delivery Scoreboard::on_delivered(unsigned port, const Flit& f, uint64_t cycle) 
   const unsigned vc = f.vc & 3u;
   Assembly& a = assembly_[port * 4 + vc];
   char where[64];
-  std::snprintf(where, sizeof where, "cycle %llu port %u vc %u",
-                static_cast<unsigned long long>(cycle), port, vc);
+  std::snprintf(where, sizeof where, "cycle %llu port %u vc %u", static_cast<unsigned long long>(cycle), port, vc);
 
   if (is_head(f.type)) {
     if (a.packet != kNoPacket) {
       ++corrupted_;
       packets_[a.packet].corrupted = true;
-      note(std::string(where) + ": head while packet " + std::to_string(a.packet) +
-           " is open at flit " + std::to_string(a.next) + " (tail missing or flits interleaved)");
+      note(std::string(where) + ": head while packet " + std::to_string(a.packet) + " is open at flit " +
+           std::to_string(a.next) + " (tail missing or flits interleaved)");
       a.packet = kNoPacket;
     }
     if (!tag_ok(fmt_, f.payload)) {
@@ -128,9 +126,8 @@ Delivery Scoreboard::on_delivered(unsigned port, const Flit& f, uint64_t cycle) 
       ++misrouted_;
       r.misrouted = true;
       d.ok = false;
-      note(std::string(where) + ": packet " + std::to_string(r.id) + " from port " +
-           std::to_string(r.spec.src_port) + " (" + r.spec.header.to_string() +
-           ") leaves through a port it may not use");
+      note(std::string(where) + ": packet " + std::to_string(r.id) + " from port " + std::to_string(r.spec.src_port) +
+           " (" + r.spec.header.to_string() + ") leaves through a port it may not use");
     }
     const unsigned keep_vc = r.spec.vc + (r.spec.increment_ports.test(port) ? 1u : 0u);
     const bool vc_legal = r.spec.vc_rule == VcRule::Any ? vc < num_vcs_ : vc == keep_vc;
@@ -138,9 +135,8 @@ Delivery Scoreboard::on_delivered(unsigned port, const Flit& f, uint64_t cycle) 
       ++bad_vc_;
       r.bad_vc = true;
       d.ok = false;
-      note(std::string(where) + ": packet " + std::to_string(r.id) + " injected on vc " +
-           std::to_string(r.spec.vc) + " arrives on a VC its " +
-           (r.spec.vc_rule == VcRule::Any ? "VcAny" : "VcKeep") + " rule does not allow");
+      note(std::string(where) + ": packet " + std::to_string(r.id) + " injected on vc " + std::to_string(r.spec.vc) +
+           " arrives on a VC its " + (r.spec.vc_rule == VcRule::Any ? "VcAny" : "VcKeep") + " rule does not allow");
     }
     r.flits_delivered = 1;
     r.delivered_port = static_cast<int>(port);
@@ -162,8 +158,7 @@ Delivery Scoreboard::on_delivered(unsigned port, const Flit& f, uint64_t cycle) 
   if (a.packet == kNoPacket) {
     ++corrupted_;
     d.ok = false;
-    note(std::string(where) + ": " + to_string(f.type) + " flit with no open packet: " +
-         f.to_string());
+    note(std::string(where) + ": " + to_string(f.type) + " flit with no open packet: " + f.to_string());
     return d;
   }
   PacketRecord& r = packets_[a.packet];
@@ -174,16 +169,16 @@ Delivery Scoreboard::on_delivered(unsigned port, const Flit& f, uint64_t cycle) 
     ++corrupted_;
     r.corrupted = true;
     d.ok = false;
-    note(std::string(where) + ": packet " + std::to_string(r.id) + " flit " +
-         std::to_string(a.next) + " payload differs (corrupted, reordered or from another packet)");
+    note(std::string(where) + ": packet " + std::to_string(r.id) + " flit " + std::to_string(a.next) +
+         " payload differs (corrupted, reordered or from another packet)");
   }
   const bool expect_tail = a.next + 1 >= len;
   if (is_tail(f.type) != expect_tail) {
     ++corrupted_;
     r.corrupted = true;
     d.ok = false;
-    note(std::string(where) + ": packet " + std::to_string(r.id) + " flit " +
-         std::to_string(a.next) + " of " + std::to_string(len) + " is a " + to_string(f.type));
+    note(std::string(where) + ": packet " + std::to_string(r.id) + " flit " + std::to_string(a.next) + " of " +
+         std::to_string(len) + " is a " + to_string(f.type));
   }
   ++r.flits_delivered;
   ++a.next;

@@ -45,10 +45,10 @@ enum class VcRule : uint8_t {
 
 /// What a test asks the bench to inject.
 struct PacketSpec {
-  unsigned src_port = 0;            ///< external port it enters through
-  Header header;                    ///< header.length = flits, head included (1..255)
-  unsigned vc = 0;                  ///< VC it is injected on
-  ExternalPortSet allowed_ports;    ///< external ports it may leave through
+  unsigned src_port = 0;          ///< external port it enters through
+  Header header;                  ///< header.length = flits, head included (1..255)
+  unsigned vc = 0;                ///< VC it is injected on
+  ExternalPortSet allowed_ports;  ///< external ports it may leave through
   VcRule vc_rule = VcRule::Auto;
   ExternalPortSet increment_ports;  ///< exits that leave a board (VcKeep adds one there)
 };
@@ -72,10 +72,10 @@ struct PacketRecord {
 };
 
 struct ScoreboardSummary {
-  uint64_t created = 0;     ///< packets handed to sources
-  uint64_t injected = 0;    ///< packets whose head entered the model
-  uint64_t delivered = 0;   ///< packets whose tail arrived
-  uint64_t lost = 0;        ///< created and not (completely) delivered
+  uint64_t created = 0;    ///< packets handed to sources
+  uint64_t injected = 0;   ///< packets whose head entered the model
+  uint64_t delivered = 0;  ///< packets whose tail arrived
+  uint64_t lost = 0;       ///< created and not (completely) delivered
   uint64_t duplicated = 0;
   uint64_t corrupted = 0;
   uint64_t misrouted = 0;
@@ -94,7 +94,7 @@ struct Delivery {
   uint32_t packet = kNoPacket;  ///< kNoPacket when the flit could not be attributed
   unsigned index = 0;           ///< flit index within the packet
   bool ok = true;
-  bool packet_done = false;     ///< this was the tail (or single)
+  bool packet_done = false;  ///< this was the tail (or single)
 };
 
 class Scoreboard {

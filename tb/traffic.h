@@ -14,31 +14,30 @@
 
 #include <cstdint>
 
-#include "route_ref.h"
 #include "rng.h"
+#include "route_ref.h"
 #include "scoreboard.h"
 
 namespace hx {
 
 struct UniformTrafficConfig {
-  double offered_load = 0.2;   ///< flits per local port per cycle (ignored when saturating)
-  bool saturate = false;       ///< keep every local source busy
+  double offered_load = 0.2;  ///< flits per local port per cycle (ignored when saturating)
+  bool saturate = false;      ///< keep every local source busy
   unsigned min_length = 4;
   unsigned max_length = 4;
-  bool random_vc = false;      ///< inject on a random VC (VcAny) instead of VC 0
+  bool random_vc = false;  ///< inject on a random VC (VcAny) instead of VC 0
   unsigned num_vcs = 3;
   double offboard_fraction = 0.0;  ///< share of packets for another board
   unsigned boards_x = 4;           ///< global board grid, for off-board destinations
   unsigned boards_y = 4;
-  double edge_load = 0.0;      ///< packets per edge port per cycle arriving from the trees
-  unsigned edge_vc = 1;        ///< their VC
+  double edge_load = 0.0;  ///< packets per edge port per cycle arriving from the trees
+  unsigned edge_vc = 1;    ///< their VC
   uint64_t seed = 1;
 };
 
 class UniformTraffic {
  public:
-  UniformTraffic(const UniformTrafficConfig& cfg, const BoardGeometry& geom, unsigned board_x,
-                 unsigned board_y)
+  UniformTraffic(const UniformTrafficConfig& cfg, const BoardGeometry& geom, unsigned board_x, unsigned board_y)
       : cfg_(cfg), geom_(geom), board_x_(board_x), board_y_(board_y), rng_(cfg.seed) {}
 
   /// Generate this cycle's packets into the bench (call before each step()).
@@ -68,8 +67,8 @@ class UniformTraffic {
     Destination d;
     d.board_x = board_x_;
     d.board_y = board_y_;
-    const bool offboard = (cfg_.offboard_fraction > 0.0 && rng_.chance(cfg_.offboard_fraction) &&
-                           cfg_.boards_x * cfg_.boards_y > 1);
+    const bool offboard =
+        (cfg_.offboard_fraction > 0.0 && rng_.chance(cfg_.offboard_fraction) && cfg_.boards_x * cfg_.boards_y > 1);
     const unsigned nodes = geom_.num_nodes();
     if (offboard) {
       do {

@@ -19,13 +19,11 @@
 #include "hxmesh_allocator.h"
 #include "job_mix.h"
 
-
 namespace hx::alloc {
 namespace {
 
 namespace fs = std::filesystem;
 const std::string kConfigDir = HX_CONFIG_DIR;
-
 
 // ---- through the hxsim binary -------------------------------------------------------------------------
 
@@ -60,7 +58,8 @@ TEST(HxsimAlloc, PlacePrintsTheVirtualMapping) {
   const fs::path out = d / "sub" / "place.json";
   const Result r = hxsim("alloc " + kConfigDir + "/alloc_place_example.yaml --out " + out.string());
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("3x3          job 2: 3x3 on rows [0, 1, 3], columns [0, 1, 3]"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("3x3          job 2: 3x3 on rows [0, 1, 3], columns [0, 1, 3]"), std::string::npos)
+      << r.output;
   EXPECT_NE(r.output.find("job 2: virtual (i, j) -> physical (column, row)"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("results  " + out.string()), std::string::npos);
   ASSERT_TRUE(fs::exists(out));
@@ -148,7 +147,6 @@ TEST(HxsimAlloc, BadInputExitsTwoAndWritesNothing) {
   // A run config is not an alloc config.
   expect_bad_input("alloc " + kConfigDir + "/mesh8x8_uniform.yaml", "unknown key");
 }
-
 
 }  // namespace
 }  // namespace hx::alloc

@@ -23,13 +23,11 @@
 #include "hxmesh_allocator.h"
 #include "job_mix.h"
 
-
 namespace hx::alloc {
 namespace {
 
 namespace fs = std::filesystem;
 const std::string kConfigDir = HX_CONFIG_DIR;
-
 
 std::vector<unsigned> seq(unsigned from, unsigned to) {  // [from, to)
   std::vector<unsigned> v;
@@ -121,8 +119,8 @@ TEST(AllocGreedy, RejectsBadArguments) {
   HxMeshAllocator m(4, 4);
   EXPECT_THROW(m.allocate(0, 2), std::invalid_argument);
   EXPECT_THROW(m.allocate(0), std::invalid_argument);
-  EXPECT_FALSE(m.allocate(5, 1));   // taller than the mesh
-  EXPECT_FALSE(m.allocate(17));     // more boards than the mesh
+  EXPECT_FALSE(m.allocate(5, 1));  // taller than the mesh
+  EXPECT_FALSE(m.allocate(17));    // more boards than the mesh
 }
 
 TEST(AllocGreedy, PlacesAHalfMeshJobOnAThousandByThousandMesh) {
@@ -172,8 +170,7 @@ TEST(AllocHeuristics, CandidateShapesInOrder) {
   EXPECT_EQ(HxMeshAllocator(64, 64, {}, H("transpose")).candidate_shapes(4, 16), (V{{4, 16}, {16, 4}}));
   // 64 boards: 4x16 asked; 8x8 is squarer; 2x32 has ratio 16 > 8.
   EXPECT_EQ(HxMeshAllocator(64, 64, {}, H("aspect")).candidate_shapes(4, 16), (V{{4, 16}, {8, 8}}));
-  EXPECT_EQ(HxMeshAllocator(64, 64, {}, H("transpose+aspect")).candidate_shapes(4, 16),
-            (V{{4, 16}, {16, 4}, {8, 8}}));
+  EXPECT_EQ(HxMeshAllocator(64, 64, {}, H("transpose+aspect")).candidate_shapes(4, 16), (V{{4, 16}, {16, 4}, {8, 8}}));
   // A tall request keeps tall alternatives: 24 = 6x4 asked, then 8x3 (ratio 2.7), 12x2 (6);
   // 24x1 has ratio 24.
   EXPECT_EQ(HxMeshAllocator(64, 64, {}, H("aspect")).candidate_shapes(6, 4), (V{{6, 4}, {8, 3}, {12, 2}}));
@@ -361,8 +358,8 @@ TEST(AllocTreeLeaves, SharesAndCrossingsWithStraddlingBoards) {
 TEST(AllocTreeLeaves, TreeTrafficMatchesBruteForce) {
   // Every ordered pair of distinct boards: one row-tree traversal if the columns differ, one
   // column-tree traversal if the rows differ (both for a pair in different rows and columns).
-  const TreeLeaves rows_t(12, 2, 6);  // 3 boards a leaf
-  const TreeLeaves cols_t(10, 6, 16); // boards straddle leaves
+  const TreeLeaves rows_t(12, 2, 6);   // 3 boards a leaf
+  const TreeLeaves cols_t(10, 6, 16);  // boards straddle leaves
   Placement p;
   p.rows = {0, 2, 3, 7, 9};
   p.cols = {1, 2, 3, 5, 8, 11};
@@ -456,8 +453,8 @@ TEST(AllocRelease, FreesTheBoardsForTheNextJob) {
 // every placement matches the owner grid.
 TEST(AllocRelease, RandomSequencesKeepTheInvariants) {
   const Trees trees{TreeLeaves(12, 2, 8), TreeLeaves(10, 4, 8)};
-  for (const char* hn : {"greedy", "transpose+aspect", "transpose+aspect+locality", "restart",
-                         "transpose+aspect+locality+restart"}) {
+  for (const char* hn :
+       {"greedy", "transpose+aspect", "transpose+aspect+locality", "restart", "transpose+aspect+locality+restart"}) {
     SCOPED_TRACE(hn);
     Rng rng(7);
     HxMeshAllocator m(12, 10, random_failures(12, 10, 9, rng), H(hn), trees);
@@ -672,8 +669,9 @@ TEST(AllocDistributionFile, ErrorsNameFileLineAndColumn) {
   EXPECT_EQ(empty.file(), "d.txt");
   EXPECT_EQ(empty.line(), 0);
   EXPECT_EQ(empty.problem(), "no job sizes");
-  EXPECT_EQ(std::string(empty.what()), "d.txt: distribution: no job sizes, expected at least one line 'SIZE WEIGHT', "
-                                       "found only comments and blank lines");
+  EXPECT_EQ(std::string(empty.what()),
+            "d.txt: distribution: no job sizes, expected at least one line 'SIZE WEIGHT', "
+            "found only comments and blank lines");
   EXPECT_THROW(load_job_sizes("/nonexistent/sizes.txt"), ConfigError);
 }
 
@@ -770,7 +768,8 @@ TEST(AllocConfigTest, ErrorsNameFileLineKeyExpectedFound) {
                       17, "experiments.failures[1]",
                       "a list of distinct failed-board counts, each in 0..31 (fewer than the smallest system's boards)",
                       "'32'");
-  const std::string other = "systems:\n  - name: hx\n    board: 2x2\n    global: 8x4\nplace:\n  system: hy\n  jobs: [1]\n";
+  const std::string other =
+      "systems:\n  - name: hx\n    board: 2x2\n    global: 8x4\nplace:\n  system: hy\n  jobs: [1]\n";
   EXPECT_CONFIG_ERROR(error_of(other), 6, 11, "place.system", "the name of a system: one of hx", "'hy'");
   EXPECT_CONFIG_ERROR(error_of(kBase + "  failed: [[8, 0]]\n"), 8, 13, "place.failed[0][0]",
                       "a list of failed boards [column, row], column in 0..7, row in 0..3", "'8'");
@@ -795,14 +794,16 @@ TEST(AllocConfigTest, DistributionErrorsPointIntoTheDistributionFile) {
   const fs::path d = fs::temp_directory_path() / "alloc_test";
   fs::create_directories(d);
   std::ofstream(d / "bad_sizes.txt") << "# sizes\n1 1\n4 zero\n";
-  const ConfigError e = error_of(big_base() + "distribution: " + (d / "bad_sizes.txt").string() + "\nexperiments: {}\n");
+  const ConfigError e =
+      error_of(big_base() + "distribution: " + (d / "bad_sizes.txt").string() + "\nexperiments: {}\n");
   EXPECT_EQ(e.file(), (d / "bad_sizes.txt").string());
   EXPECT_EQ(e.line(), 3);
   EXPECT_EQ(e.column(), 3);
   EXPECT_EQ(e.key_path(), "distribution");
   // Sizes larger than a system's working boards: nothing to draw.
   std::ofstream(d / "big_sizes.txt") << "250 1\n";
-  const ConfigError big = error_of(big_base() + "distribution: " + (d / "big_sizes.txt").string() + "\nexperiments: {}\n");
+  const ConfigError big =
+      error_of(big_base() + "distribution: " + (d / "big_sizes.txt").string() + "\nexperiments: {}\n");
   EXPECT_EQ(big.key_path(), "distribution");
   EXPECT_EQ(big.line(), 8);
 }
@@ -857,8 +858,10 @@ TEST(AllocConfigTest, ShippedConfigsLoadAndMatchTableII) {
       EXPECT_EQ(c.systems[i].x, e.board_and_side[i].second);
       EXPECT_EQ(c.systems[i].y, e.board_and_side[i].second);
       // 1,024 (small) or 16,384 (large) accelerators.
-      if (e.file == "alloc_small.yaml") EXPECT_EQ(c.systems[i].a * c.systems[i].a * c.systems[i].x * c.systems[i].x, 1024u);
-      if (e.file == "alloc_large.yaml") EXPECT_EQ(c.systems[i].a * c.systems[i].a * c.systems[i].x * c.systems[i].x, 16384u);
+      if (e.file == "alloc_small.yaml")
+        EXPECT_EQ(c.systems[i].a * c.systems[i].a * c.systems[i].x * c.systems[i].x, 1024u);
+      if (e.file == "alloc_large.yaml")
+        EXPECT_EQ(c.systems[i].a * c.systems[i].a * c.systems[i].x * c.systems[i].x, 16384u);
     }
   }
 }
@@ -875,7 +878,6 @@ TEST(AllocConfigTest, DocsDescribeEveryKey) {
     EXPECT_NE(docs.find("`" + k + "`"), std::string::npos) << k << " is not in docs/allocation.md";
   }
 }
-
 
 }  // namespace
 }  // namespace hx::alloc

@@ -1,7 +1,7 @@
 // board_random_8x8_test.cpp: random stress on the 8x8 board plane with four VCs
 // (board_random_support.h says how).
-#include "board_random_support.h"
 #include "Vhx_board_plane_8x8v4.h"
+#include "board_random_support.h"
 
 namespace hx::test {
 namespace {

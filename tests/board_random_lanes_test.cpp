@@ -1,9 +1,9 @@
 // board_random_lanes_test.cpp: random stress on board planes whose routers have four local lanes
 // (board_random_support.h says how).
-#include "board_random_support.h"
 #include "Vhx_board_plane_1x1l4.h"
 #include "Vhx_board_plane_2x2l4.h"
 #include "Vhx_board_plane_4x4l4.h"
+#include "board_random_support.h"
 
 namespace hx::test {
 namespace {
@@ -19,8 +19,7 @@ TEST(Board2x2l4, SmokeEveryPacketArrives) { smoke<Vhx_board_plane_2x2l4>(2, 2, t
 
 /// Per packet: arrived at a lane of its destination node if that is on this board, else at an
 /// edge; on the policy's VC. Returns the ejections per lane.
-std::vector<unsigned> check_lane_deliveries(const std::vector<PacketRecord>& packets,
-                                            const BoardGeometry& g) {
+std::vector<unsigned> check_lane_deliveries(const std::vector<PacketRecord>& packets, const BoardGeometry& g) {
   std::vector<unsigned> per_lane(g.local_ports, 0);
   for (const PacketRecord& r : packets) {
     const Header& h = r.spec.header;
@@ -55,10 +54,8 @@ void lanes_case(RandomCase rc, uint64_t seed) {
   std::vector<PacketRecord> packets;
   const ScoreboardSummary s = run_random<Vhx_board_plane_4x4l4>(rc, seed, &packets);
   EXPECT_GT(s.delivered, 20000u);
-  const std::vector<unsigned> per_lane =
-      check_lane_deliveries(packets, BoardGeometry{4, 4, 4});
-  std::printf("[ lanes    ] ejections per lane: %u %u %u %u\n", per_lane[0], per_lane[1],
-              per_lane[2], per_lane[3]);
+  const std::vector<unsigned> per_lane = check_lane_deliveries(packets, BoardGeometry{4, 4, 4});
+  std::printf("[ lanes    ] ejections per lane: %u %u %u %u\n", per_lane[0], per_lane[1], per_lane[2], per_lane[3]);
   // Ties go to the lowest lane, so at this load lane 0 takes most packets and the others take
   // the packets that arrive while it is held or short of credits (with VcKeep about 40%, with
   // VcAny, where lane 0 offers every VC, about 12%). A router that ejected on lane 0 only would
@@ -68,17 +65,13 @@ void lanes_case(RandomCase rc, uint64_t seed) {
   EXPECT_GT(per_lane[1], 0u);
 }
 
-TEST(Board4x4l4, XyVcKeepUniformRandom) {
-  lanes_case(uniform_4x4l4(RouteMode::Xy, VcPolicy::Keep), test_seed(143));
-}
+TEST(Board4x4l4, XyVcKeepUniformRandom) { lanes_case(uniform_4x4l4(RouteMode::Xy, VcPolicy::Keep), test_seed(143)); }
 
 TEST(Board4x4l4, NorthLastVcKeepUniformRandom) {
   lanes_case(uniform_4x4l4(RouteMode::NorthLast, VcPolicy::Keep), test_seed(144));
 }
 
-TEST(Board4x4l4, XyVcAnyUniformRandom) {
-  lanes_case(uniform_4x4l4(RouteMode::Xy, VcPolicy::Any), test_seed(145));
-}
+TEST(Board4x4l4, XyVcAnyUniformRandom) { lanes_case(uniform_4x4l4(RouteMode::Xy, VcPolicy::Any), test_seed(145)); }
 
 // Off-board traffic from every lane and traffic from the trees into the edge ports: it leaves
 // through the edges the reference allows, on VC + 1, and what comes in reaches a lane of its node.
@@ -99,8 +92,7 @@ TEST(Board4x4l4, NorthLastOffBoardAndEdgeTraffic) {
     arrived += r.spec.src_port >= g.num_local();
   }
   check_lane_deliveries(packets, g);
-  std::printf("[ offboard ] %u packets left through an edge, %u came in from an edge\n", left,
-              arrived);
+  std::printf("[ offboard ] %u packets left through an edge, %u came in from an edge\n", left, arrived);
   EXPECT_GT(left, 10000u);
   EXPECT_GT(arrived, 1000u);
 }
@@ -143,8 +135,7 @@ TEST(Board4x4l4, ZeroLoadLatencyFromEveryLane) {
     }
     ASSERT_TRUE(b.drain(1000)) << b.report();
     expect_all_clean(b);
-    std::printf("[ zeroload ] %s: %u single-flit packets from every lane\n", to_string(mode),
-                checked);
+    std::printf("[ zeroload ] %s: %u single-flit packets from every lane\n", to_string(mode), checked);
   }
 }
 

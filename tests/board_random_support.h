@@ -75,8 +75,7 @@ void expect_all_clean(const B& b) {
 
 /// Run a random case on model M; returns the bench's summary for extra checks.
 template <class M>
-ScoreboardSummary run_random(RandomCase rc, uint64_t seed,
-                             std::vector<PacketRecord>* packets = nullptr) {
+ScoreboardSummary run_random(RandomCase rc, uint64_t seed, std::vector<PacketRecord>* packets = nullptr) {
   const BenchConfig cfg = board_config<M>(rc, seed);
   LinkBench<M> b(cfg);
   Rng rng(seed ^ 0xb0a4d);
@@ -92,8 +91,7 @@ ScoreboardSummary run_random(RandomCase rc, uint64_t seed,
   for (unsigned p = 0; p < b.num_ports(); ++p) b.sink(p).set_drain_probability(1.0);
   const bool drained = ran && b.drain(50000);
   EXPECT_TRUE(drained) << b.report();
-  const double wall =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   expect_all_clean(b);
 
   const ScoreboardSummary s = b.scoreboard().summary();
@@ -101,14 +99,14 @@ ScoreboardSummary run_random(RandomCase rc, uint64_t seed,
   for (const PacketRecord& r : b.scoreboard().packets()) {
     lat += static_cast<double>(r.tail_delivered_cycle - r.created_cycle);
   }
-  std::printf("[ board    ] %ux%u, %u lane(s), %s %s: %llu packets, %llu flits in %llu cycles "
-              "(%.3f flits/node/cycle), avg latency %.1f cycles, %.0f cycles/s\n",
-              rc.size_x, rc.size_y, rc.lanes, to_string(rc.mode), to_string(rc.policy),
-              static_cast<unsigned long long>(s.delivered),
-              static_cast<unsigned long long>(s.flits_delivered),
-              static_cast<unsigned long long>(b.cycle()),
-              static_cast<double>(s.flits_delivered) / (rc.cycles * cfg.board.num_nodes()),
-              s.delivered ? lat / s.delivered : 0.0, b.cycle() / wall);
+  std::printf(
+      "[ board    ] %ux%u, %u lane(s), %s %s: %llu packets, %llu flits in %llu cycles "
+      "(%.3f flits/node/cycle), avg latency %.1f cycles, %.0f cycles/s\n",
+      rc.size_x, rc.size_y, rc.lanes, to_string(rc.mode), to_string(rc.policy),
+      static_cast<unsigned long long>(s.delivered), static_cast<unsigned long long>(s.flits_delivered),
+      static_cast<unsigned long long>(b.cycle()),
+      static_cast<double>(s.flits_delivered) / (rc.cycles * cfg.board.num_nodes()),
+      s.delivered ? lat / s.delivered : 0.0, b.cycle() / wall);
   if (packets) *packets = b.scoreboard().packets();
   return s;
 }

@@ -1,9 +1,9 @@
 // board_random_test.cpp: random stress on the 1x1, 2x2 and 4x4 board planes against the
 // scoreboard and the reference routing function (board_random_support.h says how).
-#include "board_random_support.h"
 #include "Vhx_board_plane_1x1.h"
 #include "Vhx_board_plane_2x2.h"
 #include "Vhx_board_plane_4x4.h"
+#include "board_random_support.h"
 
 namespace hx::test {
 namespace {
@@ -21,20 +21,17 @@ RandomCase uniform_4x4(RouteMode mode, VcPolicy policy) {
 }
 
 TEST(Board4x4, XyVcKeepUniformRandom) {
-  const auto s = run_random<Vhx_board_plane_4x4>(uniform_4x4(RouteMode::Xy, VcPolicy::Keep),
-                                                 test_seed(101));
+  const auto s = run_random<Vhx_board_plane_4x4>(uniform_4x4(RouteMode::Xy, VcPolicy::Keep), test_seed(101));
   EXPECT_GT(s.delivered, 20000u);
 }
 
 TEST(Board4x4, XyVcAnyUniformRandom) {
-  const auto s = run_random<Vhx_board_plane_4x4>(uniform_4x4(RouteMode::Xy, VcPolicy::Any),
-                                                 test_seed(102));
+  const auto s = run_random<Vhx_board_plane_4x4>(uniform_4x4(RouteMode::Xy, VcPolicy::Any), test_seed(102));
   EXPECT_GT(s.delivered, 20000u);
 }
 
 TEST(Board4x4, NorthLastVcKeepUniformRandom) {
-  const auto s = run_random<Vhx_board_plane_4x4>(
-      uniform_4x4(RouteMode::NorthLast, VcPolicy::Keep), test_seed(103));
+  const auto s = run_random<Vhx_board_plane_4x4>(uniform_4x4(RouteMode::NorthLast, VcPolicy::Keep), test_seed(103));
   EXPECT_GT(s.delivered, 20000u);
 }
 
@@ -53,27 +50,24 @@ void offboard_case(RouteMode mode, uint64_t seed) {
   const BoardGeometry g{4, 4};
   unsigned left = 0, arrived = 0, several = 0;
   for (const PacketRecord& r : packets) {
-    const bool offboard =
-        r.spec.header.dst_board_x != kBoardX || r.spec.header.dst_board_y != kBoardY;
+    const bool offboard = r.spec.header.dst_board_x != kBoardX || r.spec.header.dst_board_y != kBoardY;
     ASSERT_GE(r.delivered_port, 0);
     const bool at_edge = static_cast<unsigned>(r.delivered_port) >= g.num_nodes();
     EXPECT_EQ(offboard, at_edge) << "packet " << r.id;
-    EXPECT_EQ(r.delivered_vc, static_cast<int>(r.spec.vc + (at_edge ? 1 : 0)))
-        << "packet " << r.id;
+    EXPECT_EQ(r.delivered_vc, static_cast<int>(r.spec.vc + (at_edge ? 1 : 0))) << "packet " << r.id;
     left += at_edge;
     arrived += r.spec.src_port >= g.num_nodes();
     several += r.spec.allowed_ports.count() > 1;
   }
-  std::printf("[ offboard ] %u packets left through an edge, %u came in from an edge, %u had "
-              "several allowed exits\n",
-              left, arrived, several);
+  std::printf(
+      "[ offboard ] %u packets left through an edge, %u came in from an edge, %u had "
+      "several allowed exits\n",
+      left, arrived, several);
   EXPECT_GT(left, 6000u);
   EXPECT_GT(arrived, 2000u);
 }
 
-TEST(Board4x4, OffBoardPacketsLeaveThroughReferenceEdgesXy) {
-  offboard_case(RouteMode::Xy, test_seed(104));
-}
+TEST(Board4x4, OffBoardPacketsLeaveThroughReferenceEdgesXy) { offboard_case(RouteMode::Xy, test_seed(104)); }
 
 TEST(Board4x4, OffBoardPacketsLeaveThroughReferenceEdgesNorthLast) {
   offboard_case(RouteMode::NorthLast, test_seed(105));
@@ -118,12 +112,12 @@ TEST(Board4x4, ZeroLoadLatencyMatchesMinimalPaths) {
     }
     ASSERT_TRUE(b.drain(1000)) << b.report();
     expect_all_clean(b);
-    std::printf("[ zeroload ] %s: %u single-flit packets, latency = 2 x routers on a minimal "
-                "path\n",
-                to_string(mode), checked);
+    std::printf(
+        "[ zeroload ] %s: %u single-flit packets, latency = 2 x routers on a minimal "
+        "path\n",
+        to_string(mode), checked);
   }
 }
-
 
 TEST(Board1x1, SmokeEveryPacketArrives) { smoke<Vhx_board_plane_1x1>(1, 1, test_seed(111)); }
 TEST(Board2x2, SmokeEveryPacketArrives) { smoke<Vhx_board_plane_2x2>(2, 2, test_seed(122)); }

@@ -111,11 +111,11 @@ uint64_t output_size(const Case& c, uint64_t p, uint64_t r) {
 
 json run_case(const Case& c, const std::string& cfg, const std::string& extra, const fs::path& dump) {
   const fs::path out = dump.parent_path() / "r.json";
-  const std::string args = "run " + config(cfg) + " --quiet --out " + out.string() + " --dump-buffers " +
-                           dump.string() + " --set collective.operation=" + c.op +
-                           " --set collective.algorithm=" + c.algorithm + " --set 'collective.message=" +
-                           std::to_string(c.bytes) + " B' --set collective.datatype=" + c.datatype +
-                           " --set collective.root=" + std::to_string(c.root) + " " + extra;
+  const std::string args =
+      "run " + config(cfg) + " --quiet --out " + out.string() + " --dump-buffers " + dump.string() +
+      " --set collective.operation=" + c.op + " --set collective.algorithm=" + c.algorithm +
+      " --set 'collective.message=" + std::to_string(c.bytes) + " B' --set collective.datatype=" + c.datatype +
+      " --set collective.root=" + std::to_string(c.root) + " " + extra;
   const hx::test::CliResult r = hx::test::hxsim(args);
   EXPECT_EQ(r.exit_code, 0) << args << "\n" << r.output;
   std::ifstream in(out);
@@ -157,17 +157,14 @@ TEST_P(CollectiveData, EveryRankHoldsTheReferenceResult) {
 // sizes of many segments per chunk.
 INSTANTIATE_TEST_SUITE_P(
     Hx2Mesh4x4, CollectiveData,
-    ::testing::Values(Case{"allreduce", "ring", 12300, "fp32", 0}, Case{"allreduce", "bidirectional_ring", 12300, "fp32", 0},
-                      Case{"allreduce", "hamiltonian", 12300, "fp32", 0}, Case{"allreduce", "torus2d", 12300, "fp32", 0},
-                      Case{"allreduce", "hamiltonian", 262144, "int32", 0}, Case{"allreduce", "torus2d", 200000, "int32", 0},
-                      Case{"allreduce", "ring", 40, "fp32", 0},
-                      Case{"reduce_scatter", "hamiltonian", 40964, "fp32", 0},
-                      Case{"reduce_scatter", "ring", 12300, "int32", 0},
-                      Case{"all_gather", "hamiltonian", 40964, "fp32", 0},
-                      Case{"all_gather", "bidirectional_ring", 12300, "fp32", 0},
-                      Case{"broadcast", "hamiltonian", 70000, "fp32", 37},
-                      Case{"broadcast", "ring", 12300, "int32", 5},
-                      Case{"all_to_all", "direct", 65540, "fp32", 0}),
+    ::testing::Values(
+        Case{"allreduce", "ring", 12300, "fp32", 0}, Case{"allreduce", "bidirectional_ring", 12300, "fp32", 0},
+        Case{"allreduce", "hamiltonian", 12300, "fp32", 0}, Case{"allreduce", "torus2d", 12300, "fp32", 0},
+        Case{"allreduce", "hamiltonian", 262144, "int32", 0}, Case{"allreduce", "torus2d", 200000, "int32", 0},
+        Case{"allreduce", "ring", 40, "fp32", 0}, Case{"reduce_scatter", "hamiltonian", 40964, "fp32", 0},
+        Case{"reduce_scatter", "ring", 12300, "int32", 0}, Case{"all_gather", "hamiltonian", 40964, "fp32", 0},
+        Case{"all_gather", "bidirectional_ring", 12300, "fp32", 0}, Case{"broadcast", "hamiltonian", 70000, "fp32", 37},
+        Case{"broadcast", "ring", 12300, "int32", 5}, Case{"all_to_all", "direct", 65540, "fp32", 0}),
     [](const ::testing::TestParamInfo<Case>& info) {
       return std::string(info.param.op) + "_" + info.param.algorithm + "_" + std::to_string(info.param.bytes) + "B_" +
              info.param.datatype;
@@ -235,9 +232,9 @@ TEST(CollectiveJobs, ConcurrentJobsRunAsFastAsAloneOnTheirOwnBoards) {
   const fs::path d = scratch();
   const auto run = [&](const std::string& only) {
     const fs::path out = d / ("r_" + only + ".json");
-    const hx::test::CliResult r = hx::test::hxsim("run " + config("hx2mesh_4x4_two_jobs.yaml") +
-                                                  " --quiet --set 'collective.message=256 KiB' --set collective.only_job=" +
-                                                  only + " --out " + out.string());
+    const hx::test::CliResult r = hx::test::hxsim(
+        "run " + config("hx2mesh_4x4_two_jobs.yaml") +
+        " --quiet --set 'collective.message=256 KiB' --set collective.only_job=" + only + " --out " + out.string());
     EXPECT_EQ(r.exit_code, 0) << r.output;
     std::ifstream in(out);
     return in ? json::parse(in) : json::object();
@@ -256,8 +253,8 @@ TEST(CollectiveJobs, ConcurrentJobsRunAsFastAsAloneOnTheirOwnBoards) {
     const json& solo = alone["collective"]["jobs"][0];
     EXPECT_EQ(solo["placement"], jobs[k]["placement"]);
     const double together = jobs[k]["algbw_GBps"].get<double>(), by_itself = solo["algbw_GBps"].get<double>();
-    EXPECT_GT(together, 0.97 * by_itself) << "job " << k << ": " << together << " GB/s with the other, " << by_itself
-                                          << " alone";
+    EXPECT_GT(together, 0.97 * by_itself)
+        << "job " << k << ": " << together << " GB/s with the other, " << by_itself << " alone";
   }
 }
 

@@ -83,7 +83,8 @@ TEST(ConfigFile, MoreThanOneDocument) {
 
 TEST(ConfigFile, TopLevelMustBeAMap) {
   const ConfigError e = error_of("- 1\n- 2\n");
-  EXPECT_CONFIG_ERROR(e, 1, 1, "", "a map with keys name, description, topology, router, links, switch, traffic, collective, run",
+  EXPECT_CONFIG_ERROR(e, 1, 1, "",
+                      "a map with keys name, description, topology, router, links, switch, traffic, collective, run",
                       "a list");
 }
 
@@ -101,7 +102,8 @@ TEST(ConfigFile, EmptyDocumentMissesRequiredKeys) {
 
 TEST(ConfigKeys, UnknownTopLevelKeySuggestsClosest) {
   const ConfigError e = error_of(kBase + "routr:\n  vcs: 3\n");
-  EXPECT_CONFIG_ERROR(e, 5, 1, "routr", "one of name, description, topology, router, links, switch, traffic, collective, run", "'routr'");
+  EXPECT_CONFIG_ERROR(e, 5, 1, "routr",
+                      "one of name, description, topology, router, links, switch, traffic, collective, run", "'routr'");
   EXPECT_EQ(e.problem(), "unknown key");
   EXPECT_EQ(e.hint(), "did you mean 'router'?");
 }
@@ -112,7 +114,8 @@ TEST(ConfigKeys, UnknownNestedKeySuggestsClosest) {
       "  board: 4x4\n"
       "traffic:\n"
       "  injecton_rate: 0.1\n");
-  EXPECT_CONFIG_ERROR(e, 4, 3, "traffic.injecton_rate", "one of pattern, injection_rate, packet_length, message_packets, source_queue, hotspot",
+  EXPECT_CONFIG_ERROR(e, 4, 3, "traffic.injecton_rate",
+                      "one of pattern, injection_rate, packet_length, message_packets, source_queue, hotspot",
                       "'injecton_rate'");
   EXPECT_STREQ(e.what(),
                "t.yaml:4:3: traffic.injecton_rate: unknown key, expected one of pattern, injection_rate, "
@@ -122,14 +125,15 @@ TEST(ConfigKeys, UnknownNestedKeySuggestsClosest) {
 
 TEST(ConfigKeys, UnknownKeyAtTheWrongLevelNamesItsPlace) {
   const ConfigError e = error_of(kBase + "vcs: 3\n");
-  EXPECT_CONFIG_ERROR(e, 5, 1, "vcs", "one of name, description, topology, router, links, switch, traffic, collective, run", "'vcs'");
+  EXPECT_CONFIG_ERROR(e, 5, 1, "vcs",
+                      "one of name, description, topology, router, links, switch, traffic, collective, run", "'vcs'");
   EXPECT_EQ(e.hint(), "did you mean 'router.vcs'?");
 }
 
 TEST(ConfigKeys, UnknownKeyWithoutCloseMatchHasNoHint) {
   const ConfigError e = error_of(kBase + "router:\n  zzz: 1\n");
-  EXPECT_CONFIG_ERROR(e, 6, 3, "router.zzz", "one of clock, routing, vc_policy, vcs, buffer_depth, flit_width, local_ports",
-                      "'zzz'");
+  EXPECT_CONFIG_ERROR(e, 6, 3, "router.zzz",
+                      "one of clock, routing, vc_policy, vcs, buffer_depth, flit_width, local_ports", "'zzz'");
   EXPECT_EQ(e.hint(), "");
 }
 
@@ -152,7 +156,8 @@ TEST(ConfigKeys, DuplicateTopLevelSection) {
 
 TEST(ConfigKeys, KeyMustBeAScalar) {
   const ConfigError e = error_of(kBase + "router:\n  [vcs]: 3\n");
-  EXPECT_CONFIG_ERROR(e, 6, 3, "router", "a key name (one of clock, routing, vc_policy, vcs, buffer_depth, flit_width, local_ports)",
+  EXPECT_CONFIG_ERROR(e, 6, 3, "router",
+                      "a key name (one of clock, routing, vc_policy, vcs, buffer_depth, flit_width, local_ports)",
                       "a list");
 }
 
@@ -176,8 +181,8 @@ TEST(ConfigKeys, MissingRequiredKeyInAMissingSection) {
       "name: x\n"
       "traffic:\n"
       "  injection_rate: 0.1\n");
-  EXPECT_CONFIG_ERROR(e, 1, 1, "topology.board",
-                      "key 'board' (a board size such as '4x4' or [4, 4], each side 1..16)", "no 'topology' map");
+  EXPECT_CONFIG_ERROR(e, 1, 1, "topology.board", "key 'board' (a board size such as '4x4' or [4, 4], each side 1..16)",
+                      "no 'topology' map");
 }
 
 // ---- wrong types -------------------------------------------------------------------------------------
@@ -189,7 +194,8 @@ TEST(ConfigTypes, MapWhereScalarExpected) {
 
 TEST(ConfigTypes, ListWhereMapExpected) {
   const ConfigError e = error_of(kBase + "router: [vcs, 3]\n");
-  EXPECT_CONFIG_ERROR(e, 5, 9, "router", "a map with keys clock, routing, vc_policy, vcs, buffer_depth, flit_width, local_ports",
+  EXPECT_CONFIG_ERROR(e, 5, 9, "router",
+                      "a map with keys clock, routing, vc_policy, vcs, buffer_depth, flit_width, local_ports",
                       "a list");
 }
 
@@ -325,8 +331,8 @@ TEST(ConfigRange, FlitWidth) {
 }
 
 TEST(ConfigRange, Seed) {
-  EXPECT_CONFIG_ERROR(error_of(kBase + "run:\n  seed: -1\n"), 6, 9, "run.seed",
-                      "an integer in 0..18446744073709551615", "'-1'");
+  EXPECT_CONFIG_ERROR(error_of(kBase + "run:\n  seed: -1\n"), 6, 9, "run.seed", "an integer in 0..18446744073709551615",
+                      "'-1'");
   EXPECT_CONFIG_ERROR(error_of(kBase + "run:\n  seed: 18446744073709551616\n"), 6, 9, "run.seed",
                       "an integer in 0..18446744073709551615", "'18446744073709551616'");
   EXPECT_EQ(load_ok(kBase + "run:\n  seed: 18446744073709551615\n").run.seed, 18446744073709551615ull);
@@ -382,8 +388,8 @@ TEST(ConfigUnits, NotAQuantity) {
 }
 
 TEST(ConfigUnits, BadDurations) {
-  EXPECT_CONFIG_ERROR(error_of(kBase + "run:\n  warmup: 2.5 cycles\n"), 6, 11, "run.warmup",
-                      "a whole number of cycles", "'2.5 cycles'");
+  EXPECT_CONFIG_ERROR(error_of(kBase + "run:\n  warmup: 2.5 cycles\n"), 6, 11, "run.warmup", "a whole number of cycles",
+                      "'2.5 cycles'");
   EXPECT_CONFIG_ERROR(error_of(kBase + "links:\n  local:\n    latency: -1 ns\n"), 7, 14, "links.local.latency",
                       "a duration >= 0 such as '1 ns' or '2000 cycles'", "'-1 ns'");
   const ConfigError e = error_of(kBase + "run:\n  warmup: 1000\n");
@@ -420,7 +426,7 @@ TEST(ConfigUnits, ParseFunctions) {
   EXPECT_EQ(time.to_cycles(1e9), 2000u);
 
   EXPECT_THROW(parse_bandwidth("16 Gbyte/s"), UnitError);  // only the listed spellings
-  EXPECT_THROW(parse_time("1 NS"), UnitError);              // case-sensitive
+  EXPECT_THROW(parse_time("1 NS"), UnitError);             // case-sensitive
   EXPECT_THROW(parse_frequency("GHz"), UnitError);
 }
 
@@ -429,7 +435,7 @@ TEST(ConfigUnits, CyclesRoundUpWithTolerance) {
   EXPECT_EQ(cycles_for(1.5e-9, 1e9), 2u);
   EXPECT_EQ(cycles_for(0.3e-9 * 10, 1e9), 3u);  // 2.9999999999999996 is 3, not 4 or 2
   EXPECT_EQ(cycles_for(0, 1e9), 0u);
-  EXPECT_EQ(cycles_for(1e-9, 1.5e9), 2u);  // 1.5 cycles
+  EXPECT_EQ(cycles_for(1e-9, 1.5e9), 2u);        // 1.5 cycles
   EXPECT_EQ(cycles_for(1e-9 + 1e-12, 1e9), 2u);  // 1.001 cycles: a real fraction rounds up
 }
 
@@ -462,10 +468,11 @@ TEST(ConfigEnums, BadValueListsTheAllowedOnes) {
   EXPECT_EQ(e.hint(), "did you mean 'north_last'?");
   const ConfigError p = error_of(kBase + "  pattern: tornado\n");
   EXPECT_CONFIG_ERROR(p, 5, 12, "traffic.pattern",
-                      "one of uniform, permutation, transpose, bit_complement, neighbor, hotspot, alltoall", "'tornado'");
+                      "one of uniform, permutation, transpose, bit_complement, neighbor, hotspot, alltoall",
+                      "'tornado'");
   EXPECT_EQ(p.hint(), "");
-  EXPECT_CONFIG_ERROR(error_of(kBase + "router:\n  vc_policy: [any]\n"), 6, 14, "router.vc_policy",
-                      "one of any, keep", "a list");
+  EXPECT_CONFIG_ERROR(error_of(kBase + "router:\n  vc_policy: [any]\n"), 6, 14, "router.vc_policy", "one of any, keep",
+                      "a list");
   EXPECT_CONFIG_ERROR(error_of("topology:\n  kind: ring\n  board: 4x4\ntraffic:\n  injection_rate: 0.1\n"), 2, 9,
                       "topology.kind", "one of board, hammingmesh, fat_tree, dragonfly, torus", "'ring'");
 }
@@ -566,8 +573,9 @@ TEST(ConfigConsistency, BitComplementNeedsPowerOfTwoNodes) {
       "  injection_rate: 0.1\n");
   EXPECT_CONFIG_ERROR(e, 4, 12, "traffic.pattern", "a pattern valid on the 3x3 board", "'bit_complement'");
   EXPECT_EQ(e.hint(), "bit_complement needs a power-of-two node count; the 3x3 board has 9 nodes");
-  EXPECT_EQ(load_ok("topology: {board: 2x8}\ntraffic: {pattern: bit_complement, injection_rate: 0.1}\n").traffic.pattern,
-            Pattern::BitComplement);
+  EXPECT_EQ(
+      load_ok("topology: {board: 2x8}\ntraffic: {pattern: bit_complement, injection_rate: 0.1}\n").traffic.pattern,
+      Pattern::BitComplement);
 }
 
 TEST(ConfigConsistency, NeighborAndPermutationOnAnyBoard) {
@@ -590,7 +598,8 @@ TEST(ConfigConsistency, BandwidthMustBeOneFlitPerCycle) {
 }
 
 TEST(ConfigConsistency, BandwidthFollowsClockAndFlitWidth) {
-  const SimConfig c = load_ok(kBase + "router: {clock: 2 GHz, flit_width: 96 bit}\nlinks: {local: {bandwidth: 24 GB/s}}\n");
+  const SimConfig c =
+      load_ok(kBase + "router: {clock: 2 GHz, flit_width: 96 bit}\nlinks: {local: {bandwidth: 24 GB/s}}\n");
   EXPECT_EQ(c.local_link.bandwidth_bps, 192e9);
   EXPECT_EQ(c.link_word_bits(), 100u);
 }
@@ -643,7 +652,8 @@ TEST(ConfigConvert, BandwidthInBytes) {
 TEST(ConfigConvert, InjectionRateAsBandwidth) {
   SimConfig c = load_ok("topology: {board: 4x4}\ntraffic: {injection_rate: 12.8 Gb/s}\n");
   EXPECT_NEAR(c.traffic.injection_rate, 0.1, 1e-12);
-  EXPECT_TRUE(has_line(c, "traffic.injection_rate 12.8 Gb/s / 128 Gb/s per flit per cycle = 0.1 flits per node per cycle"));
+  EXPECT_TRUE(
+      has_line(c, "traffic.injection_rate 12.8 Gb/s / 128 Gb/s per flit per cycle = 0.1 flits per node per cycle"));
   c = load_ok("topology: {board: 4x4}\ntraffic: {injection_rate: 16 GB/s}\n");
   EXPECT_EQ(c.traffic.injection_rate, 1.0);
   c = load_ok("topology: {board: 4x4}\nrouter: {clock: 2 GHz}\ntraffic: {injection_rate: 64 Gb/s}\n");
@@ -712,9 +722,7 @@ TEST(ConfigOverride, OverrideFixesABadFileValue) {
   EXPECT_EQ(load_ok(kBase + "router:\n  vcs: 9\n", {"router.vcs=2"}).router.vcs, 2u);
 }
 
-TEST(ConfigOverride, LaterOverrideWins) {
-  EXPECT_EQ(load_ok(kBase, {"router.vcs=1", "router.vcs=2"}).router.vcs, 2u);
-}
+TEST(ConfigOverride, LaterOverrideWins) { EXPECT_EQ(load_ok(kBase, {"router.vcs=1", "router.vcs=2"}).router.vcs, 2u); }
 
 TEST(ConfigOverride, CreatesMissingSections) {
   const SimConfig c = load_ok("topology:\n  board: 4x4\n", {"traffic.injection_rate=0.3", "links.local.latency=4 ns"});
@@ -766,8 +774,8 @@ TEST(ConfigOverride, BadValueReportsTheOverride) {
 }
 
 TEST(ConfigOverride, BadValueNestedInAnOverriddenMap) {
-  const ConfigError e = error_of(kBase, {"topology.board=[2,2]", "traffic.pattern=hotspot",
-                                         "traffic.hotspot={nodes: [1, 7], fraction: 0.5}"});
+  const ConfigError e = error_of(
+      kBase, {"topology.board=[2,2]", "traffic.pattern=hotspot", "traffic.hotspot={nodes: [1, 7], fraction: 0.5}"});
   EXPECT_EQ(e.file(), "--set traffic.hotspot={nodes: [1, 7], fraction: 0.5}");
   EXPECT_EQ(e.key_path(), "traffic.hotspot.nodes[1]");
   EXPECT_EQ(e.expected(), "a node index in 0..3 (the 2x2 board has 4 nodes)");
@@ -791,8 +799,8 @@ TEST(ConfigOverride, CrossKeyErrorStaysAtTheFileValue) {
 
 TEST(ConfigOverride, NeedsAMapAlongThePath) {
   const ConfigError e = error_of(kBase + "router: 5\n", {"router.vcs=3"});
-  EXPECT_CONFIG_ERROR(e, 5, 9, "router", "a map with keys clock, routing, vc_policy, vcs, buffer_depth, flit_width, local_ports",
-                      "'5'");
+  EXPECT_CONFIG_ERROR(e, 5, 9, "router",
+                      "a map with keys clock, routing, vc_policy, vcs, buffer_depth, flit_width, local_ports", "'5'");
 }
 
 TEST(ConfigOverride, MissingEquals) {
@@ -956,7 +964,6 @@ TEST(ConfigShipped, DocsDescribeEveryKey) {
     EXPECT_NE(docs.find("`" + k.path + "`"), std::string::npos) << k.path << " is not in docs/config.md";
 }
 
-
 // ---- hammingmesh: keys that depend on topology.kind ----------------------------------------------
 
 const std::string kHxBase =
@@ -972,8 +979,8 @@ TEST(ConfigHammingMesh, LoadsWithTableIIIDefaults) {
   EXPECT_TRUE(c.hammingmesh());
   EXPECT_EQ(c.node_count(), 64u);
   EXPECT_EQ(c.board_count(), 16u);
-  EXPECT_EQ(c.global_link.latency_cycles, 20u);      // 20 ns at 1 GHz
-  EXPECT_EQ(c.fabric_switch.latency_cycles, 80u);    // 40 ns in + 40 ns out
+  EXPECT_EQ(c.global_link.latency_cycles, 20u);    // 20 ns at 1 GHz
+  EXPECT_EQ(c.fabric_switch.latency_cycles, 80u);  // 40 ns in + 40 ns out
   EXPECT_EQ(c.fabric_switch.buffer_depth, 2u * 21u + 80u + 2u);
   EXPECT_EQ(tree_ports(c, true), 8u);  // 4 boards x 2 edges, one line
   EXPECT_EQ(tree_count(c, true), 8u);  // 4 board rows x 2 lines
@@ -1005,9 +1012,9 @@ TEST(ConfigHammingMesh, NeedsThreeVcsAndTheKeepPolicy) {
 
 TEST(ConfigHammingMesh, TreeMustFitTwoLevels) {
   // 256 boards per row with radix 8: 512 ports need 128 leaves, more than a spine reaches.
-  const ConfigError e =
-      error_of("topology:\n  kind: hammingmesh\n  board: 1x1\n  global: 256x2\n  tree:\n    radix: 8\n"
-               "traffic:\n  injection_rate: 0.1\n");
+  const ConfigError e = error_of(
+      "topology:\n  kind: hammingmesh\n  board: 1x1\n  global: 256x2\n  tree:\n    radix: 8\n"
+      "traffic:\n  injection_rate: 0.1\n");
   EXPECT_EQ(e.key_path(), "topology.tree.radix");
   EXPECT_NE(e.hint().find("three-level trees are not modelled"), std::string::npos) << e.what();
 }
@@ -1055,8 +1062,9 @@ TEST(ConfigFatTree, EndpointsInsteadOfABoard) {
 }
 
 TEST(ConfigDragonfly, EndpointsFromGroupsAndErrors) {
-  const std::string df = "topology:\n  kind: dragonfly\n  dragonfly: {a: 16, p: 8, h: 8, groups: 8}\n"
-                         "traffic:\n  injection_rate: 0.1\n";
+  const std::string df =
+      "topology:\n  kind: dragonfly\n  dragonfly: {a: 16, p: 8, h: 8, groups: 8}\n"
+      "traffic:\n  injection_rate: 0.1\n";
   const SimConfig c = load_ok(df);
   EXPECT_TRUE(c.dragonfly());
   EXPECT_EQ(c.node_count(), 1024u);

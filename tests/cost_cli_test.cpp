@@ -28,7 +28,6 @@ const std::string kBase =
     "  - name: ft\n"
     "    kind: fat_tree\n";
 
-
 // ---- through the hxsim binary ---------------------------------------------------------------------
 
 namespace fs = std::filesystem;
@@ -58,8 +57,8 @@ TEST(HxsimCost, TableAndJson) {
 
 TEST(HxsimCost, QuietAndOverrides) {
   const fs::path d = scratch();
-  const Result r = hxsim("cost " + kConfigDir + "/cost_small.yaml --quiet --set prices.aoc=272 --out " +
-                         (d / "c.json").string());
+  const Result r =
+      hxsim("cost " + kConfigDir + "/cost_small.yaml --quiet --set prices.aoc=272 --out " + (d / "c.json").string());
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(r.output, "");
   std::ifstream in(d / "c.json");
@@ -87,7 +86,6 @@ TEST(HxsimCost, BadInputExitsTwoAndWritesNothing) {
   // A simulator config is not a cost config.
   expect_bad_input("cost " + kConfigDir + "/mesh8x8_uniform.yaml", "unknown key");
 }
-
 
 }  // namespace
 }  // namespace hx::cost

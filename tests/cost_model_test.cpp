@@ -21,7 +21,6 @@
 #include "cost_report.h"
 #include "topology_cost.h"
 
-
 namespace hx::cost {
 namespace {
 
@@ -34,7 +33,6 @@ const std::string kBase =
     "topologies:\n"
     "  - name: ft\n"
     "    kind: fat_tree\n";
-
 
 // ---- the paper's design points, written out independently of configs/ ----------------------------
 
@@ -66,14 +64,11 @@ TorusParams torus(uint64_t x) {
 // Table II's order: nonblocking FT, 50% FT, 75% FT, Dragonfly, HyperX, Hx2Mesh, Hx4Mesh, torus.
 std::vector<TopologySpec> small_cluster() {
   const uint64_t n = 1024;
-  return {spec("nonblocking FT", n, 16, FatTreeParams{}),
-          spec("50% tapered FT", n, 16, FatTreeParams{42, 22}),
-          spec("75% tapered FT", n, 16, FatTreeParams{51, 13}),
-          spec("Dragonfly", n, 16, DragonflyParams{16, 8, 8, 0}),
-          spec("2D HyperX", n, 4, hxmesh(1, 32, TreeSpan::Board)),
-          spec("Hx2Mesh", n, 4, hxmesh(2, 16, TreeSpan::Board)),
-          spec("Hx4Mesh", n, 4, hxmesh(4, 8, TreeSpan::Board)),
-          spec("2D torus", n, 4, torus(16))};
+  return {
+      spec("nonblocking FT", n, 16, FatTreeParams{}),          spec("50% tapered FT", n, 16, FatTreeParams{42, 22}),
+      spec("75% tapered FT", n, 16, FatTreeParams{51, 13}),    spec("Dragonfly", n, 16, DragonflyParams{16, 8, 8, 0}),
+      spec("2D HyperX", n, 4, hxmesh(1, 32, TreeSpan::Board)), spec("Hx2Mesh", n, 4, hxmesh(2, 16, TreeSpan::Board)),
+      spec("Hx4Mesh", n, 4, hxmesh(4, 8, TreeSpan::Board)),    spec("2D torus", n, 4, torus(16))};
 }
 
 std::vector<TopologySpec> large_cluster() {
@@ -220,7 +215,7 @@ TEST(LargeCluster, AppendixCountsPerPlane) {
   expect_plane(r[5], {1536, 16384, 49152});
   expect_plane(r[6], {256, 8192, 8192});
   expect_plane(r[7], {0, 0, 16384});
-  EXPECT_EQ(r[3].endpoints, 16320u);  // 30 groups of 32 x 17
+  EXPECT_EQ(r[3].endpoints, 16320u);       // 30 groups of 32 x 17
   EXPECT_EQ(r[4].total.switches, 12288u);  // not the appendix's 24,576
   EXPECT_EQ(r[5].total.switches, 6144u);
   EXPECT_EQ(r[6].total.switches, 1024u);
@@ -402,7 +397,6 @@ ConfigError error_of(const std::string& yaml, const std::vector<std::string>& ov
   return test::config_error_of([&] { load_cost_config_text(yaml, "t.yaml", overrides); }, yaml);
 }
 
-
 TEST(CostConfig, MinimalConfigTakesTheDefaults) {
   const CostConfig c = load_ok(kBase);
   EXPECT_EQ(c.name, "t");
@@ -421,16 +415,18 @@ TEST(CostConfig, PlanesFollowTheEndpointPorts) {
   EXPECT_EQ(c.topologies[1].spec.planes, 4u);
   EXPECT_EQ(c.topologies[2].spec.planes, 4u);
   EXPECT_EQ(std::get<TorusParams>(c.topologies[2].spec.params).a, 2u);
-  const ConfigError e = error_of("cluster: {endpoints: 64, endpoint_ports: 6}\ntopologies:\n  - {name: t, kind: torus}\n");
-  EXPECT_CONFIG_ERROR(e, 3, 5, "topologies[0].planes", "key 'planes' (a plane count: cluster.endpoint_ports 6 is not a "
-                                                     "multiple of the 4 ports a torus plane takes)",
-                    "a map with keys name, kind");
+  const ConfigError e =
+      error_of("cluster: {endpoints: 64, endpoint_ports: 6}\ntopologies:\n  - {name: t, kind: torus}\n");
+  EXPECT_CONFIG_ERROR(e, 3, 5, "topologies[0].planes",
+                      "key 'planes' (a plane count: cluster.endpoint_ports 6 is not a "
+                      "multiple of the 4 ports a torus plane takes)",
+                      "a map with keys name, kind");
 }
 
 TEST(CostConfig, UnknownKeyInATopology) {
   const ConfigError e = error_of(kBase + "    leaf_dwn: 42\n");
   EXPECT_CONFIG_ERROR(e, 6, 5, "topologies[0].leaf_dwn", "one of name, kind, radix, planes, paper, leaf_down, leaf_up",
-                    "'leaf_dwn'");
+                      "'leaf_dwn'");
   EXPECT_EQ(e.problem(), "unknown key");
   EXPECT_EQ(e.hint(), "did you mean 'leaf_down'?");
 }
@@ -450,17 +446,17 @@ TEST(CostConfig, UnknownTopLevelKey) {
 
 TEST(CostConfig, BadTypes) {
   EXPECT_CONFIG_ERROR(error_of(kBase + "    leaf_down: \"42\"\n    leaf_up: 22\n"), 6, 16, "topologies[0].leaf_down",
-                    "an integer in 1..63", "'42'");
+                      "an integer in 1..63", "'42'");
   EXPECT_CONFIG_ERROR(error_of("cluster:\n  endpoints: many\ntopologies: []\n"), 2, 14, "cluster.endpoints",
-                    "an integer in 1..2^40", "'many'");
+                      "an integer in 1..2^40", "'many'");
   EXPECT_CONFIG_ERROR(error_of("cluster:\n  endpoints: 8\ntopologies: {ft: 1}\n"), 3, 13, "topologies",
-                    "a non-empty list of topologies (maps with name, kind, ...)", "a map");
+                      "a non-empty list of topologies (maps with name, kind, ...)", "a map");
   EXPECT_CONFIG_ERROR(error_of("cluster:\n  endpoints: 8\ntopologies: []\n"), 3, 13, "topologies",
-                    "a non-empty list of topologies (maps with name, kind, ...)", "an empty list");
+                      "a non-empty list of topologies (maps with name, kind, ...)", "an empty list");
   EXPECT_CONFIG_ERROR(error_of(kBase + "  - fat_tree\n"), 6, 5, "topologies[1]",
-                    "a map describing one topology, with keys name, kind and its parameters", "'fat_tree'");
+                      "a map describing one topology, with keys name, kind and its parameters", "'fat_tree'");
   EXPECT_CONFIG_ERROR(error_of(kBase + "prices: {aoc: cheap}\n"), 6, 15, "prices.aoc", "a number in [0, 1000000000]",
-                    "'cheap'");
+                      "'cheap'");
   const ConfigError kind = error_of("cluster: {endpoints: 8}\ntopologies:\n  - {name: x, kind: fattree}\n");
   EXPECT_EQ(kind.key_path(), "topologies[0].kind");
   EXPECT_EQ(kind.hint(), "did you mean 'fat_tree'?");
@@ -468,28 +464,28 @@ TEST(CostConfig, BadTypes) {
 
 TEST(CostConfig, OutOfRange) {
   // Odd radix.
-  EXPECT_CONFIG_ERROR(error_of("cluster:\n  endpoints: 8\n  radix: 63\n" + kBase.substr(kBase.find("topologies"))), 3, 10,
-                    "cluster.radix", "an even integer in 4..4096", "'63'");
+  EXPECT_CONFIG_ERROR(error_of("cluster:\n  endpoints: 8\n  radix: 63\n" + kBase.substr(kBase.find("topologies"))), 3,
+                      10, "cluster.radix", "an even integer in 4..4096", "'63'");
   // Leaf ports that do not fit the switch.
   EXPECT_CONFIG_ERROR(error_of(kBase + "    leaf_down: 42\n    leaf_up: 23\n"), 7, 14, "topologies[0].leaf_up",
-                    "an integer in 1..22 (leaf_down + leaf_up <= radix 64)", "'23'");
+                      "an integer in 1..22 (leaf_down + leaf_up <= radix 64)", "'23'");
   // A board side of 0.
   EXPECT_CONFIG_ERROR(error_of(kBase + "  - {name: hx, kind: hammingmesh, board: 0x2}\n"), 6, 42, "topologies[1].board",
-                    "a board a by b such as '16x16' or [16, 16], each side 1..1024", "'0x2'");
+                      "a board a by b such as '16x16' or [16, 16], each side 1..1024", "'0x2'");
   // One board is no HammingMesh.
   EXPECT_CONFIG_ERROR(error_of(kBase + "  - {name: hx, kind: hammingmesh, board: 2x2, global: 1x1}\n"), 6, 55,
-                    "topologies[1].global", "at least two boards (x y >= 2)", "'1x1'");
+                      "topologies[1].global", "at least two boards (x y >= 2)", "'1x1'");
   // Paper cost must be positive.
   EXPECT_CONFIG_ERROR(error_of(kBase + "    paper: {cost_musd: 0}\n"), 6, 24, "topologies[0].paper.cost_musd",
-                    "a number in (0, 1000000000]", "'0'");
+                      "a number in (0, 1000000000]", "'0'");
 }
 
 TEST(CostConfig, DragonflyRouterMustFitTheRadix) {
   const std::string df = "  - name: df\n    kind: dragonfly\n    a: 16\n    p: 8\n";  // lines 6-9
   EXPECT_CONFIG_ERROR(error_of(kBase + df + "    h: 42\n"), 10, 8, "topologies[1].h",
-                    "an integer in 1..41 (a virtual router of p + a - 1 + h = 8 + 15 + h ports must fit the 64-port "
-                    "switch)",
-                    "'42'");
+                      "an integer in 1..41 (a virtual router of p + a - 1 + h = 8 + 15 + h ports must fit the 64-port "
+                      "switch)",
+                      "'42'");
   const ConfigError big = error_of(kBase + "  - {name: df, kind: dragonfly, a: 40, p: 30, h: 1}\n");
   EXPECT_EQ(big.key_path(), "topologies[1]");
   EXPECT_EQ(big.found(), "p + a - 1 = 69 ports before any global link");
@@ -507,7 +503,7 @@ TEST(CostConfig, DragonflyRouterMustFitTheRadix) {
 
 TEST(CostConfig, MissingAndPairedKeys) {
   EXPECT_CONFIG_ERROR(error_of("cluster: {endpoints: 8}\ntopologies:\n  - {name: x}\n"), 3, 5, "topologies[0].kind",
-                    "key 'kind' (one of fat_tree, dragonfly, hammingmesh, hyperx, torus)", "a map with keys name");
+                      "key 'kind' (one of fat_tree, dragonfly, hammingmesh, hyperx, torus)", "a map with keys name");
   const ConfigError half = error_of(kBase + "    leaf_down: 42\n");
   EXPECT_EQ(half.key_path(), "topologies[0].leaf_up");
   EXPECT_EQ(half.problem(), "missing required key");
@@ -587,8 +583,8 @@ TEST(ShippedCostConfigs, JsonCarriesThePaperDeviation) {
   for (const auto& t : j["topologies"]) {
     SCOPED_TRACE(t["name"].get<std::string>());
     EXPECT_LT(std::fabs(t["paper"]["cost_deviation"].get<double>()), 0.02);
-    EXPECT_NEAR(t["total"]["cost_usd"].get<double>(), t["per_plane"]["cost_usd"].get<double>() * t["planes"].get<double>(),
-                1e-6);
+    EXPECT_NEAR(t["total"]["cost_usd"].get<double>(),
+                t["per_plane"]["cost_usd"].get<double>() * t["planes"].get<double>(), 1e-6);
   }
   EXPECT_EQ(j["topologies"][3]["paper"]["diameter_matches"], false);  // the small Dragonfly
   EXPECT_EQ(j["topologies"][0]["structure"]["level2_switches"], 16);
@@ -609,7 +605,6 @@ TEST(ShippedCostConfigs, DocsDescribeEveryKey) {
     EXPECT_TRUE(found) << k << " is not in docs/cost.md";
   }
 }
-
 
 }  // namespace
 }  // namespace hx::cost

@@ -74,14 +74,14 @@ Outcome run_saturated(RouteMode mode, uint64_t seed, uint64_t cycles) {
 TEST(Deadlock, MinAdaptiveOneVcDeadlocksAndWatchdogNamesStuckPackets) {
   const uint64_t seed = test_seed(1);
   const Outcome o = run_saturated(RouteMode::MinAdaptive, seed, kMaxCycles);
-  ASSERT_TRUE(o.deadlocked) << "expected a deadlock within " << kMaxCycles
-                            << " cycles; delivered " << o.delivered << "\n"
+  ASSERT_TRUE(o.deadlocked) << "expected a deadlock within " << kMaxCycles << " cycles; delivered " << o.delivered
+                            << "\n"
                             << o.report;
-  std::printf("[ deadlock ] min-adaptive, one VC: deadlock detected at cycle %llu after %llu "
-              "packets delivered, %llu outstanding\n",
-              static_cast<unsigned long long>(o.cycle),
-              static_cast<unsigned long long>(o.delivered),
-              static_cast<unsigned long long>(o.outstanding));
+  std::printf(
+      "[ deadlock ] min-adaptive, one VC: deadlock detected at cycle %llu after %llu "
+      "packets delivered, %llu outstanding\n",
+      static_cast<unsigned long long>(o.cycle), static_cast<unsigned long long>(o.delivered),
+      static_cast<unsigned long long>(o.outstanding));
   EXPECT_NE(o.report.find("DEADLOCK"), std::string::npos);
   EXPECT_NE(o.report.find("undelivered packets:"), std::string::npos);
   EXPECT_NE(o.report.find("  packet "), std::string::npos) << "the report must name packets";
@@ -98,10 +98,10 @@ TEST(Deadlock, NorthLastSameTrafficDoesNotDeadlock) {
   EXPECT_EQ(o.outstanding, 0u) << o.report;
   EXPECT_TRUE(o.clean) << o.report;
   EXPECT_GT(o.delivered, 1000u);
-  std::printf("[ deadlock ] north-last, same traffic: %llu packets delivered in %llu cycles, "
-              "none stuck\n",
-              static_cast<unsigned long long>(o.delivered),
-              static_cast<unsigned long long>(o.cycle));
+  std::printf(
+      "[ deadlock ] north-last, same traffic: %llu packets delivered in %llu cycles, "
+      "none stuck\n",
+      static_cast<unsigned long long>(o.delivered), static_cast<unsigned long long>(o.cycle));
 }
 
 }  // namespace

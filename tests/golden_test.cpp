@@ -88,10 +88,10 @@ TEST(GoldenTable, CoversEverySystem) {
   // At least 12 cases, and every system of the table is still in it (a case cannot vanish unseen).
   const std::vector<GoldenCase> cases = load_cases();
   ASSERT_GE(cases.size(), 12u) << HX_GOLDEN_TABLE;
-  for (const char* needed : {"mesh8x8_uniform", "board4x4_default", "hx2mesh_allreduce_ring",
-                             "hx2mesh_allreduce_bidirectional_ring", "hx2mesh_allreduce_hamiltonian",
-                             "hx2mesh_allreduce_torus2d", "fat_tree_alltoall", "torus_alltoall", "hyperx_alltoall",
-                             "dragonfly_alltoall", "dgx2_ring", "dgx2_pull", "dgx2_push", "fat_tree128_push"}) {
+  for (const char* needed :
+       {"mesh8x8_uniform", "board4x4_default", "hx2mesh_allreduce_ring", "hx2mesh_allreduce_bidirectional_ring",
+        "hx2mesh_allreduce_hamiltonian", "hx2mesh_allreduce_torus2d", "fat_tree_alltoall", "torus_alltoall",
+        "hyperx_alltoall", "dragonfly_alltoall", "dgx2_ring", "dgx2_pull", "dgx2_push", "fat_tree128_push"}) {
     bool found = false;
     for (const GoldenCase& c : cases) found = found || c.name == needed;
     EXPECT_TRUE(found) << needed;

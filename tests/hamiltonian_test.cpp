@@ -76,15 +76,17 @@ TEST(HamiltonianCycles, ErrorsNameTheCondition) {
     hamiltonian_cycles(6, 4);
     FAIL();
   } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(), "two edge-disjoint Hamiltonian cycles of an r x c torus need r to be a multiple of c; "
-                           "6x4 has r mod c = 2");
+    EXPECT_STREQ(e.what(),
+                 "two edge-disjoint Hamiltonian cycles of an r x c torus need r to be a multiple of c; "
+                 "6x4 has r mod c = 2");
   }
   try {
     hamiltonian_cycles(6, 3);  // gcd(6, 2) = 2
     FAIL();
   } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(), "two edge-disjoint Hamiltonian cycles of an r x c torus need gcd(r, c - 1) = 1; "
-                           "6x3 has gcd(6, 2) = 2");
+    EXPECT_STREQ(e.what(),
+                 "two edge-disjoint Hamiltonian cycles of an r x c torus need gcd(r, c - 1) = 1; "
+                 "6x3 has gcd(6, 2) = 2");
   }
 }
 

@@ -66,8 +66,8 @@ TEST(HxsimRun, ShippedConfigsPassTheirChecks) {
 }
 
 json without_wall_clock(json j) {
-  for (const char* k : {"wall_seconds", "cycles_per_second", "router_cycles_per_second",
-                        "flit_hops_per_second", "peak_rss_mb"}) {
+  for (const char* k :
+       {"wall_seconds", "cycles_per_second", "router_cycles_per_second", "flit_hops_per_second", "peak_rss_mb"}) {
     j["sim"].erase(k);
   }
   return j;
@@ -92,7 +92,8 @@ TEST(HxsimRun, ThreadCountDoesNotChangeResults) {
   const fs::path d = scratch();
   const std::vector<std::string> runs = {
       "run " + config("hx4mesh_2x2_allreduce.yaml") + " --set collective.message=64KiB --quiet",
-      "run " + config("hx2mesh_4x4_alltoall.yaml") + " --set run.warmup=200cycles --set run.measure=1500cycles --quiet"};
+      "run " + config("hx2mesh_4x4_alltoall.yaml") +
+          " --set run.warmup=200cycles --set run.measure=1500cycles --quiet"};
   for (const std::string& base : runs) {
     std::string one;
     for (const unsigned threads : {1u, 2u, 3u}) {
@@ -118,7 +119,8 @@ TEST(HxsimChecks, ScoreboardCatchesADroppedPacket) {
   const fs::path d = scratch();
   const Result r = hxsim("run " + config("board4x4_adaptive.yaml") + kShort +
                          " --set traffic.packet_length=1 --set run.watchdog=500cycles"
-                         " --inject-fault drop:5:3 --out " + (d / "r.json").string());
+                         " --inject-fault drop:5:3 --out " +
+                         (d / "r.json").string());
   EXPECT_EQ(r.exit_code, 3) << r.output;
   const json j = read_json(d / "r.json");
   EXPECT_FALSE(j["checks"]["passed"].get<bool>());
@@ -133,8 +135,7 @@ TEST(HxsimChecks, ScoreboardCatchesADroppedBodyFlit) {
   // its tail in the place of the missing body flit.
   const fs::path d = scratch();
   const Result r = hxsim("run " + config("board4x4_adaptive.yaml") + kShort +
-                         " --set traffic.packet_length=4 --inject-fault drop:5:3 --out " +
-                         (d / "r.json").string());
+                         " --set traffic.packet_length=4 --inject-fault drop:5:3 --out " + (d / "r.json").string());
   EXPECT_EQ(r.exit_code, 3) << r.output;
   const json j = read_json(d / "r.json");
   EXPECT_FALSE(j["checks"]["passed"].get<bool>());
@@ -145,8 +146,8 @@ TEST(HxsimChecks, ScoreboardCatchesADroppedBodyFlit) {
 
 TEST(HxsimChecks, ScoreboardCatchesACorruptedFlit) {
   const fs::path d = scratch();
-  const Result r = hxsim("run " + config("board4x4_adaptive.yaml") + kShort +
-                         " --inject-fault corrupt:6:10 --out " + (d / "r.json").string());
+  const Result r = hxsim("run " + config("board4x4_adaptive.yaml") + kShort + " --inject-fault corrupt:6:10 --out " +
+                         (d / "r.json").string());
   EXPECT_EQ(r.exit_code, 3) << r.output;
   const json j = read_json(d / "r.json");
   EXPECT_EQ(j["checks"]["corrupted"], 1);
@@ -191,8 +192,7 @@ void expect_bad_input(const std::string& args, const std::string& message) {
   fs::remove(out);
   const Result r = hxsim(args + " --out " + out.string());
   EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_NE(r.output.find(message), std::string::npos) << "expected '" << message << "' in\n"
-                                                        << r.output;
+  EXPECT_NE(r.output.find(message), std::string::npos) << "expected '" << message << "' in\n" << r.output;
   EXPECT_FALSE(fs::exists(out)) << "no output file on bad input";
 }
 
@@ -205,10 +205,8 @@ TEST(HxsimBadInput, UnknownKeyNamesFileLineAndKey) {
 }
 
 TEST(HxsimBadInput, WrongTypeAndRangeThroughSet) {
-  expect_bad_input("run " + config("board4x4_adaptive.yaml") + " --set router.vcs=five",
-                   "router.vcs");
-  expect_bad_input("run " + config("board4x4_adaptive.yaml") + " --set router.vcs=9",
-                   "router.vcs");
+  expect_bad_input("run " + config("board4x4_adaptive.yaml") + " --set router.vcs=five", "router.vcs");
+  expect_bad_input("run " + config("board4x4_adaptive.yaml") + " --set router.vcs=9", "router.vcs");
 }
 
 TEST(HxsimBadInput, BoardWithoutABuiltRtlModel) {
@@ -219,8 +217,7 @@ TEST(HxsimBadInput, BoardWithoutABuiltRtlModel) {
 TEST(HxsimBadInput, BadTraceWindow) {
   expect_bad_input("run " + config("board4x4_adaptive.yaml") + " --trace /tmp/x.fst --trace-window 9:3",
                    "--trace-window");
-  expect_bad_input("run " + config("board4x4_adaptive.yaml") + " --trace-window 1:3",
-                   "--trace-window needs --trace");
+  expect_bad_input("run " + config("board4x4_adaptive.yaml") + " --trace-window 1:3", "--trace-window needs --trace");
 }
 
 TEST(HxsimBadInput, UnknownOption) { expect_bad_input("run --frobnicate", "frobnicate"); }
@@ -251,18 +248,18 @@ double analytical_zero_load(unsigned a, unsigned b, unsigned link_cycles, unsign
   return sum / pairs + 2.0 * link_cycles + length;
 }
 
-void expect_zero_load(const std::string& cfg, const std::string& sets, unsigned a, unsigned b,
-                      unsigned link_cycles, unsigned length) {
+void expect_zero_load(const std::string& cfg, const std::string& sets, unsigned a, unsigned b, unsigned link_cycles,
+                      unsigned length) {
   const fs::path d = scratch();
   const Result r = hxsim("run " + config(cfg) + sets +
                          " --set traffic.injection_rate=0.01 --set run.measure=20000cycles"
-                         " --quiet --out " + (d / "r.json").string());
+                         " --quiet --out " +
+                         (d / "r.json").string());
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const json j = read_json(d / "r.json");
   const double expect = analytical_zero_load(a, b, link_cycles, length);
   const double got = j["traffic"]["avg_latency_cycles"];
-  std::printf("[ zeroload ] %s%s: measured %.3f, analytical %.3f cycles\n", cfg.c_str(),
-              sets.c_str(), got, expect);
+  std::printf("[ zeroload ] %s%s: measured %.3f, analytical %.3f cycles\n", cfg.c_str(), sets.c_str(), got, expect);
   // Within 5%: the measured mean also carries the sampling noise of the destinations drawn
   // (a few hundred packets), so it may land slightly below the exact expectation.
   EXPECT_NEAR(got, expect, 0.05 * expect);
@@ -274,20 +271,19 @@ TEST(HxsimLatency, ZeroLoadLatencyMatchesTheAnalyticalValue8x8) {
 }
 
 TEST(HxsimLatency, ZeroLoadLatencyWithLongerLinksAndPackets4x4) {
-  expect_zero_load("board4x4_adaptive.yaml",
-                   " --set links.local.latency=5ns --set traffic.packet_length=4", 4, 4, 5, 4);
+  expect_zero_load("board4x4_adaptive.yaml", " --set links.local.latency=5ns --set traffic.packet_length=4", 4, 4, 5,
+                   4);
 }
 
 // ---- traffic patterns -------------------------------------------------------------------------
 
 TEST(HxsimTraffic, EveryPatternRunsClean) {
   const fs::path d = scratch();
-  for (const std::string p : {"uniform", "permutation", "transpose", "bit_complement",
-                              "neighbor", "hotspot"}) {
+  for (const std::string p : {"uniform", "permutation", "transpose", "bit_complement", "neighbor", "hotspot"}) {
     std::string sets = " --set traffic.pattern=" + p;
     if (p == "hotspot") sets += " --set traffic.hotspot.nodes=[5] --set traffic.hotspot.fraction=0.3";
-    const Result r = hxsim("run " + config("board4x4_adaptive.yaml") + kShort + sets +
-                           " --out " + (d / "r.json").string());
+    const Result r =
+        hxsim("run " + config("board4x4_adaptive.yaml") + kShort + sets + " --out " + (d / "r.json").string());
     ASSERT_EQ(r.exit_code, 0) << p << "\n" << r.output;
     const json j = read_json(d / "r.json");
     EXPECT_TRUE(j["checks"]["passed"].get<bool>()) << p;
@@ -333,8 +329,8 @@ std::set<std::string> fst_signals(const fs::path& fst) {
 TEST(HxsimTrace, FstAndSaveFileWithOneRouterGroupedByPort) {
   const fs::path d = scratch();
   const fs::path fst = d / "waves.fst";
-  const Result r = hxsim("run " + config("board4x4_adaptive.yaml") + kShort + " --trace " +
-                         fst.string() + " --trace-window 100:300 --out " + (d / "r.json").string());
+  const Result r = hxsim("run " + config("board4x4_adaptive.yaml") + kShort + " --trace " + fst.string() +
+                         " --trace-window 100:300 --out " + (d / "r.json").string());
   ASSERT_EQ(r.exit_code, 0) << r.output;
   ASSERT_TRUE(fs::exists(fst));
   const fs::path gtkw = d / "waves.gtkw";
@@ -364,8 +360,8 @@ TEST(HxsimTrace, HammingMeshHoldsEveryBoardAndTheCables) {
   const fs::path d = scratch();
   const fs::path fst = d / "hx.fst";
   const Result r = hxsim("run " + config("hx2mesh_4x4_alltoall.yaml") +
-                         " --set run.warmup=100cycles --set run.measure=200cycles --quiet --trace " +
-                         fst.string() + " --out " + (d / "r.json").string());
+                         " --set run.warmup=100cycles --set run.measure=200cycles --quiet --trace " + fst.string() +
+                         " --out " + (d / "r.json").string());
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const std::set<std::string> names = fst_signals(fst);
   // The RTL of the last of the 16 boards, a board's cable to its row tree, and a local link.

@@ -49,7 +49,10 @@ struct Tree {
 // reduction table), and counts the copies each GPU receives.
 Tree walk(const NvTopology& t, unsigned first, int in, uint64_t line, int exclude) {
   Tree tree;
-  struct Visit { unsigned sw; int in; };
+  struct Visit {
+    unsigned sw;
+    int in;
+  };
   std::vector<Visit> todo = {{first, in}};
   tree.first_hop_expected = t.multicast(first, in, line, exclude).gpus;
   while (!todo.empty()) {
@@ -87,7 +90,8 @@ TEST(NvTopology, Dgx2HasTwelveSwitchesWiredAsSectionV) {
     for (unsigned q = 0; q < NvTopology::kPorts; ++q) {
       const PortPeer& p = t.peer(sw, q);
       ASSERT_NE(p.kind, PortPeer::Kind::None);
-      if (p.kind == PortPeer::Kind::Gpu) gpus.insert(p.index);
+      if (p.kind == PortPeer::Kind::Gpu)
+        gpus.insert(p.index);
       else {
         peers.insert(p.index);
         EXPECT_EQ(t.peer(p.index, p.port).index, sw) << "cable not symmetric";

@@ -62,7 +62,7 @@ TEST(NvSwitchDgx2, PullVerifies) {
 TEST(NvSwitchDgx2, PullWithBarrierIsSlowerButVerifies) {
   const NvRun plain = nvswitch("dgx2_pull.yaml", "--set 'collective.message=4 KiB' --set switch.table=1KiB");
   const NvRun sync = nvswitch("dgx2_pull.yaml",
-                            "--set 'collective.message=4 KiB' --set switch.table=1KiB --set collective.barrier=true");
+                              "--set 'collective.message=4 KiB' --set switch.table=1KiB --set collective.barrier=true");
   expect_verified(sync, 16, 4096);
   EXPECT_GT(sync.json["sim"]["cycles"].get<uint64_t>(), plain.json["sim"]["cycles"].get<uint64_t>());
 }
@@ -80,7 +80,8 @@ TEST(NvSwitchDgx2, Int32PushVerifies) {
 
 TEST(NvSwitchDgx2, PushWithoutWavesEvictsToTheHomeGpuAndStillVerifies) {
   // 256 B per port and no injection limit: tables overflow, partials go to their home GPUs.
-  const NvRun r = nvswitch("dgx2_push.yaml", "--set 'collective.message=128 KiB' --set collective.wave=0B --set collective.waves=1");
+  const NvRun r = nvswitch("dgx2_push.yaml",
+                           "--set 'collective.message=128 KiB' --set collective.wave=0B --set collective.waves=1");
   expect_verified(r, 16, 131072);
   EXPECT_GT(r.json["in_network"]["table_evictions"].get<uint64_t>(), 0u);
   EXPECT_GT(r.json["in_network"]["home_gpu_partials"].get<uint64_t>(), 0u);
@@ -97,7 +98,9 @@ TEST(NvSwitchDgx2, RandomIssueOrderVerifiesAndChangesTheTiming) {
 }
 
 TEST(NvSwitchDgx2, PullWithSmallTablesStallsAtTheFirstHop) {
-  const NvRun r = nvswitch("dgx2_pull.yaml", "--set 'collective.message=64 KiB' --set switch.table=256B --set collective.wave=0B --set collective.waves=1");
+  const NvRun r = nvswitch(
+      "dgx2_pull.yaml",
+      "--set 'collective.message=64 KiB' --set switch.table=256B --set collective.wave=0B --set collective.waves=1");
   expect_verified(r, 16, 65536);
   EXPECT_GT(r.json["in_network"]["pull_first_hop_stall_cycles"].get<uint64_t>(), 0u);
 }
@@ -113,7 +116,8 @@ TEST(NvSwitchDgx2, SwitchBufferSetsTheCreditsOfEveryHop) {
   // A switch latency whose round trip exceeds 32 KiB raises the default to the round trip.
   const NvRun slow = nvswitch("dgx2_pull.yaml", "--set 'collective.message=1 KiB' --set 'switch.latency=2 us'");
   expect_verified(slow, 16, 1024);
-  EXPECT_EQ(slow.json["config"]["input_buffer_flits_per_vc"].get<unsigned>(), 3125u + 2 + 18) << "round trip + 2 packets";
+  EXPECT_EQ(slow.json["config"]["input_buffer_flits_per_vc"].get<unsigned>(), 3125u + 2 + 18)
+      << "round trip + 2 packets";
   EXPECT_EQ(small.json["config"]["input_buffer_flits_per_vc"].get<unsigned>(), 18u);
   EXPECT_EQ(small.json["config"]["input_buffer_bytes_per_vc"].get<unsigned>(), 288u);
   EXPECT_GT(small.json["sim"]["cycles"].get<uint64_t>(), def.json["sim"]["cycles"].get<uint64_t>());
@@ -124,7 +128,8 @@ TEST(NvSwitchDgx2, UniformWritesArriveOnceIntactAndAcknowledged) {
   expect_verified(r, 16, 65536);  // every write acknowledged, and received exactly once (checked)
   EXPECT_EQ(r.json["traffic"]["pattern"], "uniform");
   EXPECT_FALSE(r.json.contains("in_network")) << "plain writes bypass the tables";
-  EXPECT_GT(r.json["traffic"]["link_utilisation"]["fabric"]["mean"].get<double>(), 0.0) << "half the writes cross the trunks";
+  EXPECT_GT(r.json["traffic"]["link_utilisation"]["fabric"]["mean"].get<double>(), 0.0)
+      << "half the writes cross the trunks";
   const NvRun bad = nvswitch("dgx2_uniform.yaml", "--set 'traffic.message=64 KiB' --inject-fault corrupt:5:7");
   EXPECT_EQ(bad.cli.exit_code, 3) << bad.cli.output;
   EXPECT_FALSE(bad.json["checks"]["passed"].get<bool>());
@@ -165,27 +170,33 @@ TEST(NvSwitchChecks, CorruptedPacketFailsTheRun) {
   const NvRun r = nvswitch("dgx2_push.yaml", "--set 'collective.message=8 KiB' --inject-fault corrupt:3:5");
   EXPECT_EQ(r.cli.exit_code, 3) << r.cli.output;
   EXPECT_FALSE(r.json["checks"]["passed"].get<bool>());
-  EXPECT_GT(r.json["check_details"]["bad_checksums"].get<uint64_t>() + r.json["checks"]["corrupted"].get<uint64_t>(), 0u);
+  EXPECT_GT(r.json["check_details"]["bad_checksums"].get<uint64_t>() + r.json["checks"]["corrupted"].get<uint64_t>(),
+            0u);
 }
 
 TEST(NvSwitchChecks, DroppedPacketIsReportedNotHung) {
-  const NvRun r = nvswitch("dgx2_ring.yaml", "--set 'collective.message=8 KiB' --set run.watchdog=2000cycles --inject-fault drop:2:3");
+  const NvRun r = nvswitch("dgx2_ring.yaml",
+                           "--set 'collective.message=8 KiB' --set run.watchdog=2000cycles --inject-fault drop:2:3");
   EXPECT_EQ(r.cli.exit_code, 3) << r.cli.output;
-  EXPECT_NE(r.json["check_details"]["report"].get<std::string>().find("deadlock"), std::string::npos) << r.json["check_details"]["report"];
+  EXPECT_NE(r.json["check_details"]["report"].get<std::string>().find("deadlock"), std::string::npos)
+      << r.json["check_details"]["report"];
   EXPECT_TRUE(r.json["checks"]["deadlock"].get<bool>());
   EXPECT_GT(r.json["checks"]["lost"].get<uint64_t>(), 0u);
   EXPECT_LT(r.json["checks"]["delivered"].get<uint64_t>(), 16u * 64);
 }
 
 TEST(NvSwitchConfig, BadInputIsRefusedWithFileLineAndKey) {
-  struct Case { const char* sets; const char* key; };
-  for (const Case& c : {Case{"--set collective.algorithm=tree", "collective.algorithm"},
-                        Case{"--set switch.table=512B", "switch.table"},
-                        Case{"--set 'switch.buffer=128 B'", "switch.buffer"},
-                        Case{"--set 'switch.buffer=1000 B'", "switch.buffer"},
-                        Case{"--set 'collective.message=100 B'", "collective.message"},
-                        Case{"--set collective.barrier=true", "collective.barrier"},
-                        Case{"--set topology.groups=4", "topology.groups"}}) {
+  struct Case {
+    const char* sets;
+    const char* key;
+  };
+  for (const Case& c :
+       {Case{"--set collective.algorithm=tree", "collective.algorithm"},
+        Case{"--set switch.table=512B", "switch.table"}, Case{"--set 'switch.buffer=128 B'", "switch.buffer"},
+        Case{"--set 'switch.buffer=1000 B'", "switch.buffer"},
+        Case{"--set 'collective.message=100 B'", "collective.message"},
+        Case{"--set collective.barrier=true", "collective.barrier"},
+        Case{"--set topology.groups=4", "topology.groups"}}) {
     const NvRun r = nvswitch("dgx2_push.yaml", c.sets);
     EXPECT_EQ(r.cli.exit_code, 2) << c.sets << "\n" << r.cli.output;
     EXPECT_NE(r.cli.output.find(c.key), std::string::npos) << r.cli.output;

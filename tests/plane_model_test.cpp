@@ -10,9 +10,9 @@
 // <systemc.h> before Verilator's headers (they need ::sc_time_stamp).
 #include <systemc.h>
 
+#include "board_geometry.h"
 #include "flit_link.h"
 #include "plane_registry.h"
-#include "board_geometry.h"
 #include "verilated.h"
 
 int sc_main(int, char*[]) { return 0; }  // libsystemc needs one; gtest_main runs the tests

@@ -28,9 +28,13 @@ namespace hx::test {
 
 // ---- port access for scalar (one table) and flattened (switch) models ----
 template <class T, std::enable_if_t<std::is_integral_v<T>, int> = 0>
-inline bool red_get_bit(const T& v, unsigned i) { return (static_cast<uint64_t>(v) >> i) & 1u; }
+inline bool red_get_bit(const T& v, unsigned i) {
+  return (static_cast<uint64_t>(v) >> i) & 1u;
+}
 template <std::size_t N>
-inline bool red_get_bit(const VlWide<N>& v, unsigned i) { return (v.m_storage[i / 32] >> (i % 32)) & 1u; }
+inline bool red_get_bit(const VlWide<N>& v, unsigned i) {
+  return (v.m_storage[i / 32] >> (i % 32)) & 1u;
+}
 template <class T, std::enable_if_t<std::is_integral_v<T>, int> = 0>
 inline void red_set_bit(T& v, unsigned i, bool b) {
   v = static_cast<T>((static_cast<uint64_t>(v) & ~(uint64_t{1} << i)) | (uint64_t{b} << i));
@@ -66,11 +70,11 @@ template <class M>
 class RedBench {
  public:
   struct Port {
-    std::deque<RedPacket> queue;          // packets to send, front first
-    unsigned sent_flits = 0;              // flits of queue.front() already taken
-    unsigned stall = 0;                   // cycles the current header has waited
-    unsigned withdraw_after = 0;          // withdraw a stalled first-hop PULL_REQ (0 = never)
-    unsigned gap = 0;                     // idle cycles before the next packet
+    std::deque<RedPacket> queue;  // packets to send, front first
+    unsigned sent_flits = 0;      // flits of queue.front() already taken
+    unsigned stall = 0;           // cycles the current header has waited
+    unsigned withdraw_after = 0;  // withdraw a stalled first-hop PULL_REQ (0 = never)
+    unsigned gap = 0;             // idle cycles before the next packet
     std::function<bool()> out_ready = [] { return true; };
     std::function<unsigned()> next_gap = [] { return 0u; };
     std::unique_ptr<ReductionTableRef> ref;
@@ -78,17 +82,20 @@ class RedBench {
     std::vector<RedOut> outputs;          // every output packet, in order
     std::vector<uint64_t> accept_cycles;  // cycle of every header taken
     RedPacket cur_out;
-    unsigned out_left = 0;                // data flits left of the output packet
+    unsigned out_left = 0;  // data flits left of the output packet
     bool out_in_packet = false;
-    unsigned in_left = 0;                 // data flits left of the input packet being taken
+    unsigned in_left = 0;  // data flits left of the input packet being taken
     bool pending_prev = false;
     unsigned withdrawn = 0;
     unsigned mismatches = 0;
   };
 
   RedBench(unsigned ports, unsigned entries, uint32_t timeout)
-      : ctx_(std::make_unique<VerilatedContext>()), m_(std::make_unique<M>(ctx_.get())),
-        entries_(entries), timeout_(timeout), ports_(ports) {
+      : ctx_(std::make_unique<VerilatedContext>()),
+        m_(std::make_unique<M>(ctx_.get())),
+        entries_(entries),
+        timeout_(timeout),
+        ports_(ports) {
     for (Port& p : ports_) p.ref = std::make_unique<ReductionTableRef>(entries, timeout);
     m_->clk_i = 0;
     m_->rst_ni = 0;
@@ -105,7 +112,9 @@ class RedBench {
   Port& port(unsigned p) { return ports_[p]; }
   uint64_t now() const { return now_; }
   M& model() { return *m_; }
-  unsigned occupancy(unsigned p) const { return red_get_field(m_->occupancy_o, p * occ_width(entries_), occ_width(entries_)); }
+  unsigned occupancy(unsigned p) const {
+    return red_get_field(m_->occupancy_o, p * occ_width(entries_), occ_width(entries_));
+  }
 
   void set_timeout(uint32_t t) {
     timeout_ = t;
@@ -155,7 +164,8 @@ class RedBench {
   void expect_clean(unsigned p) {
     const Port& pt = ports_[p];
     EXPECT_EQ(pt.mismatches, 0u) << "port " << p;
-    EXPECT_TRUE(pt.expected.empty()) << "port " << p << ": " << pt.expected.size() << " predicted outputs missing, first "
+    EXPECT_TRUE(pt.expected.empty()) << "port " << p << ": " << pt.expected.size()
+                                     << " predicted outputs missing, first "
                                      << (pt.expected.empty() ? "" : pt.expected.front().to_string());
     EXPECT_FALSE(pt.out_in_packet) << "port " << p;
   }
@@ -388,7 +398,7 @@ void red_test_intermediate_bypass(const RedTestEnv<M>& env) {
   auto& p = b->port(env.port);
   for (unsigned i = 0; i < env.entries; ++i) p.queue.push_back(pull_req(0x100 + i, 2, 1, false));
   p.queue.push_back(pull_req(0x200, 2, 1, false));  // full, later hop: consumed, no entry
-  p.queue.push_back(pull_rsp(0x200, 1, 3));          // misses: bypassed unchanged
+  p.queue.push_back(pull_rsp(0x200, 1, 3));         // misses: bypassed unchanged
   ASSERT_TRUE(b->drain());
   b->expect_clean(env.port);
   ASSERT_EQ(p.outputs.size(), 1u);
@@ -498,7 +508,9 @@ void red_test_random(const RedTestEnv<M>& env, uint64_t seed, unsigned packets, 
     auto rng = std::make_shared<std::mt19937_64>(seed * 131 + pi);
     const unsigned tags = 2 * env.entries + 2;
     p.out_ready = [rng] { return ((*rng)() % 10) < 7; };
-    p.next_gap = [rng, timeout] { return ((*rng)() % 8) == 0 ? unsigned((*rng)() % (timeout ? 2 * timeout : 20)) : 0u; };
+    p.next_gap = [rng, timeout] {
+      return ((*rng)() % 8) == 0 ? unsigned((*rng)() % (timeout ? 2 * timeout : 20)) : 0u;
+    };
     p.withdraw_after = 25;
     for (unsigned n = 0; n < packets; ++n) {
       const uint32_t tag = 0x1000 + unsigned((*rng)() % tags);
@@ -511,8 +523,8 @@ void red_test_random(const RedTestEnv<M>& env, uint64_t seed, unsigned packets, 
       } else if (k < 10) {
         pk = data_pkt(2, tag, uint16_t(1 + (*rng)() % 2), 0, unsigned((*rng)()), op);
       } else if (k < 17) {
-        pk = data_pkt(3, tag, uint16_t(1 + (*rng)() % 2), expected, unsigned((*rng)()), op,
-                      uint16_t((*rng)() & 0xFFFF));
+        pk =
+            data_pkt(3, tag, uint16_t(1 + (*rng)() % 2), expected, unsigned((*rng)()), op, uint16_t((*rng)() & 0xFFFF));
       } else {
         static const uint8_t kinds[] = {0, 4, 5, 6, 15, 2};
         pk = foreign(kinds[(*rng)() % 6], unsigned((*rng)() % 9), unsigned((*rng)()));
@@ -521,8 +533,10 @@ void red_test_random(const RedTestEnv<M>& env, uint64_t seed, unsigned packets, 
       for (RedFlit& f : pk.data)
         for (uint32_t& w : f) {
           const unsigned c = (*rng)() % 16;
-          w = c == 0 ? 0x7F800000u : c == 1 ? 0x80000000u : c == 2 ? 0x00000003u
-                                                        : ((*rng)() & 0x8FFFFFFFu) | 0x30000000u;
+          w = c == 0   ? 0x7F800000u
+              : c == 1 ? 0x80000000u
+              : c == 2 ? 0x00000003u
+                       : ((*rng)() & 0x8FFFFFFFu) | 0x30000000u;
         }
       p.queue.push_back(pk);
     }
@@ -546,8 +560,8 @@ void red_test_random(const RedTestEnv<M>& env, uint64_t seed, unsigned packets, 
       bypass += o.pkt.hdr.src == 99 || (o.pkt.hdr.kind != 4 && o.pkt.hdr.kind != 5);
     }
   }
-  std::printf("random: %u packets/port, %u outputs: ~%u results, ~%u evictions, ~%u bypassed; %u withdrawn\n",
-              packets, outs, result, evict, bypass, withdrawn);
+  std::printf("random: %u packets/port, %u outputs: ~%u results, ~%u evictions, ~%u bypassed; %u withdrawn\n", packets,
+              outs, result, evict, bypass, withdrawn);
 }
 
 }  // namespace hx::test

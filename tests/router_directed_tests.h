@@ -59,8 +59,7 @@ TYPED_TEST_P(RouterDirectedTest, EachInputToEachOutputOnEveryVc) {
           ASSERT_EQ(spec.allowed_ports, T::only(o.out)) << "reference model disagrees";
           const uint32_t id = b->send(spec);
           ASSERT_TRUE(b->run_until_delivered(id, 100))
-              << "from " << port_name(in) << " to " << port_name(o.out) << " vc " << vc
-              << " len " << len << "\n"
+              << "from " << port_name(in) << " to " << port_name(o.out) << " vc " << vc << " len " << len << "\n"
               << b->report();
           const PacketRecord& r = b->scoreboard().packet(id);
           EXPECT_EQ(r.delivered_port, static_cast<int>(o.out));
@@ -99,10 +98,10 @@ TYPED_TEST_P(RouterDirectedTest, CornerEdgePortsIncrementVc) {
       {kPortL, T::remote(4, 6, 0, 0), 0, kPortE, 1},  // neither: XY takes the E/W edge first
       {kPortW, T::remote(3, 3, 0, 0), 0, kPortE, 1},  // through traffic from the board
       {kPortS, T::remote(2, 5, 2, 0), 1, kPortN, 2},
-      {kPortL, T::node(0, 2), 2, kPortW, 2},          // on-board: keeps its VC
+      {kPortL, T::node(0, 2), 2, kPortW, 2},  // on-board: keeps its VC
       {kPortL, T::node(2, 0), 0, kPortS, 0},
-      {kPortE, T::node(0, 0), 1, kPortW, 1},          // arrived from the row tree on VC 1
-      {kPortN, T::node(2, 2), 1, kPortL, 1},          // from the column tree, ejects here
+      {kPortE, T::node(0, 0), 1, kPortW, 1},  // arrived from the row tree on VC 1
+      {kPortN, T::node(2, 2), 1, kPortL, 1},  // from the column tree, ejects here
   };
   for (const Case& c : cases) {
     const PacketSpec spec = b->make_packet(c.in, c.dst, 4, c.vc);
@@ -189,8 +188,7 @@ TYPED_TEST_P(RouterDirectedTest, CreditsReturnToBufDepth) {
   using T = RouterDirectedTest<TypeParam>;
   auto b = T::make_bench(T::center());
   Rng rng(test_seed(7));
-  const Destination dsts[5] = {T::node(1, 2), T::node(2, 1), T::node(1, 0), T::node(0, 1),
-                               T::node(1, 1)};
+  const Destination dsts[5] = {T::node(1, 2), T::node(2, 1), T::node(1, 0), T::node(0, 1), T::node(1, 1)};
   for (unsigned p = 0; p < kNumRouterPorts; ++p) {
     b->sink(p).set_drain_probability(0.3 + 0.15 * p);
   }
@@ -237,8 +235,8 @@ struct FairnessResult {
 
 /// Inputs `ins` (each on its VC `vcs[i]`) saturate output E with 4-flit packets for `cycles`.
 template <class T, class Bench>
-FairnessResult run_fairness(Bench& b, const std::vector<unsigned>& ins,
-                            const std::vector<unsigned>& vcs, uint64_t cycles) {
+FairnessResult run_fairness(Bench& b, const std::vector<unsigned>& ins, const std::vector<unsigned>& vcs,
+                            uint64_t cycles) {
   const Destination east = T::node(2, 1);
   const uint64_t warmup = 100;
   auto feed = [&](auto& bench) {
@@ -276,14 +274,14 @@ TYPED_TEST_P(RouterDirectedTest, FairnessTwoInputsSameVc) {
   ASSERT_EQ(r.flits.size(), 2u);
   const double total = static_cast<double>(r.flits[0] + r.flits[1]);
   const double share_w = r.flits[0] / total;
-  std::printf("[ fairness ] same VC: W %llu flits (%.3f%%), N %llu flits (%.3f%%), output busy "
-              "%.3f%%\n",
-              static_cast<unsigned long long>(r.flits[0]), 100 * share_w,
-              static_cast<unsigned long long>(r.flits[1]), 100 * (1 - share_w), 100 * r.busy);
+  std::printf(
+      "[ fairness ] same VC: W %llu flits (%.3f%%), N %llu flits (%.3f%%), output busy "
+      "%.3f%%\n",
+      static_cast<unsigned long long>(r.flits[0]), 100 * share_w, static_cast<unsigned long long>(r.flits[1]),
+      100 * (1 - share_w), 100 * r.busy);
   ::testing::Test::RecordProperty("share_w", std::to_string(share_w));
   ::testing::Test::RecordProperty("busy", std::to_string(r.busy));
-  EXPECT_LE(std::fabs(static_cast<double>(r.flits[0]) - static_cast<double>(r.flits[1])),
-            0.01 * total / 2);
+  EXPECT_LE(std::fabs(static_cast<double>(r.flits[0]) - static_cast<double>(r.flits[1])), 0.01 * total / 2);
   EXPECT_GE(r.busy, 0.99);
   ASSERT_TRUE(b->drain(5000)) << b->report();
   T::expect_clean(*b);
@@ -299,13 +297,12 @@ TYPED_TEST_P(RouterDirectedTest, FairnessDifferentVcsAndThreeInputs) {
     ASSERT_TRUE(b->ok()) << b->report();
     ASSERT_EQ(r.flits.size(), 2u);
     const double total = static_cast<double>(r.flits[0] + r.flits[1]);
-    std::printf("[ fairness ] two VCs: W %llu flits (%.3f%%), N %llu flits (%.3f%%), busy "
-                "%.3f%%\n",
-                static_cast<unsigned long long>(r.flits[0]), 100 * r.flits[0] / total,
-                static_cast<unsigned long long>(r.flits[1]), 100 * r.flits[1] / total,
-                100 * r.busy);
-    EXPECT_LE(std::fabs(static_cast<double>(r.flits[0]) - static_cast<double>(r.flits[1])),
-              0.01 * total / 2);
+    std::printf(
+        "[ fairness ] two VCs: W %llu flits (%.3f%%), N %llu flits (%.3f%%), busy "
+        "%.3f%%\n",
+        static_cast<unsigned long long>(r.flits[0]), 100 * r.flits[0] / total,
+        static_cast<unsigned long long>(r.flits[1]), 100 * r.flits[1] / total, 100 * r.busy);
+    EXPECT_LE(std::fabs(static_cast<double>(r.flits[0]) - static_cast<double>(r.flits[1])), 0.01 * total / 2);
     EXPECT_GE(r.busy, 0.99);
   }
   ASSERT_TRUE(b->drain(5000)) << b->report();
@@ -314,9 +311,8 @@ TYPED_TEST_P(RouterDirectedTest, FairnessDifferentVcsAndThreeInputs) {
     ASSERT_TRUE(b->ok()) << b->report();
     ASSERT_EQ(r.flits.size(), 3u);
     const double total = static_cast<double>(r.flits[0] + r.flits[1] + r.flits[2]);
-    std::printf("[ fairness ] three inputs: W %.3f%%, N %.3f%%, S %.3f%%, busy %.3f%%\n",
-                100 * r.flits[0] / total, 100 * r.flits[1] / total, 100 * r.flits[2] / total,
-                100 * r.busy);
+    std::printf("[ fairness ] three inputs: W %.3f%%, N %.3f%%, S %.3f%%, busy %.3f%%\n", 100 * r.flits[0] / total,
+                100 * r.flits[1] / total, 100 * r.flits[2] / total, 100 * r.busy);
     for (uint64_t f : r.flits) EXPECT_NEAR(static_cast<double>(f), total / 3, 0.01 * total / 3);
     EXPECT_GE(r.busy, 0.99);
   }
@@ -334,8 +330,7 @@ TYPED_TEST_P(RouterDirectedTest, FairnessDifferentVcsAndThreeInputs) {
 TYPED_TEST_P(RouterDirectedTest, OtherBoardHeadsLeaveTowardTheNearerEdge) {
   using T = RouterDirectedTest<TypeParam>;
   auto b = T::make_bench(T::center());
-  const unsigned boards[][2] = {{3, 3}, {0, 3}, {7, 3}, {2, 5}, {2, 0}, {2, 9},
-                                {4, 6}, {0, 0}, {4, 0}, {0, 6}};
+  const unsigned boards[][2] = {{3, 3}, {0, 3}, {7, 3}, {2, 5}, {2, 0}, {2, 9}, {4, 6}, {0, 0}, {4, 0}, {0, 6}};
   const unsigned nodes[][2] = {{0, 0}, {2, 2}, {1, 1}, {0, 2}};
   const RouteMode modes[] = {RouteMode::Xy, RouteMode::NorthLast, RouteMode::MinAdaptive};
   unsigned packets = 0, edge_exits = 0, multi = 0, skipped = 0;
@@ -360,15 +355,14 @@ TYPED_TEST_P(RouterDirectedTest, OtherBoardHeadsLeaveTowardTheNearerEdge) {
               if (spec.allowed_ports.count() > 1) ++multi;
               const uint32_t id = b->send(spec);
               ASSERT_TRUE(b->run_until_delivered(id, 50))
-                  << "router (" << x << "," << y << ") " << to_string(mode) << " in "
-                  << port_name(in) << "\n"
+                  << "router (" << x << "," << y << ") " << to_string(mode) << " in " << port_name(in) << "\n"
                   << b->report();
               const PacketRecord& r = b->scoreboard().packet(id);
               unsigned lowest = 0;
               while (!spec.allowed_ports.test(lowest)) ++lowest;
               EXPECT_EQ(r.delivered_port, static_cast<int>(lowest))
-                  << "router (" << x << "," << y << ") " << to_string(mode) << " in "
-                  << port_name(in) << " to board (" << bd[0] << "," << bd[1] << ")";
+                  << "router (" << x << "," << y << ") " << to_string(mode) << " in " << port_name(in) << " to board ("
+                  << bd[0] << "," << bd[1] << ")";
               const bool edge = (edges >> r.delivered_port) & 1u;
               EXPECT_EQ(r.delivered_vc, static_cast<int>(vc + (edge ? 1 : 0)));
               edge_exits += edge;
@@ -379,9 +373,10 @@ TYPED_TEST_P(RouterDirectedTest, OtherBoardHeadsLeaveTowardTheNearerEdge) {
       }
     }
   }
-  std::printf("[ routes   ] %u off-board heads, %u left through a board edge, %u with several "
-              "allowed outputs, %u unreachable states skipped\n",
-              packets, edge_exits, multi, skipped);
+  std::printf(
+      "[ routes   ] %u off-board heads, %u left through a board edge, %u with several "
+      "allowed outputs, %u unreachable states skipped\n",
+      packets, edge_exits, multi, skipped);
   EXPECT_GT(edge_exits, 100u);
   EXPECT_GT(multi, 100u);
   ASSERT_TRUE(b->drain(1000)) << b->report();
@@ -417,8 +412,7 @@ TYPED_TEST_P(RouterDirectedTest, RandomTrafficRoutesMatchReference) {
             } else {
               d = T::remote(rng.below(6), rng.below(7), rng.below(3), rng.below(3));
             }
-            const unsigned vc =
-                policy == VcPolicy::Keep ? rng.below(T::kVcs - 1) : rng.below(T::kVcs);
+            const unsigned vc = policy == VcPolicy::Keep ? rng.below(T::kVcs - 1) : rng.below(T::kVcs);
             const PacketSpec spec = bench.make_packet(p, d, rng.range(1, 6), vc);
             if (spec.allowed_ports.none()) continue;  // a state no packet can be in
             bench.send(spec);
@@ -438,11 +432,11 @@ TYPED_TEST_P(RouterDirectedTest, RandomTrafficRoutesMatchReference) {
     }
   }
   const ScoreboardSummary s = b->scoreboard().summary();
-  std::printf("[ routes   ] %llu packets, %llu with several allowed outputs, %llu of them not "
-              "on the lowest one\n",
-              static_cast<unsigned long long>(s.delivered),
-              static_cast<unsigned long long>(adaptive),
-              static_cast<unsigned long long>(not_lowest));
+  std::printf(
+      "[ routes   ] %llu packets, %llu with several allowed outputs, %llu of them not "
+      "on the lowest one\n",
+      static_cast<unsigned long long>(s.delivered), static_cast<unsigned long long>(adaptive),
+      static_cast<unsigned long long>(not_lowest));
   EXPECT_GT(not_lowest, 50u) << "adaptive choices were never exercised";
   T::expect_clean(*b);
   T::expect_credits_home(*b);
@@ -479,8 +473,7 @@ TYPED_TEST_P(RouterDirectedTest, AdaptiveSelectionPrefersMoreCredits) {
       id = b->send(b->make_packet(kPortL, target, 4, 0));
       ASSERT_TRUE(b->run_until_delivered(id, 50)) << b->report();
       EXPECT_EQ(b->scoreboard().packet(id).delivered_port, static_cast<int>(other))
-          << to_string(mode) << ": " << port_name(busy_out) << " had 3 credits, "
-          << port_name(other) << " 8";
+          << to_string(mode) << ": " << port_name(busy_out) << " had 3 credits, " << port_name(other) << " 8";
       b->sink(busy_out).set_stalled(false);
       ASSERT_TRUE(b->drain(500)) << b->report();
     }
@@ -494,8 +487,7 @@ TYPED_TEST_P(RouterDirectedTest, AdaptiveSelectionPrefersMoreCredits) {
 TYPED_TEST_P(RouterDirectedTest, PerHopLatencyIsTwoCycles) {
   using T = RouterDirectedTest<TypeParam>;
   auto b = T::make_bench(T::center());
-  const Destination dsts[5] = {T::node(1, 2), T::node(2, 1), T::node(1, 0), T::node(0, 1),
-                               T::node(1, 1)};
+  const Destination dsts[5] = {T::node(1, 2), T::node(2, 1), T::node(1, 0), T::node(0, 1), T::node(1, 1)};
   uint64_t min_lat = ~uint64_t{0}, max_lat = 0;
   for (unsigned len : {1u, 4u}) {
     for (unsigned in = 0; in < kNumRouterPorts; ++in) {
@@ -572,18 +564,15 @@ TYPED_TEST_P(RouterDirectedTest, FlitOnNonexistentVcIsFlagged) {
   // No buffer can take it, so it must not come out, and error_o[0] must report it.
   EXPECT_EQ(out, 0u);
   EXPECT_NE(b->error_bits_seen() & 1u, 0u)
-      << "a flit on VC " << T::kVcs << " vanished unreported: error_o 0x" << std::hex
-      << b->error_bits_seen();
+      << "a flit on VC " << T::kVcs << " vanished unreported: error_o 0x" << std::hex << b->error_bits_seen();
 }
 
-REGISTER_TYPED_TEST_SUITE_P(RouterDirectedTest, EachInputToEachOutputOnEveryVc,
-                            CornerEdgePortsIncrementVc, LastVcAtBoardEdgeRaisesError2AndIsNotSent,
-                            StalledSinkBackPressure, CreditsReturnToBufDepth,
+REGISTER_TYPED_TEST_SUITE_P(RouterDirectedTest, EachInputToEachOutputOnEveryVc, CornerEdgePortsIncrementVc,
+                            LastVcAtBoardEdgeRaisesError2AndIsNotSent, StalledSinkBackPressure, CreditsReturnToBufDepth,
                             FairnessTwoInputsSameVc, FairnessDifferentVcsAndThreeInputs,
-                            OtherBoardHeadsLeaveTowardTheNearerEdge,
-                            RandomTrafficRoutesMatchReference,
-                            AdaptiveSelectionPrefersMoreCredits, PerHopLatencyIsTwoCycles,
-                            VcAnyHeadTakesAFreeVc, FlitOnNonexistentVcIsFlagged);
+                            OtherBoardHeadsLeaveTowardTheNearerEdge, RandomTrafficRoutesMatchReference,
+                            AdaptiveSelectionPrefersMoreCredits, PerHopLatencyIsTwoCycles, VcAnyHeadTakesAFreeVc,
+                            FlitOnNonexistentVcIsFlagged);
 
 }  // namespace hx::test
 

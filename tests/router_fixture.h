@@ -31,8 +31,7 @@ class RouterFixture : public ::testing::Test {
   static constexpr unsigned kDepth = 8;
   static constexpr unsigned kVcs = 3;
 
-  static Straps at(unsigned x, unsigned y, RouteMode mode = RouteMode::Xy,
-                   VcPolicy policy = VcPolicy::Keep) {
+  static Straps at(unsigned x, unsigned y, RouteMode mode = RouteMode::Xy, VcPolicy policy = VcPolicy::Keep) {
     Straps s;
     s.node_x = x;
     s.node_y = y;
@@ -45,8 +44,7 @@ class RouterFixture : public ::testing::Test {
     return s;
   }
 
-  static std::unique_ptr<Bench> make_bench(const Straps& s, uint8_t allowed_errors = 0,
-                                           uint64_t watchdog = 2000) {
+  static std::unique_ptr<Bench> make_bench(const Straps& s, uint8_t allowed_errors = 0, uint64_t watchdog = 2000) {
     BenchConfig c;
     c.local_ports = kLanes;
     c.straps = s;
@@ -91,10 +89,8 @@ class RouterFixture : public ::testing::Test {
       for (unsigned v = 0; v < kVcs; ++v) {
         EXPECT_EQ(b.source(p).credits(v), kDepth) << "source " << port_name(p) << " vc " << v;
       }
-      EXPECT_EQ(b.source(p).credits_received(), b.source(p).flits_sent())
-          << "source " << port_name(p);
-      EXPECT_EQ(b.sink(p).credits_returned(), b.sink(p).flits_received())
-          << "sink " << port_name(p);
+      EXPECT_EQ(b.source(p).credits_received(), b.source(p).flits_sent()) << "source " << port_name(p);
+      EXPECT_EQ(b.sink(p).credits_returned(), b.sink(p).flits_received()) << "sink " << port_name(p);
       EXPECT_TRUE(b.sink(p).empty()) << "sink " << port_name(p);
     }
   }
@@ -107,14 +103,13 @@ class RouterFixture : public ::testing::Test {
 
 /// Instantiate the typed suite `Suite` (registered with REGISTER_TYPED_TEST_SUITE_P) for `Model`;
 /// the tests are named <Prefix>/<Suite>/<Model>.<Test>.
-#define HX_INSTANTIATE_ROUTER_SUITE(Prefix, Suite, Model)                            \
-  namespace hx::test {                                                               \
-  struct Suite##ModelNameGenerator {                                                 \
-    template <class T>                                                               \
-    static std::string GetName(int) {                                                \
-      return HX_ROUTER_FIXTURE_STR(Model);                                           \
-    }                                                                                \
-  };                                                                                 \
-  INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Suite, ::testing::Types<Model>,             \
-                                 Suite##ModelNameGenerator);                         \
+#define HX_INSTANTIATE_ROUTER_SUITE(Prefix, Suite, Model)                                            \
+  namespace hx::test {                                                                               \
+  struct Suite##ModelNameGenerator {                                                                 \
+    template <class T>                                                                               \
+    static std::string GetName(int) {                                                                \
+      return HX_ROUTER_FIXTURE_STR(Model);                                                           \
+    }                                                                                                \
+  };                                                                                                 \
+  INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Suite, ::testing::Types<Model>, Suite##ModelNameGenerator); \
   }

@@ -283,17 +283,14 @@ TYPED_TEST_P(RouterLanesTest, RandomTrafficRoutesMatchReference) {
   }
   std::printf("[ lanes    ] %llu packets; ejected per lane: %llu %llu %llu %llu\n",
               static_cast<unsigned long long>(b->scoreboard().summary().delivered),
-              static_cast<unsigned long long>(per_lane[0]),
-              static_cast<unsigned long long>(per_lane[1]),
-              static_cast<unsigned long long>(per_lane[2]),
-              static_cast<unsigned long long>(per_lane[3]));
+              static_cast<unsigned long long>(per_lane[0]), static_cast<unsigned long long>(per_lane[1]),
+              static_cast<unsigned long long>(per_lane[2]), static_cast<unsigned long long>(per_lane[3]));
   for (unsigned k = 0; k < T::kLanes; ++k) EXPECT_GT(per_lane[k], 200u) << "lane " << k;
   T::expect_clean_and_credits_home(*b);
 }
 
 REGISTER_TYPED_TEST_SUITE_P(RouterLanesTest, EjectionMayUseEveryLane, EachLaneRoutesLikePortL,
-                            FourLanesInjectFourFlitsPerCycle,
-                            FourArrivalsEjectConcurrentlyOnFourLanes,
+                            FourLanesInjectFourFlitsPerCycle, FourArrivalsEjectConcurrentlyOnFourLanes,
                             FourArrivalStreamsEjectFourFlitsPerCycle, EachLaneHasItsOwnCredits,
                             RandomTrafficRoutesMatchReference);
 

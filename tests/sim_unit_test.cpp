@@ -7,9 +7,9 @@
 
 #include "flit_link.h"
 #include "network_models.h"
-#include "sim_config.h"
 #include "packet_tracker.h"
 #include "rng.h"
+#include "sim_config.h"
 #include "traffic_pattern.h"
 
 int sc_main(int, char*[]) { return 0; }  // libsystemc needs one; gtest_main runs the tests
@@ -104,7 +104,7 @@ TEST(TrafficPattern, DeterministicPatternsMapAsDocumented) {
   EXPECT_FALSE(tr.sends_traffic(5));       // (1,1) is on the diagonal
   EXPECT_EQ(bc.destination(0, rng), 15u);
   EXPECT_EQ(bc.destination(5, rng), 10u);
-  EXPECT_EQ(nb.destination(3, rng), 0u);   // wraps within the row
+  EXPECT_EQ(nb.destination(3, rng), 0u);  // wraps within the row
   EXPECT_EQ(nb.destination(6, rng), 7u);
   EXPECT_THROW(TrafficPattern(Pattern::Transpose, 4, 2, {}, 0, 1), std::invalid_argument);
   EXPECT_THROW(TrafficPattern(Pattern::BitComplement, 3, 3, {}, 0, 1), std::invalid_argument);
@@ -145,8 +145,7 @@ TEST(TrafficPattern, UniformAndHotspotFrequencies) {
   EXPECT_NEAR(ch[3], n * (0.5 + 0.5 / 15), 0.02 * n);
   EXPECT_EQ(ch[0], 0u);
   // The expectation helper agrees with the sampled frequencies.
-  EXPECT_NEAR(h.expected(0, [](unsigned, unsigned d) { return d == 3 ? 1.0 : 0.0; }),
-              0.5 + 0.5 / 15, 1e-12);
+  EXPECT_NEAR(h.expected(0, [](unsigned, unsigned d) { return d == 3 ? 1.0 : 0.0; }), 0.5 + 0.5 / 15, 1e-12);
 }
 
 // ---- the tracker ------------------------------------------------------------------------------
@@ -190,7 +189,7 @@ TEST(PacketTracker, FlagsDuplicatesMisroutesCorruptionAndReorder) {
   t.on_delivered(9, t.flit(b, 0, 0), 12);  // wrong endpoint
   EXPECT_EQ(t.counts().misrouted, 1u);
   Flit bad = t.flit(d, 0, 0);
-  bad.payload[1] ^= 1ull << 63;            // above the tag: attributable, but not intact
+  bad.payload[1] ^= 1ull << 63;  // above the tag: attributable, but not intact
   t.on_delivered(8, bad, 13);
   EXPECT_EQ(t.counts().corrupted, 1u);
   t.on_delivered(7, t.flit(c, 0, 1), 14);  // head, then the tail before the body
@@ -214,8 +213,7 @@ TEST(PacketTracker, DataPacketBodyIsCheckedByItsHashPerLane) {
   t.on_delivered(3, 0, Flit{FlitType::Body, 0, body[0]}, 11);
   t.on_delivered(3, 1, Flit{FlitType::Body, 0, body[0]}, 11);
   // b's body flit is counted in its assembly, which a report of b must read.
-  EXPECT_NE(t.describe_packet(b).find("all 3 flits injected, 2 delivered"), std::string::npos)
-      << t.describe_packet(b);
+  EXPECT_NE(t.describe_packet(b).find("all 3 flits injected, 2 delivered"), std::string::npos) << t.describe_packet(b);
   const PacketTracker::Arrival ok = t.on_delivered(3, 0, Flit{FlitType::Tail, 0, body[1]}, 12);
   EXPECT_TRUE(ok.packet_done);
   EXPECT_EQ(ok.index, 2u);

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "dragonfly_plan.h"
-#include "network_switch.h"
 #include "flit_link.h"
+#include "network_switch.h"
 
 int sc_main(int, char*[]) { return 0; }  // libsystemc needs one; gtest_main runs the tests
 
@@ -27,8 +27,7 @@ struct Bench {
   std::vector<std::string> errors;
   uint64_t t = 0;
 
-  Bench(const std::string& name, unsigned ports, NetworkSwitch::Role role, unsigned out_credits,
-        unsigned speedup = 2) {
+  Bench(const std::string& name, unsigned ports, NetworkSwitch::Role role, unsigned out_credits, unsigned speedup = 2) {
     TreeAddressing addr;
     addr.endpoints = true;  // terminal = the destination endpoint number
     sw = std::make_unique<NetworkSwitch>(name, ports, kVcs, kDepth, kLatency, speedup, role, addr, nullptr,

@@ -114,11 +114,11 @@ TEST_P(DirectedRoute, CrossesTheExpectedTreesOnTheExpectedVc) {
 //                board (1,0), then to (2,2): 5 routers + 1 switch - 1 = 5 cables.
 //   same column: (1,1) -> (2,6), the transpose of the above: 5.
 //   neither:     (1,1) -> (6,6) = board (1,1) node (2,2): 8, the diameter.
-INSTANTIATE_TEST_SUITE_P(
-    Hx4Mesh2x2, DirectedRoute,
-    ::testing::Values(Route{"same_board", 0, 27, 0, 0, 6}, Route{"same_board_row", 9, 22, 1, 1, 5},
-                      Route{"same_board_column", 9, 50, 1, 1, 5}, Route{"neither", 9, 54, 2, 2, 8}),
-    [](const auto& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(Hx4Mesh2x2, DirectedRoute,
+                         ::testing::Values(Route{"same_board", 0, 27, 0, 0, 6}, Route{"same_board_row", 9, 22, 1, 1, 5},
+                                           Route{"same_board_column", 9, 50, 1, 1, 5},
+                                           Route{"neither", 9, 54, 2, 2, 8}),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 // ---- two-level trees: leaves and spines ---------------------------------------------------------
 
@@ -149,8 +149,9 @@ TEST_P(TwoLevelTrees, UpDownRoutingIsCleanAndPathsMatchTheFormula) {
 // radix 6, taper 0.5: leaves of 4 down + 2 up, 2 leaves and 1 spine per tree.
 INSTANTIATE_TEST_SUITE_P(Hx2Mesh4x4, TwoLevelTrees,
                          ::testing::Values(TwoLevel{"radix4", "--set topology.tree.radix=4", 16 * 6},
-                                           TwoLevel{"radix6_taper", "--set topology.tree.radix=6 "
-                                                                    "--set topology.tree.taper=0.5",
+                                           TwoLevel{"radix6_taper",
+                                                    "--set topology.tree.radix=6 "
+                                                    "--set topology.tree.taper=0.5",
                                                     16 * 3}),
                          [](const auto& info) { return std::string(info.param.name); });
 
@@ -186,8 +187,8 @@ TEST_P(Dragonfly, SaturatedAllToAllIsCleanAndPathsAreBounded) {
   const DragonflyCase& c = GetParam();
   const json j = run(config("dragonfly_1024_alltoall.yaml") +
                      " --set topology.dragonfly.a=4 --set topology.dragonfly.p=2 --set topology.dragonfly.h=2"
-                     " --set topology.dragonfly.groups=9 --set topology.dragonfly.routing=" + c.routing +
-                     " --set run.warmup=1000cycles --set run.measure=30000cycles");
+                     " --set topology.dragonfly.groups=9 --set topology.dragonfly.routing=" +
+                     c.routing + " --set run.warmup=1000cycles --set run.measure=30000cycles");
   ASSERT_TRUE(j.contains("checks"));
   expect_clean(j);
   EXPECT_EQ(j["config"]["switches"], 36);
@@ -226,7 +227,8 @@ TEST(HammingMesh, FourPlanesAreFourIndependentNetworks) {
   // The 4x4 Hx2Mesh with its 4 planes: 4 x 16 boards' planes, 4 x 16 switches. Every packet
   // stays in its plane (a packet that changed plane would arrive at the wrong endpoint and
   // count as misrouted), and each plane carries what the one-plane system carries.
-  const json one = run(config("hx2mesh_4x4_alltoall.yaml") + " --set run.warmup=1000cycles --set run.measure=5000cycles");
+  const json one =
+      run(config("hx2mesh_4x4_alltoall.yaml") + " --set run.warmup=1000cycles --set run.measure=5000cycles");
   const json four = run(config("hx2mesh_4x4_alltoall.yaml") +
                         " --set topology.planes=4 --set run.warmup=1000cycles --set run.measure=5000cycles");
   ASSERT_TRUE(four.contains("checks"));

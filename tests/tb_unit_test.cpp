@@ -218,8 +218,8 @@ TEST(Scoreboard, FlagsDuplicatesMisroutesAndCorruption) {
   sb.on_injected(id2, 0, 5);
   sb.on_injected(id2, 1, 6);
   Flit h2 = sb.flit_for(id2, 0);
-  h2.vc = 1;                                    // VcKeep on an on-board exit: wrong VC
-  EXPECT_FALSE(sb.on_delivered(2, h2, 7).ok);   // and port 2 is not allowed
+  h2.vc = 1;                                   // VcKeep on an on-board exit: wrong VC
+  EXPECT_FALSE(sb.on_delivered(2, h2, 7).ok);  // and port 2 is not allowed
   EXPECT_EQ(sb.summary().misrouted, 1u);
   EXPECT_EQ(sb.summary().bad_vc, 1u);
   Flit t2 = sb.flit_for(id2, 1);
@@ -283,8 +283,7 @@ Destination dst(unsigned bx, unsigned by, unsigned x, unsigned y) {
   d.node_y = y;
   return d;
 }
-constexpr PortMask N = 1 << kPortN, E = 1 << kPortE, S = 1 << kPortS, W = 1 << kPortW,
-                   L = 1 << kPortL;
+constexpr PortMask N = 1 << kPortN, E = 1 << kPortE, S = 1 << kPortS, W = 1 << kPortW, L = 1 << kPortL;
 
 TEST(RouteRef, SameBoard) {
   const RouterPlace c = place3(1, 1);
@@ -377,8 +376,7 @@ TEST(RouteRef, LocalLanes) {
     }
     for (unsigned lane = 0; lane < 4; ++lane) {
       for (const Destination& d : {dst(2, 3, 2, 0), dst(2, 3, 0, 2), dst(3, 3, 0, 0), dst(2, 5, 0, 1)}) {
-        EXPECT_EQ(route_ref(c, kPortL + lane, m, d, 4), route_ref(c, kPortL, m, d, 1))
-            << "lane " << lane;
+        EXPECT_EQ(route_ref(c, kPortL + lane, m, d, 4), route_ref(c, kPortL, m, d, 1)) << "lane " << lane;
       }
     }
   }

@@ -16,9 +16,9 @@ namespace hx::alloc {
 
 namespace {
 
-constexpr unsigned kMaxSide = 65536;               // boards along one side
+constexpr unsigned kMaxSide = 65536;                // boards along one side
 constexpr uint64_t kMaxBoards = uint64_t{1} << 24;  // boards of one system
-constexpr unsigned kMaxBoardSide = 64;             // accelerators along one side of a board
+constexpr unsigned kMaxBoardSide = 64;              // accelerators along one side of a board
 constexpr unsigned kMaxJobBoards = 1u << 20;
 constexpr unsigned kMaxMixes = 1000000;
 
@@ -40,7 +40,8 @@ std::pair<unsigned, unsigned> read_size(const Field& f, unsigned max_side, const
     const std::string s = f.text(expected);
     const auto xpos = s.find_first_of("xX");
     const auto digits = [](const std::string& t) {
-      return !t.empty() && t.size() <= 9 && std::all_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+      return !t.empty() && t.size() <= 9 &&
+             std::all_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
     };
     if (xpos == std::string::npos || !digits(s.substr(0, xpos)) || !digits(s.substr(xpos + 1))) f.fail(expected);
     p = std::stoull(s.substr(0, xpos));
@@ -110,8 +111,8 @@ SystemConfig read_system(const Field& f, const std::vector<SystemConfig>& earlie
     if (earlier[i].name == s.name)
       name.fail_found("a name used by one system only", quote_text(s.name) + " again",
                       "first at systems[" + std::to_string(i) + "]");
-  std::tie(s.a, s.b) = read_size(m.required("board", "a board size such as '2x2'"), kMaxBoardSide,
-                                 "accelerators a by b on a board");
+  std::tie(s.a, s.b) =
+      read_size(m.required("board", "a board size such as '2x2'"), kMaxBoardSide, "accelerators a by b on a board");
   const Field global = m.required("global", "the boards such as '16x16'");
   std::tie(s.x, s.y) = read_size(global, kMaxSide, "boards x (columns) by y (rows)");
   if (uint64_t{s.x} * s.y > kMaxBoards) global.fail("at most 2^24 boards in all");
@@ -147,7 +148,8 @@ PlaceStep read_step(const Field& f) {
   st.text = f.text(kStepExpected);
   const std::string& s = st.text;
   const auto number = [&f](const std::string& t, unsigned hi) -> unsigned {
-    if (t.empty() || t.size() > 9 || !std::all_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+    if (t.empty() || t.size() > 9 ||
+        !std::all_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
       f.fail(kStepExpected);
     const uint64_t n = std::stoull(t);
     if (n < 1 || n > hi) f.fail(kStepExpected);
@@ -176,8 +178,7 @@ std::vector<Board> read_failed(const Field& f, const SystemConfig& sys) {
     const Board b{static_cast<unsigned>(cr[0].integer(0, sys.x - 1, expected)),
                   static_cast<unsigned>(cr[1].integer(0, sys.y - 1, expected))};
     if (std::find(out.begin(), out.end(), b) != out.end())
-      e.fail_found("each board at most once",
-                   "[" + std::to_string(b.col) + ", " + std::to_string(b.row) + "] again");
+      e.fail_found("each board at most once", "[" + std::to_string(b.col) + ", " + std::to_string(b.row) + "] again");
     out.push_back(b);
   }
   return out;
@@ -204,7 +205,9 @@ KeySpec make_schema(AllocConfig& c, const std::string& base_dir) {
           leaf("seed", P::Defaulted, "an integer in 0..2^63", "1",
                [&c](const Field& f) { c.seed = f.integer(0, uint64_t{1} << 63, "an integer in 0..2^63"); }),
           leaf("max_aspect", P::Defaulted, "a number in [1, 1024]", "8",
-               [&c](const Field& f) { c.max_aspect = f.number({1, 1024}); }),
+               [&c](const Field& f) {
+                 c.max_aspect = f.number({1, 1024});
+               }),
           leaf("distribution", P::Optional, "a job-size file ('SIZE WEIGHT' lines)", "",
                [&c, base_dir](const Field& f) { c.distribution = load_job_sizes(resolve(f, base_dir), f.path()); }),
           leaf("systems", P::Required, "a non-empty list of HammingMeshes", "",
@@ -215,32 +218,35 @@ KeySpec make_schema(AllocConfig& c, const std::string& base_dir) {
                  c.systems.clear();
                  for (const Field& i : items) c.systems.push_back(read_system(i, c.systems));
                }),
-          section("experiments", P::Optional,
-                  {
-                      leaf("mixes", P::Defaulted, integer_range_text(1, kMaxMixes), "1000",
-                           [&c](const Field& f) { c.experiments.mixes = static_cast<unsigned>(f.integer(1, kMaxMixes)); }),
-                      leaf("heuristics", P::Defaulted, "a non-empty list of heuristic sets",
-                           "[greedy, transpose, transpose+aspect, transpose+aspect+sort, transpose+aspect+sort+locality]",
-                           [&c](const Field& f) { c.experiments.heuristics = read_heuristics_list(f, c.max_aspect); }),
-                      leaf("failures", P::Defaulted, "a list of failed-board counts", "[0, 10, 20, 30, 40]",
-                           [&c](const Field& f) {
-                             const unsigned most = fewest_boards(c.systems) - 1;
-                             const std::string expected =
-                                 "a list of distinct failed-board counts, each in 0.." + std::to_string(most) +
-                                 " (fewer than the smallest system's boards)";
-                             c.experiments.failures.clear();
-                             for (const Field& e : f.elements(expected)) {
-                               const auto n = static_cast<unsigned>(e.integer(0, most, expected));
-                               if (std::find(c.experiments.failures.begin(), c.experiments.failures.end(), n) !=
-                                   c.experiments.failures.end())
-                                 e.fail_found(expected, e.found() + " again");
-                               c.experiments.failures.push_back(n);
-                             }
-                           }),
-                      leaf("failure_heuristics", P::Defaulted, "a non-empty list of heuristic sets",
-                           "[transpose+aspect, transpose+aspect+sort]",
-                           [&c](const Field& f) { c.experiments.failure_heuristics = read_heuristics_list(f, c.max_aspect); }),
-                  }),
+          section(
+              "experiments", P::Optional,
+              {
+                  leaf("mixes", P::Defaulted, integer_range_text(1, kMaxMixes), "1000",
+                       [&c](const Field& f) { c.experiments.mixes = static_cast<unsigned>(f.integer(1, kMaxMixes)); }),
+                  leaf("heuristics", P::Defaulted, "a non-empty list of heuristic sets",
+                       "[greedy, transpose, transpose+aspect, transpose+aspect+sort, transpose+aspect+sort+locality]",
+                       [&c](const Field& f) { c.experiments.heuristics = read_heuristics_list(f, c.max_aspect); }),
+                  leaf("failures", P::Defaulted, "a list of failed-board counts", "[0, 10, 20, 30, 40]",
+                       [&c](const Field& f) {
+                         const unsigned most = fewest_boards(c.systems) - 1;
+                         const std::string expected = "a list of distinct failed-board counts, each in 0.." +
+                                                      std::to_string(most) +
+                                                      " (fewer than the smallest system's boards)";
+                         c.experiments.failures.clear();
+                         for (const Field& e : f.elements(expected)) {
+                           const auto n = static_cast<unsigned>(e.integer(0, most, expected));
+                           if (std::find(c.experiments.failures.begin(), c.experiments.failures.end(), n) !=
+                               c.experiments.failures.end())
+                             e.fail_found(expected, e.found() + " again");
+                           c.experiments.failures.push_back(n);
+                         }
+                       }),
+                  leaf("failure_heuristics", P::Defaulted, "a non-empty list of heuristic sets",
+                       "[transpose+aspect, transpose+aspect+sort]",
+                       [&c](const Field& f) {
+                         c.experiments.failure_heuristics = read_heuristics_list(f, c.max_aspect);
+                       }),
+              }),
           section("place", P::Optional,
                   {
                       leaf("system", P::Required, "the name of a system", "",
@@ -251,7 +257,8 @@ KeySpec make_schema(AllocConfig& c, const std::string& base_dir) {
                            [&c](const Field& f) { c.place.failed = read_failed(f, c.systems[c.place.system]); }),
                       leaf("jobs", P::Required, "a non-empty list of jobs and releases", "",
                            [&c](const Field& f) {
-                             const std::string expected = "a non-empty list, each element " + std::string(kStepExpected);
+                             const std::string expected =
+                                 "a non-empty list, each element " + std::string(kStepExpected);
                              const std::vector<Field> items = f.elements(expected);
                              if (items.empty()) f.fail_found(expected, "an empty list");
                              c.place.steps.clear();
@@ -279,7 +286,8 @@ KeySpec make_schema(AllocConfig& c, const std::string& base_dir) {
                            }),
                       leaf("fill", P::Defaulted, "true or false", "true",
                            [&c](const Field& f) {
-                             c.timing.fill = f.choice(std::vector<std::pair<std::string, bool>>{{"true", true}, {"false", false}});
+                             c.timing.fill =
+                                 f.choice(std::vector<std::pair<std::string, bool>>{{"true", true}, {"false", false}});
                            }),
                       leaf("repeats", P::Defaulted, integer_range_text(1, 100), "3",
                            [&c](const Field& f) { c.timing.repeats = static_cast<unsigned>(f.integer(1, 100)); }),
@@ -313,8 +321,9 @@ AllocConfig load(const std::function<void(ConfigReader&)>& parse, const std::str
       if (s.x * s.y - most_failed < smallest)
         reader.field("distribution")
             .fail_found("a distribution with a job size that fits every system",
-                        "smallest size " + std::to_string(smallest) + " > the " + std::to_string(s.x * s.y - most_failed) +
-                            " working boards of " + quote_text(s.name) + " with " + std::to_string(most_failed) + " failed");
+                        "smallest size " + std::to_string(smallest) + " > the " +
+                            std::to_string(s.x * s.y - most_failed) + " working boards of " + quote_text(s.name) +
+                            " with " + std::to_string(most_failed) + " failed");
   }
   return c;
 }
@@ -357,8 +366,8 @@ JobSizeDistribution parse_job_sizes(const std::string& text, const std::string& 
                         quote_text(body.substr(tok[0].second - 1)));
     const std::string& size_text = tok[0].first;
     const std::string size_expected = "a job size in boards, an integer in 1.." + std::to_string(kMaxJobBoards);
-    if (size_text.size() > 9 ||
-        !std::all_of(size_text.begin(), size_text.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+    if (size_text.size() > 9 || !std::all_of(size_text.begin(), size_text.end(),
+                                             [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
       throw ConfigError(at, key_path, "", size_expected, quote_text(size_text));
     const uint64_t size = std::stoull(size_text);
     if (size < 1 || size > kMaxJobBoards) throw ConfigError(at, key_path, "", size_expected, quote_text(size_text));

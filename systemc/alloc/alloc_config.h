@@ -24,14 +24,14 @@ namespace hx::alloc {
 /// One HammingMesh of the config: HaxbMesh of x by y boards with its row and column trees.
 struct SystemConfig {
   std::string name;
-  unsigned a = 0, b = 0;      // accelerators per board: columns, rows
-  unsigned x = 0, y = 0;      // boards: columns, rows
+  unsigned a = 0, b = 0;  // accelerators per board: columns, rows
+  unsigned x = 0, y = 0;  // boards: columns, rows
   hx::TreeSpan span = hx::TreeSpan::Line;
-  unsigned radix = 64;        // fat-tree switch ports
-  double taper = 1;           // up : down ports of a two-level tree's leaves
-  unsigned mixes = 0;         // experiments: mixes on this system (0: experiments.mixes)
+  unsigned radix = 64;                 // fat-tree switch ports
+  double taper = 1;                    // up : down ports of a two-level tree's leaves
+  unsigned mixes = 0;                  // experiments: mixes on this system (0: experiments.mixes)
   hx::TreeShape row_shape, col_shape;  // the trees, as hx::tree_shape() builds them
-  Trees trees;                // leaf layouts for the locality heuristic and metric
+  Trees trees;                         // leaf layouts for the locality heuristic and metric
 
   MeshSpec mesh() const { return {name, x, y, trees}; }
 };
@@ -39,12 +39,12 @@ struct SystemConfig {
 /// One step of a `place` sequence: allocate a job (by shape or by size) or release one.
 struct PlaceStep {
   enum class Kind { Shape, Size, Release } kind = Kind::Size;
-  unsigned u = 0, v = 0;    // Shape
-  unsigned boards = 0;      // Size
-  unsigned job = 0;         // Release: the id allocate gave
-  std::string text;         // as written, for the report
-  hx::Origin origin;        // where it was written, for errors found while running
-  std::string path;         // its key path, "place.jobs[3]"
+  unsigned u = 0, v = 0;  // Shape
+  unsigned boards = 0;    // Size
+  unsigned job = 0;       // Release: the id allocate gave
+  std::string text;       // as written, for the report
+  hx::Origin origin;      // where it was written, for errors found while running
+  std::string path;       // its key path, "place.jobs[3]"
 };
 
 struct AllocConfig {

@@ -62,8 +62,8 @@ nlohmann::ordered_json tree_json(const hx::TreeShape& t, const TreeLeaves& leave
   j["spines"] = t.spines;
   j["ports_per_board"] = ports_per_board;
   // Boards under one leaf when the leaves hold whole boards, else fractional.
-  j["boards_per_leaf"] = leaves.single_switch() ? static_cast<double>(positions)
-                                                : static_cast<double>(t.down) / ports_per_board;
+  j["boards_per_leaf"] =
+      leaves.single_switch() ? static_cast<double>(positions) : static_cast<double>(t.down) / ports_per_board;
   return j;
 }
 
@@ -90,7 +90,8 @@ nlohmann::ordered_json placement_json(const Placement& p) {
 // The mesh as text: one line per row (row 0 first), '#' failed, '.' free, else the job id.
 std::vector<std::string> mesh_map(const HxMeshAllocator& a) {
   unsigned width = 1;
-  for (const auto& kv : a.jobs()) width = std::max<unsigned>(width, static_cast<unsigned>(std::to_string(kv.first).size()));
+  for (const auto& kv : a.jobs())
+    width = std::max<unsigned>(width, static_cast<unsigned>(std::to_string(kv.first).size()));
   std::vector<std::string> out;
   for (unsigned r = 0; r < a.y(); ++r) {
     std::string line;
@@ -113,12 +114,8 @@ PlaceResult run_place(const AllocConfig& c) {
     PlaceRecord rec;
     rec.step = st;
     switch (st.kind) {
-      case PlaceStep::Kind::Shape:
-        rec.placement = alloc.allocate(st.u, st.v);
-        break;
-      case PlaceStep::Kind::Size:
-        rec.placement = alloc.allocate(st.boards);
-        break;
+      case PlaceStep::Kind::Shape: rec.placement = alloc.allocate(st.u, st.v); break;
+      case PlaceStep::Kind::Size: rec.placement = alloc.allocate(st.boards); break;
       case PlaceStep::Kind::Release:
         if (!alloc.jobs().count(st.job))
           throw ConfigError(st.origin, st.path, "no such job", "the id of a job placed earlier and not yet released",
@@ -257,8 +254,8 @@ AllocResults run_alloc(const AllocConfig& c, std::FILE* progress) {
     r.result = run_mixes(sys.mesh(), c.distribution, spec);
     if (progress) {
       std::fprintf(progress, "hxsim alloc: [%zu/%zu] %s, %s, %u failed: %u mixes in %.1f s, mean utilisation %.3f\n",
-                   i + 1, out.runs.size(), sys.name.c_str(), heuristics_name(r.heuristics).c_str(), r.failures,
-                   r.mixes, r.result.wall_seconds, summarize(r.result.utilisation).mean);
+                   i + 1, out.runs.size(), sys.name.c_str(), heuristics_name(r.heuristics).c_str(), r.failures, r.mixes,
+                   r.result.wall_seconds, summarize(r.result.utilisation).mean);
       std::fflush(progress);
     }
   }
@@ -310,9 +307,7 @@ nlohmann::ordered_json alloc_json(const AllocConfig& c, const AllocResults& res)
     rj["experiments"] = exps;
     rj["mixes"] = r.mixes;
     rj["working_boards"] = r.result.working_boards;
-    rj["jobs"] = {{"drawn", r.result.jobs},
-                  {"placed", r.result.placed},
-                  {"carried_at_end", r.result.carried_at_end}};
+    rj["jobs"] = {{"drawn", r.result.jobs}, {"placed", r.result.placed}, {"carried_at_end", r.result.carried_at_end}};
     rj["utilisation"] = summary_json(r.result.utilisation);
     rj["upper_fraction"] = summary_json(r.result.upper_fraction);
     rj["wall_seconds"] = r.result.wall_seconds;
@@ -392,7 +387,7 @@ std::string alloc_text(const AllocConfig& c, const AllocResults& res) {
   std::string s;
   if (!res.runs.empty()) {
     s += format("%-18s %-40s %6s %6s %7s %7s %7s %7s %7s %7s\n", "system", "heuristics", "failed", "mixes", "mean",
-                 "median", "p1", "p99", "min", "upper");
+                "median", "p1", "p99", "min", "upper");
     for (const RunRecord& r : res.runs) {
       const Summary u = summarize(r.result.utilisation);
       const Summary f = summarize(r.result.upper_fraction);

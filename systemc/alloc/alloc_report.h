@@ -29,7 +29,7 @@ struct RunRecord {
 /// One step of the `place` sequence and its outcome.
 struct PlaceRecord {
   PlaceStep step;
-  bool ok = false;                   // allocated, or released
+  bool ok = false;                     // allocated, or released
   std::optional<Placement> placement;  // for allocations that succeeded
   double upper_fraction = 0;
   unsigned free_after = 0;

@@ -371,7 +371,8 @@ std::vector<std::optional<Placement>> HxMeshAllocator::allocate_jobs(const std::
   std::vector<std::size_t> order(sizes.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   if (heuristics_.sort)
-    std::stable_sort(order.begin(), order.end(), [&sizes](std::size_t a, std::size_t b) { return sizes[a] > sizes[b]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&sizes](std::size_t a, std::size_t b) { return sizes[a] > sizes[b]; });
   std::vector<std::optional<Placement>> out(sizes.size());
   for (std::size_t i : order) out[i] = allocate(sizes[i]);
   return out;
@@ -401,7 +402,8 @@ std::string HxMeshAllocator::check() const {
     for (unsigned c = 0; c < x_; ++c) {
       const uint32_t o = owner_[std::size_t{r} * x_ + c];
       const bool is_free = bit(free_, r, c);
-      if (is_free != (o == kFree)) err << "board (" << c << ", " << r << "): free bit " << is_free << " but owner " << o << "\n";
+      if (is_free != (o == kFree))
+        err << "board (" << c << ", " << r << "): free bit " << is_free << " but owner " << o << "\n";
       if (o != kFailed) ++working;
       if (o != kFree && o != kFailed) {
         ++used;
@@ -411,7 +413,8 @@ std::string HxMeshAllocator::check() const {
     }
     for (unsigned c = x_; c < words_ * 64; ++c)
       if (bit(free_, r, c)) err << "row " << r << ": bit " << c << " beyond the mesh is set\n";
-    if (count != row_free_[r]) err << "row " << r << ": free count " << row_free_[r] << ", bitset has " << count << "\n";
+    if (count != row_free_[r])
+      err << "row " << r << ": free count " << row_free_[r] << ", bitset has " << count << "\n";
   }
   if (used != used_) err << "used boards " << used_ << ", owner grid has " << used << "\n";
   if (working != working_) err << "working boards " << working_ << ", owner grid has " << working << "\n";

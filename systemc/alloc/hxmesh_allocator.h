@@ -236,9 +236,9 @@ class HxMeshAllocator {
   unsigned x_, y_, words_;
   Heuristics heuristics_;
   Trees trees_;
-  std::vector<uint64_t> free_;       // y_ rows of words_ words: bit c of row r = board (c, r) free
-  std::vector<unsigned> row_free_;   // popcount of each row
-  std::vector<uint32_t> owner_;      // x_ y_ entries: job id, kFree or kFailed
+  std::vector<uint64_t> free_;      // y_ rows of words_ words: bit c of row r = board (c, r) free
+  std::vector<unsigned> row_free_;  // popcount of each row
+  std::vector<uint32_t> owner_;     // x_ y_ entries: job id, kFree or kFailed
   std::map<unsigned, Placement> jobs_;
   unsigned next_job_ = 1;
   unsigned working_ = 0, used_ = 0;

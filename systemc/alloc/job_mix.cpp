@@ -7,7 +7,6 @@
 
 namespace hx::alloc {
 
-
 double JobSizeDistribution::total_weight() const { return std::accumulate(weights.begin(), weights.end(), 0.0); }
 
 double JobSizeDistribution::mean() const {
@@ -20,7 +19,8 @@ MixGenerator::MixGenerator(const JobSizeDistribution& dist, unsigned capacity) :
   if (dist.sizes.size() != dist.weights.size()) throw std::invalid_argument("sizes and weights differ in length");
   std::vector<std::size_t> order(dist.sizes.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
-  std::sort(order.begin(), order.end(), [&dist](std::size_t a, std::size_t b) { return dist.sizes[a] < dist.sizes[b]; });
+  std::sort(order.begin(), order.end(),
+            [&dist](std::size_t a, std::size_t b) { return dist.sizes[a] < dist.sizes[b]; });
   double sum = 0;
   for (std::size_t i : order) {
     if (dist.sizes[i] == 0 || dist.sizes[i] > capacity || !(dist.weights[i] > 0)) continue;

@@ -89,10 +89,9 @@ std::pair<unsigned, unsigned> read_taper(const MapFields& m, const std::string& 
   if (!down) m.map().fail_missing(down_key, "an integer, " + pair_text);
   if (!up) m.map().fail_missing(up_key, "an integer, " + pair_text);
   const auto d = static_cast<unsigned>(down->integer(1, radix - 1));
-  const auto u = static_cast<unsigned>(
-      up->integer(1, radix - d,
-                  "an integer in 1.." + std::to_string(radix - d) + " (" + down_key + " + " + up_key + " <= radix " +
-                      std::to_string(radix) + ")"));
+  const auto u = static_cast<unsigned>(up->integer(1, radix - d,
+                                                   "an integer in 1.." + std::to_string(radix - d) + " (" + down_key +
+                                                       " + " + up_key + " <= radix " + std::to_string(radix) + ")"));
   return {d, u};
 }
 
@@ -124,24 +123,26 @@ DragonflyParams read_dragonfly(const MapFields& m, unsigned radix, uint64_t endp
   const Field h = m.required("h", "global links per router, an integer");
   const uint64_t used = uint64_t{p.p} + p.a - 1;
   if (used >= radix)
-    m.map().fail_found("a Dragonfly whose virtual router (p + a - 1 + h ports) fits a " + std::to_string(radix) +
-                           "-port switch",
-                       "p + a - 1 = " + std::to_string(used) + " ports before any global link");
-  p.h = static_cast<unsigned>(h.integer(
-      1, radix - used,
-      "an integer in 1.." + std::to_string(radix - used) + " (a virtual router of p + a - 1 + h = " + std::to_string(p.p) +
-          " + " + std::to_string(p.a - 1) + " + h ports must fit the " + std::to_string(radix) + "-port switch)"));
+    m.map().fail_found(
+        "a Dragonfly whose virtual router (p + a - 1 + h ports) fits a " + std::to_string(radix) + "-port switch",
+        "p + a - 1 = " + std::to_string(used) + " ports before any global link");
+  p.h = static_cast<unsigned>(h.integer(1, radix - used,
+                                        "an integer in 1.." + std::to_string(radix - used) +
+                                            " (a virtual router of p + a - 1 + h = " + std::to_string(p.p) + " + " +
+                                            std::to_string(p.a - 1) + " + h ports must fit the " +
+                                            std::to_string(radix) + "-port switch)"));
   const uint64_t max_groups = uint64_t{p.a} * p.h + 1;
-  const std::string groups_expected = "a group count in 1.." + std::to_string(max_groups) + " (a group of a = " +
-                                      std::to_string(p.a) + " routers with h = " + std::to_string(p.h) +
-                                      " global links each reaches at most a h other groups)";
+  const std::string groups_expected =
+      "a group count in 1.." + std::to_string(max_groups) + " (a group of a = " + std::to_string(p.a) +
+      " routers with h = " + std::to_string(p.h) + " global links each reaches at most a h other groups)";
   if (const auto g = m.get("groups")) {
     p.groups = g->integer(1, max_groups, groups_expected);
   } else {
     const uint64_t per_group = uint64_t{p.a} * p.p;
     const uint64_t groups = endpoints / per_group + (endpoints % per_group != 0);
     if (groups > max_groups)
-      m.map().fail_found(groups_expected, "ceil(" + std::to_string(endpoints) + " / (a p = " + std::to_string(per_group) +
+      m.map().fail_found(groups_expected, "ceil(" + std::to_string(endpoints) +
+                                              " / (a p = " + std::to_string(per_group) +
                                               ")) = " + std::to_string(groups) + " groups for cluster.endpoints");
   }
   return p;
@@ -212,19 +213,11 @@ CostConfig::Entry read_topology(const Field& f, const CostConfig& c, const std::
   const unsigned k = e.spec.radix;
 
   switch (kind) {
-    case KindText::FatTree:
-      e.spec.params = read_fat_tree(m, k);
-      break;
-    case KindText::Dragonfly:
-      e.spec.params = read_dragonfly(m, k, c.endpoints);
-      break;
+    case KindText::FatTree: e.spec.params = read_fat_tree(m, k); break;
+    case KindText::Dragonfly: e.spec.params = read_dragonfly(m, k, c.endpoints); break;
     case KindText::HammingMesh:
-    case KindText::HyperX:
-      e.spec.params = read_hxmesh(m, k, kind == KindText::HyperX);
-      break;
-    case KindText::Torus:
-      e.spec.params = read_torus(m);
-      break;
+    case KindText::HyperX: e.spec.params = read_hxmesh(m, k, kind == KindText::HyperX); break;
+    case KindText::Torus: e.spec.params = read_torus(m); break;
   }
 
   const unsigned per_plane = ports_per_plane(e.spec.kind());
@@ -254,23 +247,24 @@ KeySpec make_schema(CostConfig& c) {
   using P = Presence;
   const auto price = [](std::string name, std::string dflt, double& out) {
     return leaf(std::move(name), P::Defaulted, "a number of dollars in [0, 1000000000]", std::move(dflt),
-                [&out](const Field& f) { out = f.number({0, kMaxPrice}); });
+                [&out](const Field& f) {
+                  out = f.number({0, kMaxPrice});
+                });
   };
   return section(
       "", P::Required,
       {
           leaf("name", P::Optional, "a string", "", [&c](const Field& f) { c.name = f.text(); }),
           leaf("description", P::Defaulted, "a string", "\"\"", [&c](const Field& f) { c.description = f.text(); }),
-          section("cluster", P::Required,
-                  {
-                      leaf("endpoints", P::Required, "an integer in 1..2^40", "",
-                           [&c](const Field& f) {
-                             c.endpoints = f.integer(1, kMaxEndpoints, "an integer in 1..2^40");
-                           }),
-                      leaf("radix", P::Defaulted, kRadixExpected, "64", [&c](const Field& f) { c.radix = read_radix(f); }),
-                      leaf("endpoint_ports", P::Defaulted, integer_range_text(1, kMaxPorts), "16",
-                           [&c](const Field& f) { c.endpoint_ports = static_cast<unsigned>(f.integer(1, kMaxPorts)); }),
-                  }),
+          section(
+              "cluster", P::Required,
+              {
+                  leaf("endpoints", P::Required, "an integer in 1..2^40", "",
+                       [&c](const Field& f) { c.endpoints = f.integer(1, kMaxEndpoints, "an integer in 1..2^40"); }),
+                  leaf("radix", P::Defaulted, kRadixExpected, "64", [&c](const Field& f) { c.radix = read_radix(f); }),
+                  leaf("endpoint_ports", P::Defaulted, integer_range_text(1, kMaxPorts), "16",
+                       [&c](const Field& f) { c.endpoint_ports = static_cast<unsigned>(f.integer(1, kMaxPorts)); }),
+              }),
           section("prices", P::Defaulted,
                   {
                       price("switch", "14280", c.prices.switch_usd),
@@ -312,9 +306,9 @@ CostConfig load_cost_config_text(const std::string& yaml_text, const std::string
 }
 
 std::vector<std::string> cost_config_keys() {
-  std::vector<std::string> keys = {"name",           "description",  "cluster",     "cluster.endpoints",
-                                   "cluster.radix",  "cluster.endpoint_ports", "prices", "prices.switch",
-                                   "prices.aoc",     "prices.dac",   "topologies"};
+  std::vector<std::string> keys = {
+      "name",   "description",   "cluster",    "cluster.endpoints", "cluster.radix", "cluster.endpoint_ports",
+      "prices", "prices.switch", "prices.aoc", "prices.dac",        "topologies"};
   std::vector<std::string> element = kCommonKeys;
   for (const auto& kind : kKinds)
     for (const std::string& k : kKindKeys.at(kind.second))

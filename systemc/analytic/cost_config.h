@@ -32,9 +32,9 @@ struct CostConfig {
   std::string name;    // defaults to the file name without directory and extension
   std::string description;
 
-  uint64_t endpoints = 0;       // cluster.endpoints: the size asked for
-  unsigned radix = 64;          // cluster.radix: switch ports, the default of every topology
-  unsigned endpoint_ports = 16; // cluster.endpoint_ports: network ports of one accelerator
+  uint64_t endpoints = 0;        // cluster.endpoints: the size asked for
+  unsigned radix = 64;           // cluster.radix: switch ports, the default of every topology
+  unsigned endpoint_ports = 16;  // cluster.endpoint_ports: network ports of one accelerator
   Prices prices;
 
   struct Entry {

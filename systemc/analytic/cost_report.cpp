@@ -125,8 +125,8 @@ std::string cost_table(const CostConfig& c, const std::vector<TopologyCost>& res
                   std::to_string(c.radix) + ", $" + fmt("%.0f", c.prices.switch_usd) + "/switch, $" +
                   fmt("%.0f", c.prices.aoc_usd) + "/AoC, $" + fmt("%.0f", c.prices.dac_usd) + "/DAC\n";
   char line[512];
-  std::snprintf(line, sizeof line, "  %-*s %9s %6s %8s %8s %8s %9s %5s %9s", static_cast<int>(w), "topology", "endpoints",
-                "planes", "switches", "DAC", "AoC", "M$", "diam", "rel.bisec");
+  std::snprintf(line, sizeof line, "  %-*s %9s %6s %8s %8s %8s %9s %5s %9s", static_cast<int>(w), "topology",
+                "endpoints", "planes", "switches", "DAC", "AoC", "M$", "diam", "rel.bisec");
   s += line;
   if (paper) s += "   paper M$ (dev)   paper diam";
   s += "\n";
@@ -139,7 +139,8 @@ std::string cost_table(const CostConfig& c, const std::vector<TopologyCost>& res
                   static_cast<unsigned long long>(r.total.aoc), r.cost_usd / 1e6, r.diameter, r.relative_bisection);
     s += line;
     if (p.has_cost) {
-      std::snprintf(line, sizeof line, "   %8.1f (%+6.2f%%)", p.cost_musd, 100 * deviation(r.cost_usd / 1e6, p.cost_musd));
+      std::snprintf(line, sizeof line, "   %8.1f (%+6.2f%%)", p.cost_musd,
+                    100 * deviation(r.cost_usd / 1e6, p.cost_musd));
       s += line;
     } else if (paper) {
       s += std::string(19, ' ');

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 #include <tuple>
 #include <type_traits>
@@ -11,7 +11,6 @@
 namespace hx::cost {
 
 namespace {
-
 
 uint64_t ceil_div(uint64_t n, uint64_t d) { return n / d + (n % d != 0); }
 uint64_t pairs(uint64_t n) { return n * (n - (n > 0)) / 2; }  // n choose 2
@@ -54,8 +53,8 @@ void describe_tree(const FatTree& t, uint64_t q, const std::string& who, std::ve
     return;
   }
   const uint64_t leaves = t.level_switches.front();
-  d.push_back(who + ": leaves L = ceil(" + str(q) + " / " + str(t.down) + " down) = " + str(leaves) + ", uplinks U = L x " +
-              str(t.up) + " = " + str(t.uplinks));
+  d.push_back(who + ": leaves L = ceil(" + str(q) + " / " + str(t.down) + " down) = " + str(leaves) +
+              ", uplinks U = L x " + str(t.up) + " = " + str(t.uplinks));
   std::string cap = str(k);
   for (unsigned i = 2; i < t.levels(); ++i) cap += " x " + str(k / 2);
   d.push_back(who + ": " + str(t.levels()) + " levels (L = " + str(leaves) + " <= " + cap + ")" +
@@ -85,10 +84,12 @@ TopologyCost eval_fat_tree(const TopologySpec& s, const FatTreeParams& p) {
   r.half_injection_links = r.endpoints / 2.0;
 
   r.structure = {{"levels", t.levels()}, {"leaf_down", t.down}, {"leaf_up", t.up}};
-  for (unsigned i = 0; i < t.levels(); ++i) r.structure.emplace_back("level" + str(i + 1) + "_switches", t.level_switches[i]);
+  for (unsigned i = 0; i < t.levels(); ++i)
+    r.structure.emplace_back("level" + str(i + 1) + "_switches", t.level_switches[i]);
   describe_tree(t, s.target_endpoints, "tree", r.derivation);
-  r.derivation.push_back("endpoints = DAC = " + (t.levels() == 1 ? str(t.endpoint_ports)
-                                                                  : "L x " + str(t.down) + " = " + str(t.endpoint_ports)));
+  r.derivation.push_back("endpoints = DAC = " + (t.levels() == 1
+                                                     ? str(t.endpoint_ports)
+                                                     : "L x " + str(t.down) + " = " + str(t.endpoint_ports)));
   r.derivation.push_back("diameter = 2 x " + str(t.levels()) + " levels = " + str(r.diameter) + " cables");
   r.derivation.push_back(t.levels() == 1 ? std::string("bisection: one switch, nonblocking")
                                          : "bisection: half the leaves' uplinks U/2 = " + ratio_text(t.uplinks / 2.0) +
@@ -115,7 +116,7 @@ TopologyCost eval_dragonfly(const TopologySpec& s, const DragonflyParams& p) {
     invalid("dragonfly: " + str(g) + " groups, but a group of a = " + str(p.a) + " routers with h = " + str(p.h) +
             " global links reaches at most " + str(max_groups - 1) + " others");
 
-  const uint64_t spg = ceil_div(p.a, vpp);                              // physical switches per group
+  const uint64_t spg = ceil_div(p.a, vpp);                                // physical switches per group
   const uint64_t internal = (p.a / vpp) * pairs(vpp) + pairs(p.a % vpp);  // local links inside a switch
   const uint64_t local_cables = pairs(p.a) - internal;                    // per group
 
@@ -160,24 +161,28 @@ TopologyCost eval_dragonfly(const TopologySpec& s, const DragonflyParams& p) {
   }
   r.half_injection_links = r.endpoints / 2.0;
 
-  r.structure = {{"groups", g},           {"virtual_router_radix", vr_radix}, {"virtual_routers_per_switch", vpp},
-                 {"switches_per_group", spg}, {"internal_local_links_per_group", internal},
+  r.structure = {{"groups", g},
+                 {"virtual_router_radix", vr_radix},
+                 {"virtual_routers_per_switch", vpp},
+                 {"switches_per_group", spg},
+                 {"internal_local_links_per_group", internal},
                  {"max_groups", max_groups}};
   r.derivation.push_back("virtual router radix p + a - 1 + h = " + str(p.p) + " + " + str(p.a - 1) + " + " + str(p.h) +
                          " = " + str(vr_radix) + ": floor(" + str(k) + " / " + str(vr_radix) + ") = " + str(vpp) +
                          " per physical switch");
   r.derivation.push_back(
-      "groups g = " + (p.groups ? str(g) + " (given)" : "ceil(" + str(s.target_endpoints) + " / " + str(per_group) + ") = " + str(g)) +
+      "groups g = " +
+      (p.groups ? str(g) + " (given)" : "ceil(" + str(s.target_endpoints) + " / " + str(per_group) + ") = " + str(g)) +
       ", endpoints g a p = " + str(r.endpoints));
   r.derivation.push_back("switches = g x ceil(a / " + str(vpp) + ") = " + str(g) + " x " + str(spg) + " = " +
                          str(r.per_plane.switches));
-  r.derivation.push_back("DAC = endpoints " + str(r.endpoints) + " + g x (a(a-1)/2 = " + str(pairs(p.a)) + " local links - " +
-                         str(internal) + " inside a switch) = " + str(r.per_plane.dac));
+  r.derivation.push_back("DAC = endpoints " + str(r.endpoints) + " + g x (a(a-1)/2 = " + str(pairs(p.a)) +
+                         " local links - " + str(internal) + " inside a switch) = " + str(r.per_plane.dac));
   r.derivation.push_back("AoC = g a h / 2 = " + str(r.per_plane.aoc));
   r.derivation.push_back("diameter " + str(r.diameter) + ": " + why);
-  r.derivation.push_back(g > 1 ? "bisection: " + str(g / 2) + " x " + str(g - g / 2) + " group pairs x a h / (g - 1) = " +
-                                     ratio_text(r.bisection_cut_links) + " global links over " +
-                                     ratio_text(r.half_injection_links) + " endpoint links"
+  r.derivation.push_back(g > 1 ? "bisection: " + str(g / 2) + " x " + str(g - g / 2) +
+                                     " group pairs x a h / (g - 1) = " + ratio_text(r.bisection_cut_links) +
+                                     " global links over " + ratio_text(r.half_injection_links) + " endpoint links"
                                : "bisection: the group's complete graph cut in halves");
   if (g > 1 && g % 2) r.notes.push_back("odd group count: the group split is off balance by one group");
   endpoint_note(r, p.groups ? "the group count is given" : "whole groups");
@@ -221,10 +226,18 @@ TopologyCost eval_hxmesh(const TopologySpec& s, const HxMeshParams& p) {
   r.bisection_cut_links = std::min(cut_x, cut_y);
   r.half_injection_links = r.endpoints / 2.0 * ports_per_plane(Kind::HammingMesh);
 
-  r.structure = {{"board_a", p.a},     {"board_b", p.b},         {"boards_x", x},
-                 {"boards_y", y},      {"trees_x", trees_x},     {"tree_x_ports", q_x},
-                 {"tree_x_levels", tx.levels()}, {"tree_x_switches", tx.switches()}, {"trees_y", trees_y},
-                 {"tree_y_ports", q_y}, {"tree_y_levels", ty.levels()}, {"tree_y_switches", ty.switches()}};
+  r.structure = {{"board_a", p.a},
+                 {"board_b", p.b},
+                 {"boards_x", x},
+                 {"boards_y", y},
+                 {"trees_x", trees_x},
+                 {"tree_x_ports", q_x},
+                 {"tree_x_levels", tx.levels()},
+                 {"tree_x_switches", tx.switches()},
+                 {"trees_y", trees_y},
+                 {"tree_y_ports", q_y},
+                 {"tree_y_levels", ty.levels()},
+                 {"tree_y_switches", ty.switches()}};
   const std::string board = str(p.a) + "x" + str(p.b);
   r.derivation.push_back("boards " + str(x) + " x " + str(y) +
                          (derived ? " (derived: x = ceil(sqrt(" + str(s.target_endpoints) + " / " + str(p.a * p.b) +
@@ -249,7 +262,8 @@ TopologyCost eval_hxmesh(const TopologySpec& s, const HxMeshParams& p) {
                          (p.a == p.b && tx.relative_bisection() == 1 && ty.relative_bisection() == 1
                               ? " (= 1/(2a) for square boards)"
                               : ""));
-  if ((x >= 2 && x % 2) || (y >= 2 && y % 2)) r.notes.push_back("odd board count: the bisection halves are off by a board line");
+  if ((x >= 2 && x % 2) || (y >= 2 && y % 2))
+    r.notes.push_back("odd board count: the bisection halves are off by a board line");
   endpoint_note(r, "a b x y accelerators");
   return r;
 }
@@ -278,16 +292,16 @@ TopologyCost eval_torus(const TopologySpec& s, const TorusParams& p) {
   if (!std::isfinite(r.bisection_cut_links)) r.bisection_cut_links = 0;
   r.half_injection_links = r.endpoints / 2.0 * ports_per_plane(Kind::Torus);
 
-  r.structure = {{"board_a", p.a}, {"board_b", p.b}, {"boards_x", x}, {"boards_y", y},
-                 {"torus_x", dim_x}, {"torus_y", dim_y}};
-  r.derivation.push_back("boards " + str(x) + " x " + str(y) + (derived ? " (derived)" : " (given)") + " of " + str(p.a) +
-                         "x" + str(p.b) + ": a " + str(dim_x) + " x " + str(dim_y) + " torus");
+  r.structure = {{"board_a", p.a}, {"board_b", p.b},   {"boards_x", x},
+                 {"boards_y", y},  {"torus_x", dim_x}, {"torus_y", dim_y}};
+  r.derivation.push_back("boards " + str(x) + " x " + str(y) + (derived ? " (derived)" : " (given)") + " of " +
+                         str(p.a) + "x" + str(p.b) + ": a " + str(dim_x) + " x " + str(dim_y) + " torus");
   r.derivation.push_back("cables = x y (b + a) = " + str(cables_x) + " + " + str(cables_y) + " = " +
                          str(cables_x + cables_y) + " " + cable_name(p.cable) + ", no switches");
   r.derivation.push_back("diameter = floor(" + str(dim_x) + "/2) + floor(" + str(dim_y) + "/2) = " + str(r.diameter));
   r.derivation.push_back("bisection: cut one ring dimension twice per ring, 2 min(" + str(dim_x) + ", " + str(dim_y) +
-                         ") = " + ratio_text(r.bisection_cut_links) + " links over 4 x endpoints / 2 = " +
-                         ratio_text(r.half_injection_links));
+                         ") = " + ratio_text(r.bisection_cut_links) +
+                         " links over 4 x endpoints / 2 = " + ratio_text(r.half_injection_links));
   endpoint_note(r, "a b x y accelerators");
   return r;
 }
@@ -299,14 +313,10 @@ std::string tree_span_name(TreeSpan s) { return s == TreeSpan::Line ? "line" : "
 
 std::string kind_name(Kind k) {
   switch (k) {
-    case Kind::FatTree:
-      return "fat_tree";
-    case Kind::Dragonfly:
-      return "dragonfly";
-    case Kind::HammingMesh:
-      return "hammingmesh";
-    case Kind::Torus:
-      return "torus";
+    case Kind::FatTree: return "fat_tree";
+    case Kind::Dragonfly: return "dragonfly";
+    case Kind::HammingMesh: return "hammingmesh";
+    case Kind::Torus: return "torus";
   }
   return "?";
 }
@@ -328,7 +338,8 @@ double FatTree::relative_bisection() const { return levels() == 1 ? 1.0 : std::m
 FatTree build_fat_tree(uint64_t endpoints, unsigned radix, unsigned down, unsigned up) {
   if (radix < 4 || radix % 2) invalid("fat tree: the radix must be even and >= 4, not " + str(radix));
   if (down < 1 || up < 1 || uint64_t{down} + up > radix)
-    invalid("fat tree: leaf ports down " + str(down) + " + up " + str(up) + " must be >= 1 each and fit radix " + str(radix));
+    invalid("fat tree: leaf ports down " + str(down) + " + up " + str(up) + " must be >= 1 each and fit radix " +
+            str(radix));
   if (endpoints < 1) invalid("fat tree: no endpoints");
   FatTree t;
   t.radix = radix;

@@ -64,10 +64,10 @@ struct Equipment {
 /// (k/2 ports down, k/2 up), the top ceil(U / k); there are U cables between every two levels.
 struct FatTree {
   unsigned radix = 0, down = 0, up = 0;
-  uint64_t endpoint_ports = 0;          // endpoints the tree can attach: L * down (or the asked
-                                        // count, for one switch)
-  std::vector<uint64_t> level_switches; // [0] = leaves, back() = top
-  uint64_t uplinks = 0;                 // U: cables between two adjacent levels
+  uint64_t endpoint_ports = 0;           // endpoints the tree can attach: L * down (or the asked
+                                         // count, for one switch)
+  std::vector<uint64_t> level_switches;  // [0] = leaves, back() = top
+  uint64_t uplinks = 0;                  // U: cables between two adjacent levels
 
   unsigned levels() const { return static_cast<unsigned>(level_switches.size()); }
   uint64_t switches() const;
@@ -107,8 +107,8 @@ enum class TreeSpan { Line, Board };
 std::string tree_span_name(TreeSpan s);  // "line", "board"
 
 struct HxMeshParams {
-  unsigned a = 1, b = 1;   // board: a accelerators along x, b along y
-  uint64_t x = 0, y = 0;   // boards along x and y; 0 and 0: derived from the target endpoints
+  unsigned a = 1, b = 1;  // board: a accelerators along x, b along y
+  uint64_t x = 0, y = 0;  // boards along x and y; 0 and 0: derived from the target endpoints
   TreeSpan span = TreeSpan::Line;
   unsigned tree_down = 0;  // leaf ports of the multi-level trees; 0 and 0: nonblocking
   unsigned tree_up = 0;
@@ -117,8 +117,8 @@ struct HxMeshParams {
 };
 
 struct TorusParams {
-  unsigned a = 2, b = 2;  // board (PCB mesh, free)
-  uint64_t x = 0, y = 0;  // boards; 0 and 0: derived from the target endpoints
+  unsigned a = 2, b = 2;     // board (PCB mesh, free)
+  uint64_t x = 0, y = 0;     // boards; 0 and 0: derived from the target endpoints
   Cable cable = Cable::Aoc;  // inter-board cables (Table II prices them as AoC; see docs/cost.md)
 };
 
@@ -153,7 +153,7 @@ struct TopologyCost {
   unsigned radix = 0;
   unsigned planes = 0;
   Equipment per_plane;
-  Equipment total;  // per_plane times planes
+  Equipment total;      // per_plane times planes
   double cost_usd = 0;  // total
   double per_plane_cost_usd = 0;
   unsigned diameter = 0;  // cables on the longest minimal path, endpoint cables included

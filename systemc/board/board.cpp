@@ -5,8 +5,7 @@
 
 namespace hx {
 
-BoardArray::BoardArray(sc_core::sc_module_name name, std::vector<Board> boards, ErrorHandler on_error,
-                       unsigned threads)
+BoardArray::BoardArray(sc_core::sc_module_name name, std::vector<Board> boards, ErrorHandler on_error, unsigned threads)
     : sc_core::sc_module(name), clk("clk"), boards_(std::move(boards)), on_error_(std::move(on_error)) {
   for (Board& b : boards_) {
     for (auto& p : b.planes) planes_.push_back(p.get());
@@ -89,10 +88,9 @@ void BoardArray::check(uint64_t t) {
       failed_ = true;
       std::ostringstream os;
       os << "cycle " << t << ": " << b.name << " plane " << i << ": ";
-      if (bits != 0) os << "router error_o = 0x" << std::hex << bits << std::dec << " ("
-                        << describe_router_errors(bits) << ")";
-      if (stray != 0) os << (bits ? "; " : "") << stray
-                         << " flits left through an unconnected edge port (misrouted)";
+      if (bits != 0)
+        os << "router error_o = 0x" << std::hex << bits << std::dec << " (" << describe_router_errors(bits) << ")";
+      if (stray != 0) os << (bits ? "; " : "") << stray << " flits left through an unconnected edge port (misrouted)";
       if (on_error_) on_error_(os.str());
       return;
     }
@@ -100,10 +98,10 @@ void BoardArray::check(uint64_t t) {
 }
 
 std::string describe_router_errors(unsigned bits) {
-  static const char* const names[4] = {
-      "a flit arrived that no input buffer can take", "a credit overflowed its counter",
-      "a head needed VC+1 at a board edge and there was none",
-      "a body or tail flit reached an input VC no head had allocated"};
+  static const char* const names[4] = {"a flit arrived that no input buffer can take",
+                                       "a credit overflowed its counter",
+                                       "a head needed VC+1 at a board edge and there was none",
+                                       "a body or tail flit reached an input VC no head had allocated"};
   std::string s;
   for (unsigned b = 0; b < 4; ++b) {
     if ((bits >> b) & 1u) s += (s.empty() ? "" : "; ") + std::string(names[b]);

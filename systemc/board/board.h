@@ -51,8 +51,7 @@ class BoardArray : public sc_core::sc_module {
   using ErrorHandler = std::function<void(const std::string&)>;
 
   /// `threads`: how many threads step the planes, the SystemC thread included (1: only it).
-  BoardArray(sc_core::sc_module_name name, std::vector<Board> boards, ErrorHandler on_error,
-             unsigned threads = 1);
+  BoardArray(sc_core::sc_module_name name, std::vector<Board> boards, ErrorHandler on_error, unsigned threads = 1);
   ~BoardArray() override;
 
   /// Called once per cycle with every plane showing cycle t (for waveforms); null: none.
@@ -70,7 +69,7 @@ class BoardArray : public sc_core::sc_module {
  private:
   void on_clock();
   void on_clock_low();
-  void launch();  // start the planes of the next cycle on the pool
+  void launch();                            // start the planes of the next cycle on the pool
   void step_plane(unsigned i, uint64_t t);  // drive and clock plane i for cycle t
   void check(uint64_t t);
 
@@ -81,8 +80,8 @@ class BoardArray : public sc_core::sc_module {
   uint64_t cycle_ = 0;
   bool failed_ = false;
   unsigned threads_ = 1;
-  uint64_t pool_cycle_ = 0;  // the cycle the pool is stepping ...
-  bool launched_ = false;    // ... while this is set
+  uint64_t pool_cycle_ = 0;           // the cycle the pool is stepping ...
+  bool launched_ = false;             // ... while this is set
   std::unique_ptr<WorkerPool> pool_;  // last: destroyed (joined) before the planes
 };
 

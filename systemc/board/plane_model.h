@@ -25,9 +25,9 @@
 #include <string>
 #include <vector>
 
+#include "board_geometry.h"
 #include "flit_link.h"
 #include "hx_flit.h"
-#include "board_geometry.h"
 
 class VerilatedFstC;
 
@@ -40,7 +40,7 @@ struct PlaneVariant {
   unsigned buf_depth = 0;
   unsigned payload_width = 0;
   unsigned local_ports = 1;  ///< lanes per router (hx_board_plane's LocalPorts)
-  std::string name;  ///< e.g. "8x8v4", "4x4l4"
+  std::string name;          ///< e.g. "8x8v4", "4x4l4"
 };
 
 /// The straps of every router of the plane.
@@ -64,9 +64,7 @@ class PlaneModel {
   /// External port of lane `lane` of node `node` (y*a + x).
   unsigned local_port(unsigned node, unsigned lane = 0) const { return lane * num_nodes() + node; }
   /// The port numbering as a BoardGeometry (edge_port(), router_of(), ...).
-  BoardGeometry geometry() const {
-    return BoardGeometry{variant().size_x, variant().size_y, variant().local_ports};
-  }
+  BoardGeometry geometry() const { return BoardGeometry{variant().size_x, variant().size_y, variant().local_ports}; }
 
   /// Attach the links of external port `port` (nullptr leaves an edge port tied off).
   virtual void connect(unsigned port, FlitLink* in, FlitLink* out) = 0;

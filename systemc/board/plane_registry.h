@@ -20,9 +20,8 @@ const std::vector<PlaneVariant>& built_plane_variants();
 
 /// The built variant with these parameters, or nullptr. `local_ports` is the number of lanes per
 /// node; the default, one, is the plane every caller used before lanes existed.
-const PlaneVariant* find_plane_variant(unsigned size_x, unsigned size_y, unsigned num_vcs,
-                                       unsigned buf_depth, unsigned payload_width,
-                                       unsigned local_ports = 1);
+const PlaneVariant* find_plane_variant(unsigned size_x, unsigned size_y, unsigned num_vcs, unsigned buf_depth,
+                                       unsigned payload_width, unsigned local_ports = 1);
 
 /// "1x1 (3 VCs x 8 flits, 128-bit payload, 1 lane), ..., 4x4 (3 VCs x 8 flits, 128-bit
 /// payload, 4 lanes)" for error messages.

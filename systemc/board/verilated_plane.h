@@ -34,9 +34,8 @@ class VerilatedPlane final : public PlaneModel {
     const unsigned need = num_local() * fmt_.flit_width();
     const unsigned have = port_capacity_bits(model_->loc_in_flit_i);
     if (have < need || have >= need + 32) {
-      throw std::invalid_argument("VerilatedPlane: model " + v.name + " has " +
-                                  std::to_string(have) + " bits of local flits, the variant " +
-                                  std::to_string(need));
+      throw std::invalid_argument("VerilatedPlane: model " + v.name + " has " + std::to_string(have) +
+                                  " bits of local flits, the variant " + std::to_string(need));
     }
     in_.assign(num_ports(), nullptr);
     out_.assign(num_ports(), nullptr);
@@ -68,10 +67,9 @@ class VerilatedPlane final : public PlaneModel {
     M& m = *model_;
     const unsigned local = num_local();
     // Inputs for cycle t: flits arriving on the in-links, credits arriving on the out-links.
-    drive_group(t, 0, local, m.loc_in_valid_i, m.loc_in_flit_i, m.loc_out_credit_i,
-          m.loc_out_credit_vc_i);
+    drive_group(t, 0, local, m.loc_in_valid_i, m.loc_in_flit_i, m.loc_out_credit_i, m.loc_out_credit_vc_i);
     drive_group(t, local, num_edges(), m.edge_in_valid_i, m.edge_in_flit_i, m.edge_out_credit_i,
-          m.edge_out_credit_vc_i);
+                m.edge_out_credit_vc_i);
   }
 
   void settle() override { model_->eval(); }
@@ -96,10 +94,9 @@ class VerilatedPlane final : public PlaneModel {
     const unsigned local = num_local();
     clock();
     // Registered outputs: what the plane drives in cycle t+1.
-    sample_group(t, 0, local, m.loc_out_valid_o, m.loc_out_flit_o, m.loc_in_credit_o,
-           m.loc_in_credit_vc_o);
+    sample_group(t, 0, local, m.loc_out_valid_o, m.loc_out_flit_o, m.loc_in_credit_o, m.loc_in_credit_vc_o);
     sample_group(t, local, num_edges(), m.edge_out_valid_o, m.edge_out_flit_o, m.edge_in_credit_o,
-           m.edge_in_credit_vc_o);
+                 m.edge_in_credit_vc_o);
   }
 
   unsigned error_bits() const override { return model_->error_o; }
@@ -120,8 +117,7 @@ class VerilatedPlane final : public PlaneModel {
   // Ports [first, first+count) of one group (local, every lane, or edge): valid mask and flits in,
   // credits for the group's outputs in. Groups larger than 64 ports go in chunks of 64.
   template <class V, class F, class C, class CV>
-  void drive_group(uint64_t t, unsigned first, unsigned count, V& valid, F& flits, C& credit,
-             CV& credit_vc) {
+  void drive_group(uint64_t t, unsigned first, unsigned count, V& valid, F& flits, C& credit, CV& credit_vc) {
     for (unsigned base = 0; base < count; base += 64) {
       const unsigned n = count - base < 64 ? count - base : 64;
       uint64_t vmask = 0, cmask = 0;
@@ -137,8 +133,7 @@ class VerilatedPlane final : public PlaneModel {
           const int vc = l->credit(t);
           if (vc >= 0) {
             cmask |= uint64_t{1} << i;
-            set_bits(credit_vc, k * FlitFormat::kVcWidth, FlitFormat::kVcWidth,
-                     static_cast<uint64_t>(vc));
+            set_bits(credit_vc, k * FlitFormat::kVcWidth, FlitFormat::kVcWidth, static_cast<uint64_t>(vc));
           }
         }
       }
@@ -148,8 +143,8 @@ class VerilatedPlane final : public PlaneModel {
   }
 
   template <class V, class F, class C, class CV>
-  void sample_group(uint64_t t, unsigned first, unsigned count, const V& valid, const F& flits,
-              const C& credit, const CV& credit_vc) {
+  void sample_group(uint64_t t, unsigned first, unsigned count, const V& valid, const F& flits, const C& credit,
+                    const CV& credit_vc) {
     for (unsigned base = 0; base < count; base += 64) {
       const unsigned n = count - base < 64 ? count - base : 64;
       uint64_t vmask = get_bits(valid, base, n);
@@ -167,8 +162,8 @@ class VerilatedPlane final : public PlaneModel {
         const unsigned k = base + static_cast<unsigned>(__builtin_ctzll(cmask));
         cmask &= cmask - 1;
         if (FlitLink* l = in_[first + k]) {
-          l->return_credit(t, static_cast<unsigned>(get_bits(
-                                  credit_vc, k * FlitFormat::kVcWidth, FlitFormat::kVcWidth)));
+          l->return_credit(t,
+                           static_cast<unsigned>(get_bits(credit_vc, k * FlitFormat::kVcWidth, FlitFormat::kVcWidth)));
         }
       }
     }

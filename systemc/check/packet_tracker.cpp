@@ -49,8 +49,7 @@ const PacketTracker::Record* PacketTracker::find(uint32_t id) const {
   return &ring_[id & (ring_.size() - 1)];
 }
 
-uint32_t PacketTracker::create(unsigned src, unsigned dst, unsigned length, uint64_t cycle,
-                               bool measured) {
+uint32_t PacketTracker::create(unsigned src, unsigned dst, unsigned length, uint64_t cycle, bool measured) {
   const uint64_t id = base_ + live_;
   if (id > UINT32_MAX) throw std::overflow_error("PacketTracker: more than 2^32 packets");
   if (live_ == ring_.size()) {
@@ -108,9 +107,10 @@ void PacketTracker::on_board_entry(const Flit& head, unsigned board, unsigned x,
   if (r == nullptr) return;
   if (!board_job_.empty() && board < board_job_.size() && board_job_[board] != endpoint_job_[r->src]) {
     ++counts_.foreign_boards;
-    note("packet from endpoint " + std::to_string(r->src) + " to " + std::to_string(r->dst) + " of job " + std::to_string(endpoint_job_[r->src]) +
-         " entered board " + std::to_string(board) + (board_job_[board] < 0 ? ", which no job owns"
-                                                      : ", which job " + std::to_string(board_job_[board]) + " owns"));
+    note(
+        "packet from endpoint " + std::to_string(r->src) + " to " + std::to_string(r->dst) + " of job " +
+        std::to_string(endpoint_job_[r->src]) + " entered board " + std::to_string(board) +
+        (board_job_[board] < 0 ? ", which no job owns" : ", which job " + std::to_string(board_job_[board]) + " owns"));
   }
   r->at_x = static_cast<uint8_t>(x);
   r->at_y = static_cast<uint8_t>(y);
@@ -182,9 +182,9 @@ PacketTracker::Arrival PacketTracker::on_delivered(unsigned dst, unsigned lane, 
   if (is_head(f.type)) {
     if (as.id != UINT32_MAX) {
       Record* open = find(as.id);
-      corrupt(open, "cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) +
-                        " vc " + std::to_string(f.vc) + ": head while packet " +
-                        std::to_string(as.id) + " is still open (its tail was lost)");
+      corrupt(open, "cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) + " vc " +
+                        std::to_string(f.vc) + ": head while packet " + std::to_string(as.id) +
+                        " is still open (its tail was lost)");
       as.id = UINT32_MAX;
     }
     if (!tag_ok(fmt_, f.payload)) {
@@ -196,9 +196,8 @@ PacketTracker::Arrival PacketTracker::on_delivered(unsigned dst, unsigned lane, 
     index = 0;
   } else {
     if (as.id == UINT32_MAX) {
-      corrupt(nullptr, "cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) +
-                           " vc " + std::to_string(f.vc) + ": " + to_string(f.type) +
-                           " flit with no open packet");
+      corrupt(nullptr, "cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) + " vc " +
+                           std::to_string(f.vc) + ": " + to_string(f.type) + " flit with no open packet");
       return a;
     }
     id = as.id;
@@ -207,8 +206,8 @@ PacketTracker::Arrival PacketTracker::on_delivered(unsigned dst, unsigned lane, 
   Record* r = find(id);
   if (r == nullptr && id < base_ && index == 0) {  // retired: it was delivered before
     ++counts_.duplicated;
-    note("cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) +
-         ": packet " + std::to_string(id) + " arrived again (duplicate)");
+    note("cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) + ": packet " + std::to_string(id) +
+         " arrived again (duplicate)");
     return a;
   }
   if (r == nullptr || r->state == State::Created) {
@@ -218,8 +217,8 @@ PacketTracker::Arrival PacketTracker::on_delivered(unsigned dst, unsigned lane, 
   }
   if (index == 0 && (r->state == State::Delivered || r->delivered > 0)) {
     ++counts_.duplicated;
-    note("cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) +
-         ": packet " + std::to_string(id) + " arrived again (duplicate)");
+    note("cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) + ": packet " + std::to_string(id) +
+         " arrived again (duplicate)");
     return a;
   }
   if (index == 0 && r->dst != dst) {
@@ -242,10 +241,9 @@ PacketTracker::Arrival PacketTracker::on_delivered(unsigned dst, unsigned lane, 
     expect = make_packet_flit(fmt_, header_of(*r), id, index, f.vc);
   }
   if (!(expect == f)) {
-    corrupt(r, "cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) +
-                   ": packet " + std::to_string(id) + " flit " + std::to_string(index) +
-                   " differs from what was sent\n    sent " + expect.to_string() +
-                   "\n    got  " + f.to_string());
+    corrupt(r, "cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) + ": packet " +
+                   std::to_string(id) + " flit " + std::to_string(index) + " differs from what was sent\n    sent " +
+                   expect.to_string() + "\n    got  " + f.to_string());
   }
   r->delivered = static_cast<uint16_t>(index + 1);
   a.ok = true;
@@ -255,8 +253,8 @@ PacketTracker::Arrival PacketTracker::on_delivered(unsigned dst, unsigned lane, 
   if (is_tail(f.type)) {
     as.id = UINT32_MAX;
     if (r->delivered != r->length) {
-      corrupt(r, "packet " + std::to_string(id) + ": tail after " +
-                     std::to_string(r->delivered) + " of " + std::to_string(r->length) + " flits");
+      corrupt(r, "packet " + std::to_string(id) + ": tail after " + std::to_string(r->delivered) + " of " +
+                     std::to_string(r->length) + " flits");
     }
     r->state = State::Delivered;
     ++counts_.delivered;
@@ -270,9 +268,8 @@ PacketTracker::Arrival PacketTracker::on_delivered(unsigned dst, unsigned lane, 
       counts_.max_vc = std::max(counts_.max_vc, f.vc);
       if (path_rule_ && (r->trees > 2 || f.vc > 2)) {
         ++counts_.path_violations;
-        note("packet " + std::to_string(id) + " crossed " + std::to_string(r->trees) +
-             " fat trees and arrived on VC " + std::to_string(f.vc) +
-             " (at most two trees and VCs 0..2 allowed)");
+        note("packet " + std::to_string(id) + " crossed " + std::to_string(r->trees) + " fat trees and arrived on VC " +
+             std::to_string(f.vc) + " (at most two trees and VCs 0..2 allowed)");
       }
     }
     a.packet_done = true;
@@ -324,13 +321,10 @@ std::string PacketTracker::describe_packet(uint32_t id) const {
   }
   const EndpointAddress& s = addr_[r->src];
   const EndpointAddress& d = addr_[r->dst];
-  os << "packet " << id << ": endpoint " << r->src << " (" << s.node_x << "," << s.node_y
-     << ") -> endpoint " << r->dst << " (" << d.node_x << "," << d.node_y << "), "
-     << r->length << " flits, created cycle " << r->created << ", ";
+  os << "packet " << id << ": endpoint " << r->src << " (" << s.node_x << "," << s.node_y << ") -> endpoint " << r->dst
+     << " (" << d.node_x << "," << d.node_y << "), " << r->length << " flits, created cycle " << r->created << ", ";
   switch (r->state) {
-    case State::Created:
-      os << "waiting in its source queue";
-      break;
+    case State::Created: os << "waiting in its source queue"; break;
     case State::InFlight: {
       // A data packet's body flits are counted in its assembly entry, not in the record.
       const Assembly* as = assembly_of(id, r->dst);
@@ -339,8 +333,7 @@ std::string PacketTracker::describe_packet(uint32_t id) const {
          << ", " << (as != nullptr ? as->next : r->delivered) << " delivered";
       break;
     }
-    default:
-      os << "delivered";
+    default: os << "delivered";
   }
   return os.str();
 }

@@ -52,8 +52,8 @@ struct TrackerCounts {
   /// The longest path of a delivered packet in cables, as the HammingMesh paper counts a
   /// diameter (section III-B): on-board links plus cables to, between and from switches.
   unsigned max_path_cables = 0;
-  unsigned max_trees = 0;     ///< most fat trees one packet crossed
-  unsigned max_vc = 0;        ///< highest VC a packet arrived on
+  unsigned max_trees = 0;  ///< most fat trees one packet crossed
+  unsigned max_vc = 0;     ///< highest VC a packet arrived on
   /// Packets that crossed more than two trees or arrived on a VC above 2 (the paper's rule:
   /// at most two trees, at most three VCs).
   uint64_t path_violations = 0;
@@ -71,8 +71,7 @@ class PacketTracker {
   uint32_t create(unsigned src, unsigned dst, unsigned length, uint64_t cycle, bool measured);
   /// A new data packet: its body flits are `body[0 .. length-2]`, whose data_hash the source
   /// passes; `user` is the source's own tag, handed back with every flit on delivery.
-  uint32_t create_data(unsigned src, unsigned dst, unsigned length, uint64_t cycle, uint64_t user,
-                       uint64_t body_hash);
+  uint32_t create_data(unsigned src, unsigned dst, unsigned length, uint64_t cycle, uint64_t user, uint64_t body_hash);
   /// The hash of a data packet's body flits, as the tracker folds them on delivery.
   static uint64_t data_hash(const Payload* body, unsigned flits);
 
@@ -162,7 +161,7 @@ class PacketTracker {
                              ///< (its body flits are counted in the Assembly entry)
     State state = State::Free;
     bool measured = false;
-    bool bad = false;  ///< already counted as corrupted
+    bool bad = false;   ///< already counted as corrupted
     bool data = false;  ///< a data packet: body checked by hash
     uint64_t user = 0;
     uint64_t body_hash = 0;  ///< expected; folded on delivery in the assembly entry

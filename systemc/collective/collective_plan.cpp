@@ -116,7 +116,9 @@ Flow torus2d_flow(unsigned cols, unsigned rows, ElementRange range, bool rows_fi
   const auto first_coord = [&](unsigned r) { return rows_first ? r % cols : r / cols; };
   const auto second_coord = [&](unsigned r) { return rows_first ? r / cols : r % cols; };
   const unsigned first_len = rows_first ? cols : rows, second_len = rows_first ? rows : cols;
-  const auto first_chunk = [&](unsigned, unsigned, unsigned r) { return split_range(range, first_coord(r), first_len); };
+  const auto first_chunk = [&](unsigned, unsigned, unsigned r) {
+    return split_range(range, first_coord(r), first_len);
+  };
   const auto second_chunk = [&](unsigned, unsigned, unsigned r) {
     return split_range(split_range(range, first_coord(r), first_len), second_coord(r), second_len);
   };
@@ -210,7 +212,8 @@ CollectivePlan make_collective_plan(CollectiveOp op, CollectiveAlgorithm alg, un
       }
       case CollectiveOp::Broadcast: {
         std::rotate(ring.begin(), std::find(ring.begin(), ring.end(), root), ring.end());
-        flow.stages.push_back(make_stage(StageKind::Chain, {ring}, p, [&](unsigned, unsigned, unsigned) { return range; }));
+        flow.stages.push_back(
+            make_stage(StageKind::Chain, {ring}, p, [&](unsigned, unsigned, unsigned) { return range; }));
         break;
       }
       case CollectiveOp::AllToAll: break;

@@ -47,7 +47,7 @@ namespace hx {
 enum class CollectiveOp : uint8_t { AllReduce, ReduceScatter, AllGather, Broadcast, AllToAll };
 enum class CollectiveAlgorithm : uint8_t { Ring, BidirectionalRing, Hamiltonian, Torus2D, Direct };
 
-std::string collective_op_name(CollectiveOp op);                  // "allreduce", ...
+std::string collective_op_name(CollectiveOp op);                 // "allreduce", ...
 std::string collective_algorithm_name(CollectiveAlgorithm alg);  // "ring", ...
 
 /// Element indices [begin, end).
@@ -86,10 +86,10 @@ struct Flow {
 struct CollectivePlan {
   CollectiveOp op = CollectiveOp::AllReduce;
   CollectiveAlgorithm algorithm = CollectiveAlgorithm::Ring;
-  unsigned cols = 0, rows = 0;     ///< the job's virtual torus
-  unsigned root = 0;               ///< broadcast
-  uint64_t elements = 0;           ///< S: the message in elements (see the header comment)
-  std::vector<Flow> flows;         ///< empty for direct all-to-all
+  unsigned cols = 0, rows = 0;  ///< the job's virtual torus
+  unsigned root = 0;            ///< broadcast
+  uint64_t elements = 0;        ///< S: the message in elements (see the header comment)
+  std::vector<Flow> flows;      ///< empty for direct all-to-all
   unsigned ranks() const { return cols * rows; }
   /// Block r of the S elements (reduce_scatter output, all_gather input, all_to_all blocks).
   ElementRange block(unsigned r) const { return split_range({0, elements}, r, ranks()); }

@@ -15,8 +15,9 @@ TorusCycles hamiltonian_cycles(unsigned rows, unsigned cols) {
   if (cols < 2 || rows < 1)
     throw std::invalid_argument("two edge-disjoint Hamiltonian cycles need a torus of at least 1x2, not " + shape);
   if (rows % cols != 0)
-    throw std::invalid_argument("two edge-disjoint Hamiltonian cycles of an r x c torus need r to be a multiple of c; " +
-                                shape + " has r mod c = " + std::to_string(rows % cols));
+    throw std::invalid_argument(
+        "two edge-disjoint Hamiltonian cycles of an r x c torus need r to be a multiple of c; " + shape +
+        " has r mod c = " + std::to_string(rows % cols));
   if (std::gcd(rows, cols - 1) != 1)
     throw std::invalid_argument("two edge-disjoint Hamiltonian cycles of an r x c torus need gcd(r, c - 1) = 1; " +
                                 shape + " has gcd(" + std::to_string(rows) + ", " + std::to_string(cols - 1) +

@@ -51,7 +51,9 @@ bool numeric_text(const std::string& s) {
 }
 
 // "3" quoted where a number is expected: say why it is rejected.
-std::string quoted_number_hint(const YAML::Node& n) { return is_quoted(n) && numeric_text(n.Scalar()) ? kQuotedHint : ""; }
+std::string quoted_number_hint(const YAML::Node& n) {
+  return is_quoted(n) && numeric_text(n.Scalar()) ? kQuotedHint : "";
+}
 
 std::string section_expected(const KeySpec& s) { return "a map with keys " + join_names(s.key_names()); }
 
@@ -83,11 +85,11 @@ std::string find_elsewhere(const KeySpec& spec, const std::string& name, const s
 }
 
 // Key `name` at `at` again, first at `first`.
-[[noreturn]] void duplicate_key(const Origin& at, const std::string& path, const std::string& name, const Origin& first) {
-  throw ConfigError(at, path, "duplicate key", "each key at most once per map", quote_text(name) + " again",
-                    first.line > 0 ? "first at line " + std::to_string(first.line) + ", column " +
-                                         std::to_string(first.column)
-                                   : "");
+[[noreturn]] void duplicate_key(const Origin& at, const std::string& path, const std::string& name,
+                                const Origin& first) {
+  throw ConfigError(
+      at, path, "duplicate key", "each key at most once per map", quote_text(name) + " again",
+      first.line > 0 ? "first at line " + std::to_string(first.line) + ", column " + std::to_string(first.column) : "");
 }
 
 }  // namespace
@@ -142,9 +144,7 @@ ConfigError::ConfigError(Origin origin, std::string key_path, std::string proble
 
 // ---- helpers --------------------------------------------------------------------------------------
 
-bool Interval::contains(double v) const {
-  return (lo_open ? v > lo : v >= lo) && (hi_open ? v < hi : v <= hi);
-}
+bool Interval::contains(double v) const { return (lo_open ? v > lo : v >= lo) && (hi_open ? v < hi : v <= hi); }
 
 std::string Interval::str() const {
   return std::string(lo_open ? "(" : "[") + format_number(lo) + ", " + format_number(hi) + (hi_open ? ")" : "]");
@@ -179,7 +179,11 @@ std::string closest_match(const std::string& word, const std::vector<std::string
 // ---- Field ----------------------------------------------------------------------------------------
 
 Field::Field(std::string path, YAML::Node node, Origin origin, bool from_file, bool absent)
-    : path_(std::move(path)), node_(std::move(node)), origin_(std::move(origin)), from_file_(from_file), absent_(absent) {}
+    : path_(std::move(path)),
+      node_(std::move(node)),
+      origin_(std::move(origin)),
+      from_file_(from_file),
+      absent_(absent) {}
 
 bool Field::is_number() const { return node_.IsScalar() && numeric_text(node_.Scalar()); }
 
@@ -326,7 +330,8 @@ KeySpec section(std::string name, Presence presence, std::vector<KeySpec> keys) 
 
 // ---- ConfigReader -------------------------------------------------------------------------------
 
-ConfigReader::ConfigReader(KeySpec root, std::string source) : root_spec_(std::move(root)), source_(std::move(source)) {}
+ConfigReader::ConfigReader(KeySpec root, std::string source)
+    : root_spec_(std::move(root)), source_(std::move(source)) {}
 
 void ConfigReader::parse_file(const std::string& path) {
   // stdio rather than iostreams: errno after fopen/fread is what strerror should describe.
@@ -413,7 +418,8 @@ void ConfigReader::apply_override(const std::string& assignment) {
       // The file has a scalar or list where the override needs a map: report the file's value,
       // which is wrong whatever the override says.
       const auto o = overridden_.find(prefix);
-      Field(prefix, next, o != overridden_.end() ? o->second : mark_origin(source_, next.Mark()), o == overridden_.end())
+      Field(prefix, next, o != overridden_.end() ? o->second : mark_origin(source_, next.Mark()),
+            o == overridden_.end())
           .fail(cur_spec->expected);
     }
     cur.reset(next);
@@ -490,10 +496,8 @@ void ConfigReader::read_section(const KeySpec& spec, const Field& map) {
       continue;
     }
     switch (key.presence) {
-      case Presence::Required:
-        map.fail_missing(key.name, key.expected);
-      case Presence::Optional:
-        break;
+      case Presence::Required: map.fail_missing(key.name, key.expected);
+      case Presence::Optional: break;
       case Presence::Defaulted:
         if (key.is_section()) {
           read_section(key, Field(path, YAML::Node(), map.origin(), false, true));
@@ -525,7 +529,8 @@ void MapFields::read(const std::string& expected, const std::vector<std::string>
   for (const auto& kv : map_.node()) {
     const Origin at = origin_of(kv.first);
     if (!kv.first.IsScalar())
-      throw ConfigError(at, map_.path(), "", allowed ? "a key name (one of " + join_names(*allowed) + ")" : "a key name",
+      throw ConfigError(at, map_.path(), "",
+                        allowed ? "a key name (one of " + join_names(*allowed) + ")" : "a key name",
                         Field("", kv.first, at, false).found());
     const std::string name = kv.first.Scalar();
     if (allowed) check_allowed(name, kv.first, *allowed, nullptr);
@@ -550,7 +555,8 @@ void MapFields::check_allowed(const std::string& name, const YAML::Node& key, co
   } else if (elsewhere) {
     hint = elsewhere(name);
   }
-  throw ConfigError(origin_of(key), child(name), "unknown key", "one of " + join_names(allowed), quote_text(name), hint);
+  throw ConfigError(origin_of(key), child(name), "unknown key", "one of " + join_names(allowed), quote_text(name),
+                    hint);
 }
 
 std::optional<Field> MapFields::get(const std::string& name) const {

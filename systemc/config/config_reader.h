@@ -57,8 +57,8 @@ class ConfigError : public std::runtime_error {
 
   const Origin& origin() const { return origin_; }
   const std::string& file() const { return origin_.file; }
-  int line() const { return origin_.line; }      // 1-based, 0 if none
-  int column() const { return origin_.column; }  // 1-based, 0 if none
+  int line() const { return origin_.line; }                  // 1-based, 0 if none
+  int column() const { return origin_.column; }              // 1-based, 0 if none
   const std::string& key_path() const { return key_path_; }  // "traffic.hotspot.nodes[2]", "" if none
   const std::string& problem() const { return problem_; }    // "unknown key", "duplicate key", ... or ""
   const std::string& expected() const { return expected_; }

@@ -18,8 +18,11 @@ namespace {
 template <class E>
 using Options = std::vector<std::pair<std::string, E>>;
 
-const Options<std::string> kTopologyKinds = {
-    {"board", "board"}, {"hammingmesh", "hammingmesh"}, {"fat_tree", "fat_tree"}, {"dragonfly", "dragonfly"}, {"torus", "torus"}};
+const Options<std::string> kTopologyKinds = {{"board", "board"},
+                                             {"hammingmesh", "hammingmesh"},
+                                             {"fat_tree", "fat_tree"},
+                                             {"dragonfly", "dragonfly"},
+                                             {"torus", "torus"}};
 const Options<bool> kDragonflyRoutings = {{"minimal", false}, {"ugal_l", true}};
 const Options<TreeSpan> kTreeSpans = {{"line", TreeSpan::Line}, {"board", TreeSpan::Board}};
 const Options<RouteMode> kRouteModes = {
@@ -30,11 +33,12 @@ const Options<CollectiveOp> kCollectiveOps = {{"allreduce", CollectiveOp::AllRed
                                               {"all_gather", CollectiveOp::AllGather},
                                               {"broadcast", CollectiveOp::Broadcast},
                                               {"all_to_all", CollectiveOp::AllToAll}};
-const Options<CollectiveAlgorithm> kCollectiveAlgorithms = {{"ring", CollectiveAlgorithm::Ring},
-                                                            {"bidirectional_ring", CollectiveAlgorithm::BidirectionalRing},
-                                                            {"hamiltonian", CollectiveAlgorithm::Hamiltonian},
-                                                            {"torus2d", CollectiveAlgorithm::Torus2D},
-                                                            {"direct", CollectiveAlgorithm::Direct}};
+const Options<CollectiveAlgorithm> kCollectiveAlgorithms = {
+    {"ring", CollectiveAlgorithm::Ring},
+    {"bidirectional_ring", CollectiveAlgorithm::BidirectionalRing},
+    {"hamiltonian", CollectiveAlgorithm::Hamiltonian},
+    {"torus2d", CollectiveAlgorithm::Torus2D},
+    {"direct", CollectiveAlgorithm::Direct}};
 const Options<bool> kDataTypes = {{"fp32", false}, {"int32", true}};
 const Options<Pattern> kPatterns = {{"uniform", Pattern::Uniform},     {"permutation", Pattern::Permutation},
                                     {"transpose", Pattern::Transpose}, {"bit_complement", Pattern::BitComplement},
@@ -71,7 +75,9 @@ constexpr double kMaxLatencyCycles = 1e6;
 // in binary floating point (12.8 Gb/s is not exactly 12.8e9).
 constexpr double kRelTolerance = 1e-9;
 
-bool nearly_equal(double a, double b) { return std::fabs(a - b) <= kRelTolerance * std::max(std::fabs(a), std::fabs(b)); }
+bool nearly_equal(double a, double b) {
+  return std::fabs(a - b) <= kRelTolerance * std::max(std::fabs(a), std::fabs(b));
+}
 
 // ---- the schema -----------------------------------------------------------------------------------
 
@@ -158,8 +164,8 @@ void read_local_bandwidth(const Field& f, SimConfig& c) {
   if (!nearly_equal(bps, flit_rate)) {
     const double bits_per_cycle = bps / c.router.clock_hz;
     std::string hint = format_bandwidth(bps) + " is " + format_number(bits_per_cycle) + " bit per cycle at " +
-                       format_frequency(c.router.clock_hz) + "; it would match router.clock: " +
-                       format_frequency(bps / c.router.flit_width_bits);
+                       format_frequency(c.router.clock_hz) +
+                       "; it would match router.clock: " + format_frequency(bps / c.router.flit_width_bits);
     if (std::floor(bits_per_cycle) == bits_per_cycle && bits_per_cycle >= kMinFlitBits &&
         bits_per_cycle <= kMaxFlitBits)
       hint += " or router.flit_width: " + format_number(bits_per_cycle) + " bit";
@@ -243,7 +249,8 @@ void read_jobs(const Field& f, SimConfig& c) {
   const std::vector<Field> jobs = f.elements(kJobsExpected);
   if (jobs.empty() || jobs.size() > 64) f.fail_found(kJobsExpected, "a list of " + std::to_string(jobs.size()));
   c.collective.jobs.clear();
-  for (const Field& j : jobs) c.collective.jobs.push_back(read_size(j, "a job size in boards such as '2x2'", kMaxGlobalSide));
+  for (const Field& j : jobs)
+    c.collective.jobs.push_back(read_size(j, "a job size in boards such as '2x2'", kMaxGlobalSide));
 }
 
 // A duration converted to whole cycles at the router clock (the router section is read first).
@@ -269,8 +276,7 @@ KeySpec make_schema(SimConfig& c, Given& g) {
     return leaf(std::move(name), P::Defaulted, integer_range_text(lo, hi), std::move(dflt),
                 [lo, hi, set](const Field& f) { set(f.integer(lo, hi)); });
   };
-  const auto duration_key = [&c](std::string name, std::string dflt, Duration& given, uint64_t& cycles,
-                                 bool positive) {
+  const auto duration_key = [&c](std::string name, std::string dflt, Duration& given, uint64_t& cycles, bool positive) {
     return leaf(std::move(name), P::Defaulted,
                 positive ? "a duration > 0: a time or a number of cycles" : "a duration: a time or a number of cycles",
                 std::move(dflt), [&c, &given, &cycles, positive](const Field& f) {
@@ -288,8 +294,8 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                 });
   };
   // A link: one flit per cycle (the bandwidth key is a consistency check) and a latency.
-  const auto link_section = [&c, &latency_key](std::string name, std::string latency_default,
-                                               SimConfig::Link& link, Duration& given) {
+  const auto link_section = [&c, &latency_key](std::string name, std::string latency_default, SimConfig::Link& link,
+                                               Duration& given) {
     return section(std::move(name), P::Defaulted,
                    {
                        leaf("bandwidth", P::Optional, "a bandwidth equal to flit_width x clock", "",
@@ -303,71 +309,75 @@ KeySpec make_schema(SimConfig& c, Given& g) {
       {
           leaf("name", P::Optional, "a string", "", [&c](const Field& f) { c.name = f.text(); }),
           leaf("description", P::Defaulted, "a string", "\"\"", [&c](const Field& f) { c.description = f.text(); }),
-          section("topology", P::Defaulted,
-                  {
-                      leaf("kind", P::Defaulted, one_of(kTopologyKinds), "board",
-                           [&c](const Field& f) { c.topology.kind = f.choice(kTopologyKinds); }),
-                      leaf("board", P::Optional, kBoardExpected + std::string(" (board, hammingmesh)"), "",
-                           [&c](const Field& f) { read_board(f, c); }),
-                      leaf("global", P::Optional, kGlobalExpected + std::string(" (hammingmesh only)"), "",
-                           [&c](const Field& f) { read_global(f, c); }),
-                      integer_key("planes", 1, 4, "1",
-                                  [&c](uint64_t v) { c.topology.planes = static_cast<unsigned>(v); }),
-                      leaf("endpoints", P::Optional, "an integer in 2..65536 (fat_tree only)", "",
-                           [&c](const Field& f) {
-                             c.topology.endpoints = static_cast<unsigned>(f.integer(2, 65536));
-                           }),
-                      section("dragonfly", P::Optional,
-                              {
-                                  leaf("a", P::Required, "an integer in 1..64: routers per group", "",
-                                       [&c](const Field& f) { c.topology.dragonfly.a = static_cast<unsigned>(f.integer(1, 64)); }),
-                                  leaf("p", P::Required, "an integer in 1..64: endpoints per router", "",
-                                       [&c](const Field& f) { c.topology.dragonfly.p = static_cast<unsigned>(f.integer(1, 64)); }),
-                                  leaf("h", P::Required, "an integer in 1..64: global links per router", "",
-                                       [&c](const Field& f) { c.topology.dragonfly.h = static_cast<unsigned>(f.integer(1, 64)); }),
-                                  leaf("groups", P::Required, "an integer in 2..4097", "",
-                                       [&c](const Field& f) {
-                                         c.topology.dragonfly.groups = static_cast<unsigned>(f.integer(2, 4097));
-                                       }),
-                                  leaf("routing", P::Defaulted, one_of(kDragonflyRoutings), "ugal_l",
-                                       [&c](const Field& f) { c.topology.dragonfly.ugal = f.choice(kDragonflyRoutings); }),
-                              }),
-                      section("tree", P::Defaulted,
-                              {
-                                  leaf("span", P::Defaulted, one_of(kTreeSpans), "line",
-                                       [&c](const Field& f) { c.topology.tree_span = f.choice(kTreeSpans); }),
-                                  integer_key("radix", 4, 256, "64", [&c](uint64_t v) {
-                                    c.topology.tree_radix = static_cast<unsigned>(v);
-                                  }),
-                                  leaf("taper", P::Defaulted, "a number in (0, 1]: up ports per down port of a leaf",
-                                       "1", [&c](const Field& f) { c.topology.tree_taper = f.number({0, 1, true}); }),
-                              }),
-                  }),
           section(
-              "router", P::Defaulted,
+              "topology", P::Defaulted,
               {
-                  leaf("clock", P::Defaulted, "a frequency in (0 Hz, 10 GHz]", "1 GHz",
-                       [&c](const Field& f) {
-                         const double hz = f.frequency();
-                         if (!Interval{0, kMaxClockHz, true, false}.contains(hz))
-                           f.fail("a frequency in (0 Hz, " + format_frequency(kMaxClockHz) + "]");
-                         c.router.clock_hz = hz;
-                       }),
-                  leaf("routing", P::Defaulted, one_of(kRouteModes), "north_last",
-                       [&c](const Field& f) { c.router.routing = f.choice(kRouteModes); }),
-                  leaf("vc_policy", P::Defaulted, one_of(kVcPolicies), "keep",
-                       [&c](const Field& f) { c.router.vc_policy = f.choice(kVcPolicies); }),
-                  integer_key("vcs", 1, 4, "3", [&c](uint64_t v) { c.router.vcs = static_cast<unsigned>(v); }),
-                  integer_key("buffer_depth", 2, 64, "8",
-                              [&c](uint64_t v) { c.router.buffer_depth = static_cast<unsigned>(v); }),
-                  leaf("flit_width", P::Defaulted, kFlitWidthExpected, "128 bit",
-                       [&c](const Field& f) { read_flit_width(f, c); }),
-                  integer_key("local_ports", 1, 4, "1",
-                              [&c](uint64_t v) { c.router.local_ports = static_cast<unsigned>(v); }),
+                  leaf("kind", P::Defaulted, one_of(kTopologyKinds), "board",
+                       [&c](const Field& f) { c.topology.kind = f.choice(kTopologyKinds); }),
+                  leaf("board", P::Optional, kBoardExpected + std::string(" (board, hammingmesh)"), "",
+                       [&c](const Field& f) { read_board(f, c); }),
+                  leaf("global", P::Optional, kGlobalExpected + std::string(" (hammingmesh only)"), "",
+                       [&c](const Field& f) { read_global(f, c); }),
+                  integer_key("planes", 1, 4, "1", [&c](uint64_t v) { c.topology.planes = static_cast<unsigned>(v); }),
+                  leaf("endpoints", P::Optional, "an integer in 2..65536 (fat_tree only)", "",
+                       [&c](const Field& f) { c.topology.endpoints = static_cast<unsigned>(f.integer(2, 65536)); }),
+                  section("dragonfly", P::Optional,
+                          {
+                              leaf("a", P::Required, "an integer in 1..64: routers per group", "",
+                                   [&c](const Field& f) {
+                                     c.topology.dragonfly.a = static_cast<unsigned>(f.integer(1, 64));
+                                   }),
+                              leaf("p", P::Required, "an integer in 1..64: endpoints per router", "",
+                                   [&c](const Field& f) {
+                                     c.topology.dragonfly.p = static_cast<unsigned>(f.integer(1, 64));
+                                   }),
+                              leaf("h", P::Required, "an integer in 1..64: global links per router", "",
+                                   [&c](const Field& f) {
+                                     c.topology.dragonfly.h = static_cast<unsigned>(f.integer(1, 64));
+                                   }),
+                              leaf("groups", P::Required, "an integer in 2..4097", "",
+                                   [&c](const Field& f) {
+                                     c.topology.dragonfly.groups = static_cast<unsigned>(f.integer(2, 4097));
+                                   }),
+                              leaf("routing", P::Defaulted, one_of(kDragonflyRoutings), "ugal_l",
+                                   [&c](const Field& f) { c.topology.dragonfly.ugal = f.choice(kDragonflyRoutings); }),
+                          }),
+                  section("tree", P::Defaulted,
+                          {
+                              leaf("span", P::Defaulted, one_of(kTreeSpans), "line",
+                                   [&c](const Field& f) { c.topology.tree_span = f.choice(kTreeSpans); }),
+                              integer_key("radix", 4, 256, "64",
+                                          [&c](uint64_t v) { c.topology.tree_radix = static_cast<unsigned>(v); }),
+                              leaf("taper", P::Defaulted, "a number in (0, 1]: up ports per down port of a leaf", "1",
+                                   [&c](const Field& f) {
+                                     c.topology.tree_taper = f.number({0, 1, true});
+                                   }),
+                          }),
               }),
+          section("router", P::Defaulted,
+                  {
+                      leaf("clock", P::Defaulted, "a frequency in (0 Hz, 10 GHz]", "1 GHz",
+                           [&c](const Field& f) {
+                             const double hz = f.frequency();
+                             if (!Interval{0, kMaxClockHz, true, false}.contains(hz))
+                               f.fail("a frequency in (0 Hz, " + format_frequency(kMaxClockHz) + "]");
+                             c.router.clock_hz = hz;
+                           }),
+                      leaf("routing", P::Defaulted, one_of(kRouteModes), "north_last",
+                           [&c](const Field& f) { c.router.routing = f.choice(kRouteModes); }),
+                      leaf("vc_policy", P::Defaulted, one_of(kVcPolicies), "keep",
+                           [&c](const Field& f) { c.router.vc_policy = f.choice(kVcPolicies); }),
+                      integer_key("vcs", 1, 4, "3", [&c](uint64_t v) { c.router.vcs = static_cast<unsigned>(v); }),
+                      integer_key("buffer_depth", 2, 64, "8",
+                                  [&c](uint64_t v) { c.router.buffer_depth = static_cast<unsigned>(v); }),
+                      leaf("flit_width", P::Defaulted, kFlitWidthExpected, "128 bit",
+                           [&c](const Field& f) { read_flit_width(f, c); }),
+                      integer_key("local_ports", 1, 4, "1",
+                                  [&c](uint64_t v) { c.router.local_ports = static_cast<unsigned>(v); }),
+                  }),
           section("links", P::Defaulted,
                   {
-                      link_section("local", "1 cycles", c.local_link, g.latency),  // accelerator <-> router
+                      link_section("local", "1 cycles", c.local_link, g.latency),        // accelerator <-> router
                       link_section("global", "20 ns", c.global_link, g.global_latency),  // hammingmesh cables
                   }),
           section("switch", P::Defaulted,
@@ -390,37 +400,39 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                              }
                            }),
                   }),
-          section("traffic", P::Defaulted,
-                  {
-                      leaf("pattern", P::Defaulted, one_of(kPatterns), "uniform",
-                           [&c](const Field& f) {
-                             c.traffic.pattern = f.choice(kPatterns);
-                             check_pattern_fits(f, c);
-                           }),
-                      leaf("injection_rate", P::Optional, kRateExpected + std::string(" (required without a collective)"), "",
-                           [&c, &g](const Field& f) { read_injection_rate(f, c, g); }),
-                      integer_key("packet_length", 1, 255, "1",
-                                  [&c](uint64_t v) { c.traffic.packet_length = static_cast<unsigned>(v); }),
-                      integer_key("message_packets", 1, 65535, "1",
-                                  [&c](uint64_t v) { c.traffic.message_packets = static_cast<unsigned>(v); }),
-                      integer_key("source_queue", 0, 1u << 20, "0",
-                                  [&c](uint64_t v) { c.traffic.source_queue = static_cast<unsigned>(v); }),
-                      section("hotspot", P::Optional,
-                              {
-                                  leaf("nodes", P::Required, "a non-empty list of node indices", "",
-                                       [&c](const Field& f) { read_hotspot_nodes(f, c); }),
-                                  leaf("fraction", P::Required, "a number in (0, 1]", "",
-                                       [&c](const Field& f) { c.traffic.hotspot_fraction = f.number({0, 1, true}); }),
-                              }),
-                  }),
+          section(
+              "traffic", P::Defaulted,
+              {
+                  leaf("pattern", P::Defaulted, one_of(kPatterns), "uniform",
+                       [&c](const Field& f) {
+                         c.traffic.pattern = f.choice(kPatterns);
+                         check_pattern_fits(f, c);
+                       }),
+                  leaf("injection_rate", P::Optional, kRateExpected + std::string(" (required without a collective)"),
+                       "", [&c, &g](const Field& f) { read_injection_rate(f, c, g); }),
+                  integer_key("packet_length", 1, 255, "1",
+                              [&c](uint64_t v) { c.traffic.packet_length = static_cast<unsigned>(v); }),
+                  integer_key("message_packets", 1, 65535, "1",
+                              [&c](uint64_t v) { c.traffic.message_packets = static_cast<unsigned>(v); }),
+                  integer_key("source_queue", 0, 1u << 20, "0",
+                              [&c](uint64_t v) { c.traffic.source_queue = static_cast<unsigned>(v); }),
+                  section("hotspot", P::Optional,
+                          {
+                              leaf("nodes", P::Required, "a non-empty list of node indices", "",
+                                   [&c](const Field& f) { read_hotspot_nodes(f, c); }),
+                              leaf("fraction", P::Required, "a number in (0, 1]", "",
+                                   [&c](const Field& f) {
+                                     c.traffic.hotspot_fraction = f.number({0, 1, true});
+                                   }),
+                          }),
+              }),
           section("collective", P::Optional,
                   {
                       leaf("operation", P::Defaulted, one_of(kCollectiveOps), "allreduce",
                            [&c](const Field& f) { c.collective.op = f.choice(kCollectiveOps); }),
                       leaf("algorithm", P::Required, one_of(kCollectiveAlgorithms), "",
                            [&c](const Field& f) { c.collective.algorithm = f.choice(kCollectiveAlgorithms); }),
-                      leaf("message", P::Required, kMessageExpected, "",
-                           [&c](const Field& f) { read_message(f, c); }),
+                      leaf("message", P::Required, kMessageExpected, "", [&c](const Field& f) { read_message(f, c); }),
                       leaf("segment", P::Defaulted, kSegmentExpected, "1 KiB",
                            [&c](const Field& f) { read_segment(f, c); }),
                       leaf("datatype", P::Defaulted, one_of(kDataTypes), "fp32",
@@ -432,7 +444,8 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                       leaf("only_job", P::Defaulted, "all, or a job's index in collective.jobs", "all",
                            [&c](const Field& f) {
                              if (f.is_number()) {
-                               c.collective.only_job = static_cast<int>(f.integer(0, 63, "all, or a job's index in collective.jobs"));
+                               c.collective.only_job =
+                                   static_cast<int>(f.integer(0, 63, "all, or a job's index in collective.jobs"));
                              } else if (f.text("all, or a job's index in collective.jobs") != "all") {
                                f.fail("all, or a job's index in collective.jobs");
                              }
@@ -490,11 +503,13 @@ void check_topology(const ConfigReader& reader, SimConfig& c) {
                 "every group needs a global link to every other");
     const uint64_t endpoints = uint64_t{d.groups} * d.a * d.p;
     if (endpoints > 65536)
-      reader.field("topology.dragonfly.groups").fail("groups * a * p <= 65536 endpoints", std::to_string(endpoints) + " endpoints");
+      reader.field("topology.dragonfly.groups")
+          .fail("groups * a * p <= 65536 endpoints", std::to_string(endpoints) + " endpoints");
     c.topology.endpoints = static_cast<unsigned>(endpoints);
     // A Valiant path takes two global links, each moving the packet to VC + 1.
     if (c.router.vcs < 3)
-      reader.field("router.vcs").fail("at least 3 in a dragonfly", "a packet moves to VC + 1 on each of up to two global links");
+      reader.field("router.vcs")
+          .fail("at least 3 in a dragonfly", "a packet moves to VC + 1 on each of up to two global links");
   } else {
     if (!reader.present("topology.board")) reader.field("topology").fail_missing("board", kBoardExpected);
     forbid({"topology.endpoints", "topology.dragonfly"});
@@ -504,10 +519,12 @@ void check_topology(const ConfigReader& reader, SimConfig& c) {
     if (!reader.present("topology.global"))
       reader.field("topology").fail_missing("global", std::string(kGlobalExpected) + ", required for a torus");
     if (c.node_count() > 65536)
-      reader.field("topology.global").fail("at most 65536 accelerators", std::to_string(c.node_count()) + " accelerators");
+      reader.field("topology.global")
+          .fail("at most 65536 accelerators", std::to_string(c.node_count()) + " accelerators");
     // Dateline deadlock avoidance: VC 0 before a dimension's wrap-around link, VC 1 after it.
     if (c.router.vcs < 2)
-      reader.field("router.vcs").fail("at least 2 in a torus", "the dateline scheme moves a packet to VC 1 at the wrap-around");
+      reader.field("router.vcs")
+          .fail("at least 2 in a torus", "the dateline scheme moves a packet to VC 1 at the wrap-around");
   }
   if (!c.hammingmesh() && c.topology.planes != 1)
     reader.field("topology.planes").fail("1 for a " + c.topology.kind, "only a hammingmesh simulates several planes");
@@ -555,7 +572,8 @@ void check_collective(const ConfigReader& reader, SimConfig& c) {
         .fail("1 for a " + c.topology.kind, "several local ports exist on the RTL router (board, hammingmesh)");
   if (!c.collective.enabled) {
     if (!reader.present("traffic.injection_rate"))
-      reader.field("traffic").fail_missing("injection_rate", std::string(kRateExpected) + ", required without a collective");
+      reader.field("traffic").fail_missing("injection_rate",
+                                           std::string(kRateExpected) + ", required without a collective");
     return;
   }
   for (const char* key : {"traffic", "run.warmup", "run.measure", "run.drain"}) {
@@ -575,18 +593,20 @@ void check_collective(const ConfigReader& reader, SimConfig& c) {
       reader.field("collective.only_job").fail("no only_job without collective.jobs");
   } else {
     if (!c.hammingmesh())
-      reader.field("collective.jobs").fail("no jobs for a " + c.topology.kind, "jobs are placed on a HammingMesh's boards");
+      reader.field("collective.jobs")
+          .fail("no jobs for a " + c.topology.kind, "jobs are placed on a HammingMesh's boards");
     for (std::size_t k = 0; k < c.collective.jobs.size(); ++k) {
       const auto [cols, rows] = c.collective.jobs[k];
       const std::vector<Field> items = reader.field("collective.jobs").elements(kJobsExpected);
-      if (cols > std::max(c.topology.global_x, c.topology.global_y) || rows > std::max(c.topology.global_x, c.topology.global_y) ||
-          uint64_t{cols} * rows > c.board_count())
+      if (cols > std::max(c.topology.global_x, c.topology.global_y) ||
+          rows > std::max(c.topology.global_x, c.topology.global_y) || uint64_t{cols} * rows > c.board_count())
         items[k].fail("a job that fits the " + std::to_string(c.topology.global_x) + "x" +
                       std::to_string(c.topology.global_y) + " boards");
       grids.emplace_back(cols * c.topology.board_x, rows * c.topology.board_y);
     }
     if (c.collective.only_job >= static_cast<int>(c.collective.jobs.size()))
-      reader.field("collective.only_job").fail("all, or a job's index in 0.." + std::to_string(c.collective.jobs.size() - 1));
+      reader.field("collective.only_job")
+          .fail("all, or a job's index in 0.." + std::to_string(c.collective.jobs.size() - 1));
   }
   for (const auto& [cols, rows] : grids) {
     try {
@@ -610,7 +630,8 @@ std::string duration_line(const std::string& key, const Duration& given, uint64_
     return key + " " + format_duration(given) + " = " + format_time(given.to_seconds(clock_hz)) + at;
   const double exact = given.value * clock_hz;
   const bool rounded = !nearly_equal(static_cast<double>(cycles), exact) && exact != 0;
-  return key + " " + format_duration(given) + at + " = " + format_duration(Duration::cycles(static_cast<double>(cycles))) +
+  return key + " " + format_duration(given) + at + " = " +
+         format_duration(Duration::cycles(static_cast<double>(cycles))) +
          (rounded ? " (rounded up from " + format_number(exact) + ")" : "");
 }
 
@@ -637,8 +658,10 @@ void derive(SimConfig& c, const Given& g, const ConfigReader& reader) {
       if (tree_count(c, rows) == 0) continue;
       const unsigned ports = tree_ports(c, rows);
       const TreeShape t = tree_shape(ports, c.topology.tree_radix, c.topology.tree_taper);
-      d.push_back(std::string(c.fat_tree() ? "the" : rows ? "row" : "column") + " trees: " + std::to_string(tree_count(c, rows)) + " of " +
-                  std::to_string(ports) + " ports, " +
+      d.push_back(std::string(c.fat_tree() ? "the"
+                              : rows       ? "row"
+                                           : "column") +
+                  " trees: " + std::to_string(tree_count(c, rows)) + " of " + std::to_string(ports) + " ports, " +
                   (t.leaves == 0 ? std::string("one switch each")
                                  : std::to_string(t.leaves) + " leaves (" + std::to_string(t.down) + " down, " +
                                        std::to_string(t.up) + " up) + " + std::to_string(t.spines) + " spines each"));
@@ -669,8 +692,8 @@ void derive(SimConfig& c, const Given& g, const ConfigReader& reader) {
     d.push_back("traffic.injection_rate " + format_bandwidth(g.rate_bps) + " / " + format_bandwidth(flit_rate) +
                 " per flit per cycle = " + format_number(c.traffic.injection_rate) + " flits per node per cycle");
   else
-    d.push_back("traffic.injection_rate " + format_number(c.traffic.injection_rate) + " flits per node per cycle = " +
-                format_bandwidth(c.injection_bps()) + " per node");
+    d.push_back("traffic.injection_rate " + format_number(c.traffic.injection_rate) +
+                " flits per node per cycle = " + format_bandwidth(c.injection_bps()) + " per node");
   d.push_back("offered load: " + std::to_string(c.node_count()) + " nodes x " + format_bandwidth(c.injection_bps()) +
               " = " + format_bandwidth(c.node_count() * c.injection_bps()));
   d.push_back("traffic.packet_length " + std::to_string(c.traffic.packet_length) +
@@ -696,7 +719,8 @@ SimConfig load(const std::function<void(ConfigReader&)>& parse, const std::strin
   check_collective(reader, c);
   c.source = source;
   if (!reader.present("name")) c.name = stem(source);
-  if (!reader.present("links.local.bandwidth")) c.local_link.bandwidth_bps = c.router.flit_width_bits * c.router.clock_hz;
+  if (!reader.present("links.local.bandwidth"))
+    c.local_link.bandwidth_bps = c.router.flit_width_bits * c.router.clock_hz;
   derive(c, g, reader);
   return c;
 }
@@ -882,7 +906,8 @@ unsigned tree_ports(const SimConfig& c, bool rows) {
 unsigned tree_count(const SimConfig& c, bool rows) {
   if (c.dragonfly() || c.torus()) return 0;
   if (c.fat_tree()) return rows ? 1 : 0;
-  const unsigned lines_total = rows ? c.topology.board_y * c.topology.global_y : c.topology.board_x * c.topology.global_x;
+  const unsigned lines_total =
+      rows ? c.topology.board_y * c.topology.global_y : c.topology.board_x * c.topology.global_x;
   return lines_total / tree_lines(c, rows);
 }
 

@@ -60,8 +60,8 @@ struct SimConfig {
     unsigned planes = 1;         // hammingmesh: independent router planes per board
     Dragonfly dragonfly;
     TreeSpan tree_span = TreeSpan::Line;
-    unsigned tree_radix = 64;    // ports per fat-tree switch
-    double tree_taper = 1;       // up/down port ratio of a two-level tree's leaves, (0, 1]
+    unsigned tree_radix = 64;  // ports per fat-tree switch
+    double tree_taper = 1;     // up/down port ratio of a two-level tree's leaves, (0, 1]
   } topology;
 
   /// The fat-tree switches of a HammingMesh (Table III of the paper: 40 ns input plus 40 ns
@@ -78,8 +78,8 @@ struct SimConfig {
     double clock_hz = 0;
     RouteMode routing = RouteMode::NorthLast;
     VcPolicy vc_policy = VcPolicy::Keep;
-    unsigned vcs = 0;           // 1..4
-    unsigned buffer_depth = 0;  // flits per VC, 2..64
+    unsigned vcs = 0;              // 1..4
+    unsigned buffer_depth = 0;     // flits per VC, 2..64
     unsigned flit_width_bits = 0;  // payload bits per flit, 80..128
     /// Local ports per accelerator (1..4): the paper's network interfaces per plane; with 4 an
     /// accelerator injects into N, E, S and W at once.
@@ -98,8 +98,8 @@ struct SimConfig {
 
   struct Traffic {
     Pattern pattern = Pattern::Uniform;
-    double injection_rate = 0;   // flits per node per cycle, [0, 1]
-    unsigned packet_length = 0;  // flits, 1..255
+    double injection_rate = 0;            // flits per node per cycle, [0, 1]
+    unsigned packet_length = 0;           // flits, 1..255
     std::vector<unsigned> hotspot_nodes;  // node indices y * board_x + x; empty unless Hotspot
     double hotspot_fraction = 0;          // (0, 1]; 0 unless Hotspot
     unsigned message_packets = 1;         // alltoall: packets to one destination per round
@@ -184,8 +184,8 @@ std::string to_yaml(const SimConfig& config);
 
 /// One key of the schema, for documentation and tools.
 struct KeyInfo {
-  std::string path;          // "router.vcs"
-  bool section;              // a map of keys rather than a value
+  std::string path;  // "router.vcs"
+  bool section;      // a map of keys rather than a value
   Presence presence;
   std::string expected;      // "an integer in 1..4"
   std::string default_yaml;  // "3", or "" if none

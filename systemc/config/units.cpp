@@ -1,10 +1,10 @@
 #include "units.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <algorithm>
 #include <regex>
 #include <utility>
 #include <vector>
@@ -12,8 +12,7 @@
 namespace hx {
 
 UnitError::UnitError(std::string expected, std::string found, std::string hint)
-    : std::invalid_argument("expected " + expected + ", found " + found +
-                            (hint.empty() ? "" : " (" + hint + ")")),
+    : std::invalid_argument("expected " + expected + ", found " + found + (hint.empty() ? "" : " (" + hint + ")")),
       expected_(std::move(expected)),
       found_(std::move(found)),
       hint_(std::move(hint)) {}
@@ -60,15 +59,10 @@ const Kind kDataSize{"a data size",
                       {"MiB", 8.0 * 1024 * 1024, 0},
                       {"GiB", 8.0 * 1024 * 1024 * 1024, 0}}};
 // A duration is a time or a cycle count; the cycle units have mult 0 as a marker.
-const Kind kDuration{"a duration",
-                     "'1 ns' or '2000 cycles'",
-                     {{"s", 1, 0},
-                      {"ms", 1, -3},
-                      {"us", 1, -6},
-                      {"ns", 1, -9},
-                      {"ps", 1, -12},
-                      {"cycle", 0, 0},
-                      {"cycles", 0, 0}}};
+const Kind kDuration{
+    "a duration",
+    "'1 ns' or '2000 cycles'",
+    {{"s", 1, 0}, {"ms", 1, -3}, {"us", 1, -6}, {"ns", 1, -9}, {"ps", 1, -12}, {"cycle", 0, 0}, {"cycles", 0, 0}}};
 
 const Kind* const kAllKinds[] = {&kFrequency, &kBandwidth, &kTime, &kDataSize};
 
@@ -151,8 +145,7 @@ double parse_data_size(const std::string& text) { return parse_scaled(kDataSize,
 
 Duration parse_duration(const std::string& text) {
   const Parsed p = parse_quantity(kDuration, text);
-  if (p.number < 0)
-    throw UnitError("a duration >= 0 such as " + std::string(kDuration.example), quote(text), "");
+  if (p.number < 0) throw UnitError("a duration >= 0 such as " + std::string(kDuration.example), quote(text), "");
   if (p.unit->mult != 0) return Duration::seconds(scale(p.number, *p.unit));
   if (std::floor(p.number) != p.number) throw UnitError("a whole number of cycles", quote(text), "");
   return Duration::cycles(p.number);

@@ -55,19 +55,31 @@ void BoardGeometry::router_of(unsigned ext, unsigned& x, unsigned& y, unsigned& 
   }
   unsigned e = ext - num_local();
   if (e < size_x) {
-    x = e; y = size_y - 1; port = kPortN; return;
+    x = e;
+    y = size_y - 1;
+    port = kPortN;
+    return;
   }
   e -= size_x;
   if (e < size_y) {
-    x = size_x - 1; y = e; port = kPortE; return;
+    x = size_x - 1;
+    y = e;
+    port = kPortE;
+    return;
   }
   e -= size_y;
   if (e < size_x) {
-    x = e; y = 0; port = kPortS; return;
+    x = e;
+    y = 0;
+    port = kPortS;
+    return;
   }
   e -= size_x;
   if (e < size_y) {
-    x = 0; y = e; port = kPortW; return;
+    x = 0;
+    y = e;
+    port = kPortW;
+    return;
   }
   throw std::out_of_range("BoardGeometry::router_of: no such external port");
 }

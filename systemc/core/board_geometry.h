@@ -60,9 +60,7 @@ struct BoardGeometry {
   unsigned num_edges() const { return 2 * (size_x + size_y); }
   unsigned num_external() const { return num_local() + num_edges(); }
   /// External index of lane `lane` of node (x, y).
-  unsigned local_port(unsigned x, unsigned y, unsigned lane = 0) const {
-    return lane * num_nodes() + y * size_x + x;
-  }
+  unsigned local_port(unsigned x, unsigned y, unsigned lane = 0) const { return lane * num_nodes() + y * size_x + x; }
   /// External index of the edge port leaving router (x, y) through `dir` (N/E/S/W).
   unsigned edge_port(unsigned dir, unsigned x, unsigned y) const;
   /// For an external port: the router it belongs to and the router port (kPortL + lane, or

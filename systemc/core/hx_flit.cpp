@@ -72,18 +72,17 @@ Header Header::decode(const FlitFormat& fmt, const Payload& p) {
 }
 
 bool Header::operator==(const Header& o) const {
-  return dst_board_x == o.dst_board_x && dst_board_y == o.dst_board_y &&
-         dst_node_x == o.dst_node_x && dst_node_y == o.dst_node_y &&
-         src_board_x == o.src_board_x && src_board_y == o.src_board_y &&
-         src_node_x == o.src_node_x && src_node_y == o.src_node_y && length == o.length &&
-         msg_class == o.msg_class && red_op == o.red_op;
+  return dst_board_x == o.dst_board_x && dst_board_y == o.dst_board_y && dst_node_x == o.dst_node_x &&
+         dst_node_y == o.dst_node_y && src_board_x == o.src_board_x && src_board_y == o.src_board_y &&
+         src_node_x == o.src_node_x && src_node_y == o.src_node_y && length == o.length && msg_class == o.msg_class &&
+         red_op == o.red_op;
 }
 
 std::string Header::to_string() const {
   char buf[160];
-  std::snprintf(buf, sizeof buf, "dst b(%u,%u) n(%u,%u) src b(%u,%u) n(%u,%u) len %u cls %u op %u",
-                dst_board_x, dst_board_y, dst_node_x, dst_node_y, src_board_x, src_board_y,
-                src_node_x, src_node_y, length, msg_class, red_op);
+  std::snprintf(buf, sizeof buf, "dst b(%u,%u) n(%u,%u) src b(%u,%u) n(%u,%u) len %u cls %u op %u", dst_board_x,
+                dst_board_y, dst_node_x, dst_node_y, src_board_x, src_board_y, src_node_x, src_node_y, length,
+                msg_class, red_op);
   return buf;
 }
 
@@ -109,8 +108,7 @@ Flit Flit::unpack(const FlitFormat& fmt, const LinkWord& w) {
 std::string Flit::to_string() const {
   char buf[96];
   std::snprintf(buf, sizeof buf, "%s vc%u %016llx_%016llx", hx::to_string(type), vc,
-                static_cast<unsigned long long>(payload[1]),
-                static_cast<unsigned long long>(payload[0]));
+                static_cast<unsigned long long>(payload[1]), static_cast<unsigned long long>(payload[0]));
   return buf;
 }
 
@@ -149,8 +147,7 @@ Payload body_pattern(const FlitFormat& fmt, uint32_t packet_id, unsigned index) 
   return mask_payload(fmt, p);
 }
 
-Flit make_packet_flit(const FlitFormat& fmt, const Header& header, uint32_t packet_id,
-                      unsigned index, unsigned vc) {
+Flit make_packet_flit(const FlitFormat& fmt, const Header& header, uint32_t packet_id, unsigned index, unsigned vc) {
   Flit f;
   f.vc = vc;
   const bool last = index + 1 >= header.length;

@@ -76,9 +76,7 @@ struct FlitFormat {
   constexpr unsigned src_board_x_lsb() const { return src_lsb(); }
   constexpr unsigned src_board_y_lsb() const { return src_lsb() + board_coord_width; }
   constexpr unsigned src_node_x_lsb() const { return src_lsb() + 2 * board_coord_width; }
-  constexpr unsigned src_node_y_lsb() const {
-    return src_lsb() + 2 * board_coord_width + node_coord_width;
-  }
+  constexpr unsigned src_node_y_lsb() const { return src_lsb() + 2 * board_coord_width + node_coord_width; }
   constexpr unsigned length_lsb() const { return 4 * (board_coord_width + node_coord_width); }
   constexpr unsigned class_lsb() const { return length_lsb() + kLenWidth; }
   constexpr unsigned red_op_lsb() const { return class_lsb() + kClassWidth; }
@@ -94,9 +92,8 @@ struct FlitFormat {
   /// True when the format can carry the endpoint tag (payload_width >= header + 64) and the
   /// C++ containers can hold it (payload_width <= 128).
   constexpr bool valid() const {
-    return payload_width <= 128 && payload_width >= header_width() + tag_width() &&
-           board_coord_width >= 1 && board_coord_width <= 16 && node_coord_width >= 1 &&
-           node_coord_width <= 8;
+    return payload_width <= 128 && payload_width >= header_width() + tag_width() && board_coord_width >= 1 &&
+           board_coord_width <= 16 && node_coord_width >= 1 && node_coord_width <= 8;
   }
 };
 
@@ -132,9 +129,7 @@ struct Flit {
   /// {type, vc, payload} as the flat link word of fmt.flit_width() bits.
   LinkWord pack(const FlitFormat& fmt) const;
   static Flit unpack(const FlitFormat& fmt, const LinkWord& word);
-  bool operator==(const Flit& o) const {
-    return type == o.type && vc == o.vc && payload == o.payload;
-  }
+  bool operator==(const Flit& o) const { return type == o.type && vc == o.vc && payload == o.payload; }
   std::string to_string() const;
 };
 
@@ -147,8 +142,7 @@ struct EndpointTag {
 
 /// The checksum the benches store in a head flit: a 16-bit fold of a hash of the header bits,
 /// the packet id and the sequence number.
-uint16_t tag_checksum(const FlitFormat& fmt, const Payload& payload, uint32_t packet_id,
-                      uint16_t seq);
+uint16_t tag_checksum(const FlitFormat& fmt, const Payload& payload, uint32_t packet_id, uint16_t seq);
 
 /// Store id, seq and their checksum above the header (the header must already be encoded).
 void write_tag(const FlitFormat& fmt, Payload& payload, uint32_t packet_id, uint16_t seq);
@@ -162,7 +156,6 @@ Payload body_pattern(const FlitFormat& fmt, uint32_t packet_id, unsigned index);
 
 /// Flit `index` of a packet of header.length flits, as the benches inject it: a tagged head (or
 /// single) for index 0, body_pattern for the others, the tail last.
-Flit make_packet_flit(const FlitFormat& fmt, const Header& header, uint32_t packet_id,
-                      unsigned index, unsigned vc);
+Flit make_packet_flit(const FlitFormat& fmt, const Header& header, uint32_t packet_id, unsigned index, unsigned vc);
 
 }  // namespace hx

@@ -54,9 +54,7 @@ class Rng {
   }
 
   /// Uniform integer in [0, n) (n >= 1), by Lemire's multiply-shift (bias < 2^-32 for small n).
-  uint32_t below(uint32_t n) {
-    return static_cast<uint32_t>(((next() >> 32) * static_cast<uint64_t>(n)) >> 32);
-  }
+  uint32_t below(uint32_t n) { return static_cast<uint32_t>(((next() >> 32) * static_cast<uint64_t>(n)) >> 32); }
 
   /// Uniform integer in [0, n) (n >= 1), exactly: draws in the top partial range are rejected.
   /// For draws whose bias would show (large n, or many draws of one distribution).

@@ -19,9 +19,7 @@
 namespace hx {
 
 namespace detail {
-constexpr uint64_t low_mask(unsigned width) {
-  return width >= 64 ? ~uint64_t{0} : ((uint64_t{1} << width) - 1);
-}
+constexpr uint64_t low_mask(unsigned width) { return width >= 64 ? ~uint64_t{0} : ((uint64_t{1} << width) - 1); }
 }  // namespace detail
 
 /// Number of bits the C++ object behind a port can hold.
@@ -107,8 +105,8 @@ inline void set_flit(VlWide<N>& port, unsigned index, const FlitFormat& fmt, con
   assert(last < N);
   for (unsigned w = first; w <= last; ++w) {
     const int from = static_cast<int>(32 * w) - static_cast<int>(lsb);  // flit bit at word bit 0
-    const unsigned lo = from < 0 ? static_cast<unsigned>(-from) : 0;       // word bits below the flit
-    const unsigned hi = std::min(32u, lsb + width - 32 * w);               // ... and from its end
+    const unsigned lo = from < 0 ? static_cast<unsigned>(-from) : 0;    // word bits below the flit
+    const unsigned hi = std::min(32u, lsb + width - 32 * w);            // ... and from its end
     const uint32_t mask = static_cast<uint32_t>(detail::low_mask(hi) & ~detail::low_mask(lo));
     port.m_storage[w] = (port.m_storage[w] & ~mask) | (detail::bits32(v, from) & mask);
   }

@@ -20,8 +20,7 @@ const char* to_string(RunEnd e) {
   return "?";
 }
 
-AcceleratorArray::AcceleratorArray(sc_core::sc_module_name name,
-                                   const AcceleratorArrayConfig& cfg,
+AcceleratorArray::AcceleratorArray(sc_core::sc_module_name name, const AcceleratorArrayConfig& cfg,
                                    const TrafficPattern& pattern, PacketTracker& tracker)
     : sc_core::sc_module(name),
       clk("clk"),
@@ -229,11 +228,10 @@ void AcceleratorArray::drain_timeout() {
     end_report_ = "the collective did not complete within " + std::to_string(cfg_.collective_timeout) +
                   " cycles (collective.timeout); " + engine_->progress() + "; ";
   } else {
-    end_report_ = "the network did not drain within " + std::to_string(cfg_.drain) +
-                  " cycles after the measurement window; ";
+    end_report_ =
+        "the network did not drain within " + std::to_string(cfg_.drain) + " cycles after the measurement window; ";
   }
-  end_report_ += std::to_string(tracker_.outstanding()) + " packets outstanding:\n" +
-                 tracker_.describe_undelivered(20);
+  end_report_ += std::to_string(tracker_.outstanding()) + " packets outstanding:\n" + tracker_.describe_undelivered(20);
   if (network_report_) end_report_ += "Flits in the fabric's buffers:\n" + network_report_();
 }
 
@@ -242,24 +240,22 @@ void AcceleratorArray::fire_watchdog(uint64_t t) {
   // faults dropped, is what the links and routers still hold.
   uint64_t dropped = 0;
   for (const Node& n : nodes_) {
-    for (unsigned k = 0; k < cfg_.lanes; ++k) dropped += n.lanes[k].rx->flits_dropped() + n.lanes[k].tx->flits_dropped();
+    for (unsigned k = 0; k < cfg_.lanes; ++k)
+      dropped += n.lanes[k].rx->flits_dropped() + n.lanes[k].tx->flits_dropped();
   }
   const uint64_t held = flits_sent_ - flits_received_ - dropped;
   std::ostringstream os;
   if (held > 0) {
     end_ = RunEnd::Deadlock;
-    os << "DEADLOCK at cycle " << t << ": no flit entered or left the network for "
-       << cfg_.watchdog << " cycles; " << held << " flits are stuck inside it and "
-       << tracker_.outstanding() << " packets are outstanding.\n";
+    os << "DEADLOCK at cycle " << t << ": no flit entered or left the network for " << cfg_.watchdog << " cycles; "
+       << held << " flits are stuck inside it and " << tracker_.outstanding() << " packets are outstanding.\n";
   } else {
     end_ = RunEnd::Loss;
-    os << "LOSS at cycle " << t << ": the network holds no flit, yet "
-       << tracker_.outstanding() << " packets are undelivered (" << dropped
-       << " flits dropped by an injected fault).\n";
+    os << "LOSS at cycle " << t << ": the network holds no flit, yet " << tracker_.outstanding()
+       << " packets are undelivered (" << dropped << " flits dropped by an injected fault).\n";
   }
   os << "Packets in the network:\n" << tracker_.describe_undelivered(24);
-  os << "Accelerators with flits in their router's input buffers or queued packets:\n"
-     << describe_nodes();
+  os << "Accelerators with flits in their router's input buffers or queued packets:\n" << describe_nodes();
   if (network_report_) os << "Flits in the fabric's buffers:\n" << network_report_();
   end_report_ = os.str();
 }
@@ -281,8 +277,8 @@ std::string AcceleratorArray::describe_nodes() const {
       if (cfg_.lanes > 1) os << " lane " << k;
       os << ": credits per VC [";
       for (unsigned v = 0; v < cfg_.num_vcs; ++v) os << (v ? " " : "") << l.credits[v];
-      os << "] of " << cfg_.buf_depth << " (" << owed
-         << " flits not yet out of the router's local input buffer), " << l.q_size << " packets queued";
+      os << "] of " << cfg_.buf_depth << " (" << owed << " flits not yet out of the router's local input buffer), "
+         << l.q_size << " packets queued";
       if (l.injecting) os << ", injecting packet " << l.cur.id << " flit " << l.index;
       os << "\n";
     }

@@ -70,16 +70,16 @@ struct OutPacket {
 
 struct AcceleratorArrayConfig {
   unsigned num_vcs = 3;
-  unsigned buf_depth = 8;        ///< the router's input buffer per VC: the initial credits
-  bool any_vc = false;           ///< vc_policy any: a head may take any VC
-  double injection_rate = 0.1;   ///< flits per node per cycle
-  unsigned packet_length = 1;    ///< flits
-  unsigned source_queue = 0;     ///< packets a source may hold (queued or injecting); 0: no bound
-  int only_source = -1;          ///< test hook: only this node sends; -1: all
+  unsigned buf_depth = 8;       ///< the router's input buffer per VC: the initial credits
+  bool any_vc = false;          ///< vc_policy any: a head may take any VC
+  double injection_rate = 0.1;  ///< flits per node per cycle
+  unsigned packet_length = 1;   ///< flits
+  unsigned source_queue = 0;    ///< packets a source may hold (queued or injecting); 0: no bound
+  int only_source = -1;         ///< test hook: only this node sends; -1: all
   /// Independent network planes: endpoint e is accelerator e mod N's port in plane e div N
   /// (N = the pattern's nodes); its traffic stays in its plane.
   unsigned planes = 1;
-  unsigned lanes = 1;            ///< local ports per accelerator and plane (1..4)
+  unsigned lanes = 1;               ///< local ports per accelerator and plane (1..4)
   uint64_t collective_timeout = 0;  ///< cycles a collective may take (with an engine)
   uint64_t warmup = 1000, measure = 10000, drain = 50000, watchdog = 2000;
   uint64_t seed = 1;
@@ -89,9 +89,9 @@ struct AcceleratorArrayConfig {
 struct TrafficResults {
   uint64_t window_cycles = 0;
   unsigned sending_nodes = 0, nodes = 0;
-  uint64_t window_generated_flits = 0;  ///< flits of packets created in the window
-  uint64_t window_accepted_flits = 0;   ///< flits delivered in the window
-  uint64_t measured_packets = 0;        ///< measured packets delivered
+  uint64_t window_generated_flits = 0;        ///< flits of packets created in the window
+  uint64_t window_accepted_flits = 0;         ///< flits delivered in the window
+  uint64_t measured_packets = 0;              ///< measured packets delivered
   std::vector<uint64_t> node_accepted_flits;  ///< per node: flits it received in the window
   double avg_latency = 0, p50_latency = 0, p99_latency = 0, max_latency = 0;
 };
@@ -103,8 +103,8 @@ class AcceleratorArray : public sc_core::sc_module {
  public:
   sc_core::sc_in<bool> clk;
 
-  AcceleratorArray(sc_core::sc_module_name name, const AcceleratorArrayConfig& cfg,
-                   const TrafficPattern& pattern, PacketTracker& tracker);
+  AcceleratorArray(sc_core::sc_module_name name, const AcceleratorArrayConfig& cfg, const TrafficPattern& pattern,
+                   PacketTracker& tracker);
 
   /// Node n's links of lane `lane`: `to_router` carries its flits into the board,
   /// `from_router` out of it.
@@ -138,8 +138,8 @@ class AcceleratorArray : public sc_core::sc_module {
 
  private:
   struct Lane {
-    FlitLink* tx = nullptr;  // to the router
-    FlitLink* rx = nullptr;  // from the router
+    FlitLink* tx = nullptr;        // to the router
+    FlitLink* rx = nullptr;        // from the router
     std::vector<OutPacket> queue;  // ring, power-of-two capacity
     std::size_t q_head = 0, q_size = 0;
     OutPacket cur;  // the packet being injected (valid while injecting)

@@ -82,14 +82,16 @@ CollectiveEngine::CollectiveEngine(const CollectiveEngineConfig& cfg, std::vecto
   for (unsigned j = 0; j < jobs_.size(); ++j) {
     const CollectivePlan& plan = jobs_[j].plan;
     const unsigned p = plan.ranks();
-    if (jobs_[j].endpoint.size() != p) throw std::invalid_argument("CollectiveEngine: a job needs one endpoint per rank");
+    if (jobs_[j].endpoint.size() != p)
+      throw std::invalid_argument("CollectiveEngine: a job needs one endpoint per rank");
     if (p >= (1u << kStepBits)) throw std::invalid_argument("CollectiveEngine: at most 2^20 ranks per job");
     if (segments(plan.elements) >= (uint64_t{1} << kSegBits))
       throw std::invalid_argument("CollectiveEngine: too many segments");
     for (unsigned r = 0; r < p; ++r) {
       const unsigned e = jobs_[j].endpoint[r];
       if (e >= endpoints || job_of_[e] >= 0)
-        throw std::invalid_argument("CollectiveEngine: endpoint " + std::to_string(e) + " is out of range or in two jobs");
+        throw std::invalid_argument("CollectiveEngine: endpoint " + std::to_string(e) +
+                                    " is out of range or in two jobs");
       job_of_[e] = static_cast<int>(j);
       rank_of_[e] = static_cast<int>(r);
     }

@@ -47,19 +47,19 @@ struct CollectiveJob {
 };
 
 struct CollectiveEngineConfig {
-  bool int32 = false;             ///< int32 data, else fp32
-  unsigned segment_flits = 64;    ///< body flits per packet (4 elements each)
-  unsigned lanes = 1;             ///< local ports per accelerator
-  bool keep_outputs = false;      ///< keep every rank's output buffer
+  bool int32 = false;           ///< int32 data, else fp32
+  unsigned segment_flits = 64;  ///< body flits per packet (4 elements each)
+  unsigned lanes = 1;           ///< local ports per accelerator
+  bool keep_outputs = false;    ///< keep every rank's output buffer
 };
 
 /// What one job's collective did.
 struct CollectiveJobResult {
-  bool complete = false;        ///< every rank finished
-  uint64_t end_cycle = 0;       ///< the cycle after the last rank finished
-  uint64_t output_elements = 0; ///< written, over all ranks
-  uint64_t mismatched = 0;      ///< elements that differ from the reference
-  uint64_t coverage_errors = 0; ///< ranks whose output was not written exactly once per element
+  bool complete = false;                    ///< every rank finished
+  uint64_t end_cycle = 0;                   ///< the cycle after the last rank finished
+  uint64_t output_elements = 0;             ///< written, over all ranks
+  uint64_t mismatched = 0;                  ///< elements that differ from the reference
+  uint64_t coverage_errors = 0;             ///< ranks whose output was not written exactly once per element
   uint64_t packets = 0, payload_bytes = 0;  ///< data packets sent and their payload
 };
 
@@ -147,7 +147,7 @@ class CollectiveEngine {
   };
   struct JobState {
     std::vector<RankState> ranks;
-    std::vector<FlowState> flows;  // [rank * flows + flow]
+    std::vector<FlowState> flows;       // [rank * flows + flow]
     std::vector<uint32_t> residue_sum;  // allreduce, reduce_scatter: the reference per i mod 31
     unsigned ranks_done = 0;
     uint64_t end_cycle = 0, packets = 0, payload_bytes = 0;
@@ -195,8 +195,8 @@ class CollectiveEngine {
   std::size_t jobs_done_ = 0;
 
   uint64_t seg_elems_;
-  std::size_t stride_;              // flits per buffer
-  std::vector<Payload> pool_;       // buffers of stride_ flits
+  std::size_t stride_;         // flits per buffer
+  std::vector<Payload> pool_;  // buffers of stride_ flits
   std::vector<uint32_t> free_;
   // The packet arriving at each (endpoint, lane, VC): the buffer its body goes to, and where.
   struct RxSlot {

@@ -6,9 +6,8 @@
 
 namespace hx {
 
-TrafficPattern::TrafficPattern(Pattern kind, unsigned size_x, unsigned size_y,
-                               std::vector<unsigned> hotspot_nodes, double hotspot_fraction,
-                               uint64_t seed, unsigned message_packets)
+TrafficPattern::TrafficPattern(Pattern kind, unsigned size_x, unsigned size_y, std::vector<unsigned> hotspot_nodes,
+                               double hotspot_fraction, uint64_t seed, unsigned message_packets)
     : kind_(kind),
       size_x_(size_x),
       size_y_(size_y),
@@ -21,8 +20,7 @@ TrafficPattern::TrafficPattern(Pattern kind, unsigned size_x, unsigned size_y,
   switch (kind_) {
     case Pattern::Uniform:
     case Pattern::Hotspot:
-    case Pattern::AllToAll:
-      break;
+    case Pattern::AllToAll: break;
     case Pattern::Permutation: {
       // Sattolo's algorithm: a uniformly random cyclic permutation, so no node maps to itself.
       Rng rng(seed ^ 0x7065726d75746174ull);

@@ -26,24 +26,20 @@ namespace hx {
 
 class TrafficPattern {
  public:
-  TrafficPattern(Pattern kind, unsigned size_x, unsigned size_y,
-                 std::vector<unsigned> hotspot_nodes, double hotspot_fraction, uint64_t seed,
-                 unsigned message_packets = 1);
+  TrafficPattern(Pattern kind, unsigned size_x, unsigned size_y, std::vector<unsigned> hotspot_nodes,
+                 double hotspot_fraction, uint64_t seed, unsigned message_packets = 1);
 
   /// Destination of packet number `seq` (0, 1, ...) from `src`; the random patterns draw from
   /// the source's rng.
   unsigned destination(unsigned src, Rng& rng, uint64_t seq = 0) const {
     switch (kind_) {
-      case Pattern::Uniform:
-        return uniform_other(src, rng);
-      case Pattern::Hotspot:
-        return hotspot(src, rng);
+      case Pattern::Uniform: return uniform_other(src, rng);
+      case Pattern::Hotspot: return hotspot(src, rng);
       case Pattern::AllToAll: {
         const uint64_t round = (seq / message_packets_) % (nodes_ - 1) + 1;
         return static_cast<unsigned>((src + round) % nodes_);
       }
-      default:
-        return fixed_[src];
+      default: return fixed_[src];
     }
   }
 
@@ -76,8 +72,7 @@ class TrafficPattern {
         if (hot_n == 0) return uniform_mean();
         return hot_fraction_ * hot_sum / hot_n + (1 - hot_fraction_) * uniform_mean();
       }
-      default:
-        return cost(src, fixed_[src]);
+      default: return cost(src, fixed_[src]);
     }
   }
   unsigned num_nodes() const { return nodes_; }

@@ -36,12 +36,7 @@ class EdgePort {
   /// board number `board`.
   EdgePort(std::string name, Direction dir, unsigned vcs, unsigned depth, unsigned out_credits, unsigned board,
            unsigned router_x, unsigned router_y)
-      : buf_(vcs, depth),
-        dir_(dir),
-        board_(board),
-        x_(router_x),
-        y_(router_y),
-        name_(std::move(name)) {
+      : buf_(vcs, depth), dir_(dir), board_(board), x_(router_x), y_(router_y), name_(std::move(name)) {
     for (unsigned v = 0; v < vcs; ++v) credits_[v] = out_credits;
   }
 

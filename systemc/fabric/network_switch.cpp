@@ -4,9 +4,9 @@
 
 namespace hx {
 
-NetworkSwitch::NetworkSwitch(std::string name, unsigned ports, unsigned vcs, unsigned depth,
-                             unsigned latency, unsigned speedup, Role role, TreeAddressing addressing,
-                             PacketTracker* tracker, ErrorHandler on_error, uint64_t seed)
+NetworkSwitch::NetworkSwitch(std::string name, unsigned ports, unsigned vcs, unsigned depth, unsigned latency,
+                             unsigned speedup, Role role, TreeAddressing addressing, PacketTracker* tracker,
+                             ErrorHandler on_error, uint64_t seed)
     : name_(std::move(name)),
       vcs_(vcs),
       latency_(latency),
@@ -47,10 +47,8 @@ void NetworkSwitch::connect(unsigned port, FlitLink* in, FlitLink* out, unsigned
 
 int NetworkSwitch::down_port(unsigned terminal) const {
   switch (role_.kind) {
-    case Role::Kind::Single:
-      return static_cast<int>(terminal);
-    case Role::Kind::Leaf:
-      return static_cast<int>(terminal % role_.down);
+    case Role::Kind::Single: return static_cast<int>(terminal);
+    case Role::Kind::Leaf: return static_cast<int>(terminal % role_.down);
     case Role::Kind::Spine: {
       // Up link g = leaf * up + j arrives at spine g mod spines as port g div spines: this
       // spine's ports to `leaf` are those of the links g in [leaf * up, (leaf + 1) * up) with
@@ -64,8 +62,7 @@ int NetworkSwitch::down_port(unsigned terminal) const {
       return static_cast<int>(first + terminal % count);
     }
     case Role::Kind::Dragonfly:
-    case Role::Kind::Torus:
-      break;  // routed by route_dragonfly / route_torus
+    case Role::Kind::Torus: break;  // routed by route_dragonfly / route_torus
   }
   return kNone;
 }
@@ -271,8 +268,8 @@ void NetworkSwitch::crossbar_round(uint64_t t) {
       if (o == kNone) {
         if (!is_head(e.flit.type)) {
           if (on_error_) {
-            on_error_("cycle " + std::to_string(t) + ": " + name_ + " port " + std::to_string(i) +
-                      " vc " + std::to_string(v) + ": a body or tail flit without a head before it");
+            on_error_("cycle " + std::to_string(t) + ": " + name_ + " port " + std::to_string(i) + " vc " +
+                      std::to_string(v) + ": a body or tail flit without a head before it");
           }
           continue;
         }
@@ -348,8 +345,8 @@ std::string NetworkSwitch::describe() const {
       const unsigned ov = route_vc_[i * vcs_ + v];
       os << "  " << name_ << " in " << i << " vc " << v << ": " << buf_[i].size(v) << " flits";
       if (o != kNone) {
-        os << ", packet in progress to out " << o << " vc " << ov << " (queued " << obuf_[o].size(ov)
-           << ", credits " << credits_[o * vcs_ + ov] << ")";
+        os << ", packet in progress to out " << o << " vc " << ov << " (queued " << obuf_[o].size(ov) << ", credits "
+           << credits_[o * vcs_ + ov] << ")";
       } else if (role_.kind != Role::Kind::Dragonfly) {
         os << ", head for terminal " << addr_.terminal(buf_[i].front(v).flit);
       }

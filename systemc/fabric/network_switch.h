@@ -26,7 +26,8 @@
 // packet straight to its terminal. In a two-level tree a leaf sends it down when the terminal
 // is its own, else up, adaptively, to the up port with the most room for the packet's VC
 // (downstream credits plus free output queue, among those whose output VC is free); a spine
-// sends it down, deterministically, to the leaf of the terminal. Up/down routes have no cycles, so the tree cannot deadlock by itself.
+// sends it down, deterministically, to the leaf of the terminal. Up/down routes have no cycles, so the tree cannot
+// deadlock by itself.
 //
 // Allocation is separable, input first, once per crossbar round (`speedup` rounds a cycle):
 // each input picks, round-robin over its VCs, one VC whose front flit is ready and can go (room
@@ -41,9 +42,9 @@
 #include <string>
 #include <vector>
 
+#include "dragonfly_plan.h"
 #include "flit_link.h"
 #include "hx_flit.h"
-#include "dragonfly_plan.h"
 #include "packet_tracker.h"
 #include "rng.h"
 #include "vc_buffer.h"
@@ -62,9 +63,9 @@ namespace hx {
 /// as board (n mod 256, n div 256) in the header's 8-bit board fields.
 struct TreeAddressing {
   static constexpr unsigned kEndpointsPerBoardRow = 256;
-  bool endpoints = false;    ///< the terminals are endpoints (a fat-tree system)
-  bool rows = true;          ///< a row tree (E/W edges) or a column tree (N/S edges)
-  unsigned lines = 1;        ///< lines of accelerators the tree serves
+  bool endpoints = false;  ///< the terminals are endpoints (a fat-tree system)
+  bool rows = true;        ///< a row tree (E/W edges) or a column tree (N/S edges)
+  unsigned lines = 1;      ///< lines of accelerators the tree serves
   unsigned board_x = 1, board_y = 1;
   FlitFormat fmt;
 
@@ -97,9 +98,8 @@ class NetworkSwitch {
   /// Flits per VC of an output queue: enough for `speedup` arrivals while the link sends one.
   static constexpr unsigned kOutputQueueDepth = 8;
 
-  NetworkSwitch(std::string name, unsigned ports, unsigned vcs, unsigned depth, unsigned latency,
-                unsigned speedup, Role role, TreeAddressing addressing, PacketTracker* tracker,
-                ErrorHandler on_error, uint64_t seed = 1);
+  NetworkSwitch(std::string name, unsigned ports, unsigned vcs, unsigned depth, unsigned latency, unsigned speedup,
+                Role role, TreeAddressing addressing, PacketTracker* tracker, ErrorHandler on_error, uint64_t seed = 1);
 
   /// Port p: `in` brings flits (its sender counts this switch's `depth` credits per VC), `out`
   /// takes them to a receiver with `out_credits` slots per VC.
@@ -146,21 +146,21 @@ class NetworkSwitch {
   ErrorHandler on_error_;
 
   std::vector<FlitLink*> in_, out_;
-  std::vector<VcBuffer> buf_;              // per input port
-  std::vector<VcBuffer> obuf_;             // per output port: the output queues
-  std::vector<unsigned> rr_link_;          // per output: next VC the link looks at first
-  std::vector<unsigned> owed_credits_;     // [in * vcs + vc]: credits not yet returned upstream
-  std::vector<unsigned> owed_total_;       // per input
-  std::vector<unsigned> rr_credit_;        // per input: next VC whose credit goes back first
-  std::vector<int> route_;                 // [in * vcs + vc]: output of the packet in progress
-  std::vector<unsigned> route_vc_;         // [in * vcs + vc]: ... and its VC there
-  std::vector<int> owner_;                 // [out * vcs + vc]: input holding that output VC
-  std::vector<unsigned> credits_;          // [out * vcs + vc]: the receiver's free slots
-  std::vector<unsigned> full_credits_;     // per output
-  std::vector<unsigned> rr_in_;            // per input: next VC to look at first
-  std::vector<unsigned> rr_out_;           // per output: last input granted
-  unsigned rr_up_ = 0;                     // tie-break among equally loaded up ports
-  Rng rng_;                                // UGAL-L's intermediate groups
+  std::vector<VcBuffer> buf_;           // per input port
+  std::vector<VcBuffer> obuf_;          // per output port: the output queues
+  std::vector<unsigned> rr_link_;       // per output: next VC the link looks at first
+  std::vector<unsigned> owed_credits_;  // [in * vcs + vc]: credits not yet returned upstream
+  std::vector<unsigned> owed_total_;    // per input
+  std::vector<unsigned> rr_credit_;     // per input: next VC whose credit goes back first
+  std::vector<int> route_;              // [in * vcs + vc]: output of the packet in progress
+  std::vector<unsigned> route_vc_;      // [in * vcs + vc]: ... and its VC there
+  std::vector<int> owner_;              // [out * vcs + vc]: input holding that output VC
+  std::vector<unsigned> credits_;       // [out * vcs + vc]: the receiver's free slots
+  std::vector<unsigned> full_credits_;  // per output
+  std::vector<unsigned> rr_in_;         // per input: next VC to look at first
+  std::vector<unsigned> rr_out_;        // per output: last input granted
+  unsigned rr_up_ = 0;                  // tie-break among equally loaded up ports
+  Rng rng_;                             // UGAL-L's intermediate groups
   // Per cycle scratch: each input's request and each output's best request so far.
   std::vector<int> req_out_, req_vc_;
   std::vector<unsigned> req_out_vc_;

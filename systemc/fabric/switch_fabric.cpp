@@ -48,9 +48,8 @@ SwitchFabric::TerminalPorts SwitchFabric::build_tree(const std::string& tree, un
                                                      const TreeAddressing& addr) {
   const TreeShape shape = tree_shape(ports, cfg_.topology.tree_radix, cfg_.topology.tree_taper);
   auto add_switch = [&](const std::string& sw_name, unsigned sw_ports, NetworkSwitch::Role role) {
-    switches_.push_back(std::make_unique<NetworkSwitch>(sw_name, sw_ports, vcs_, switch_depth_,
-                                                        switch_latency_, cfg_.fabric_switch.speedup,
-                                                        role, addr, tracker_, on_error_));
+    switches_.push_back(std::make_unique<NetworkSwitch>(sw_name, sw_ports, vcs_, switch_depth_, switch_latency_,
+                                                        cfg_.fabric_switch.speedup, role, addr, tracker_, on_error_));
     return switches_.back().get();
   };
 
@@ -83,11 +82,11 @@ void SwitchFabric::attach(const std::pair<NetworkSwitch*, unsigned>& terminal, c
                           FlitLink* from_node, FlitLink* to_node, unsigned board, unsigned x, unsigned y) {
   FlitLink* to_switch = make_link(name + "_to_switch", cable_latency_);
   FlitLink* from_switch = make_link(name + "_from_switch", cable_latency_);
-  edge_ports_.push_back(std::make_unique<EdgePort>(name + "_off", EdgePort::Direction::OffBoard, vcs_,
-                                                   router_depth_, switch_depth_, board, x, y));
+  edge_ports_.push_back(std::make_unique<EdgePort>(name + "_off", EdgePort::Direction::OffBoard, vcs_, router_depth_,
+                                                   switch_depth_, board, x, y));
   edge_ports_.back()->connect(from_node, to_switch, tracker_, on_error_);
-  edge_ports_.push_back(std::make_unique<EdgePort>(name + "_on", EdgePort::Direction::OnBoard, vcs_,
-                                                   switch_depth_, router_depth_, board, x, y));
+  edge_ports_.push_back(std::make_unique<EdgePort>(name + "_on", EdgePort::Direction::OnBoard, vcs_, switch_depth_,
+                                                   router_depth_, board, x, y));
   edge_ports_.back()->connect(from_switch, to_node, tracker_, on_error_);
   terminal.first->connect(terminal.second, to_switch, from_switch, switch_depth_);
   ++cables_;
@@ -130,9 +129,8 @@ void SwitchFabric::connect_torus(const std::vector<FlitLink*>& inject, const std
     role.size_y = Y;
     // An accelerator's router: a one-cycle pipeline and no crossbar speedup, like the RTL
     // router of the boards.
-    switches_.push_back(std::make_unique<NetworkSwitch>("r" + std::to_string(role.x) + "_" + std::to_string(role.y),
-                                                        5, vcs_, switch_depth_, 1, 1, role, addr, tracker_,
-                                                        on_error_));
+    switches_.push_back(std::make_unique<NetworkSwitch>("r" + std::to_string(role.x) + "_" + std::to_string(role.y), 5,
+                                                        vcs_, switch_depth_, 1, 1, role, addr, tracker_, on_error_));
     router[n] = switches_.back().get();
     // The accelerator's own port: its local links, with the accelerator's credits.
     router[n]->connect(0, inject[n], eject[n], router_depth_);
@@ -176,7 +174,7 @@ void SwitchFabric::connect_dragonfly(const std::vector<FlitLink*>& inject, const
       }
       for (unsigned j = 0; j < d.h; ++j) {
         const DragonflyPlan::End& far = d.link[(g * d.a + r1) * d.h + j];
-        const bool unused = far.port == 0;  // a global port the pairing left free
+        const bool unused = far.port == 0;      // a global port the pairing left free
         if (unused || far.group < g) continue;  // each global cable once, from its lower group
         cable(router[g * d.a + r1], d.global_port(j), router[far.group * d.a + far.router], far.port);
       }
@@ -189,8 +187,8 @@ void SwitchFabric::connect_dragonfly(const std::vector<FlitLink*>& inject, const
 }
 
 // One HammingMesh tree and, per terminal, the board edge port it serves.
-void SwitchFabric::build_hammingmesh_tree(const std::vector<PlaneModel*>& planes, bool rows,
-                                          unsigned board_rc, unsigned first_line) {
+void SwitchFabric::build_hammingmesh_tree(const std::vector<PlaneModel*>& planes, bool rows, unsigned board_rc,
+                                          unsigned first_line) {
   const unsigned a = cfg_.topology.board_x, b = cfg_.topology.board_y;
   const unsigned lines = tree_lines(cfg_, rows);
   const unsigned positions = rows ? cfg_.topology.global_x : cfg_.topology.global_y;

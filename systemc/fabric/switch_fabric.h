@@ -27,8 +27,8 @@
 #include <systemc>
 
 #include "edge_port.h"
-#include "network_switch.h"
 #include "flit_link.h"
+#include "network_switch.h"
 #include "plane_model.h"
 #include "sim_config.h"
 
@@ -39,8 +39,7 @@ class SwitchFabric : public sc_core::sc_module {
   sc_core::sc_in<bool> clk;
   using ErrorHandler = std::function<void(const std::string&)>;
 
-  SwitchFabric(sc_core::sc_module_name name, const SimConfig& cfg, PacketTracker* tracker,
-               ErrorHandler on_error);
+  SwitchFabric(sc_core::sc_module_name name, const SimConfig& cfg, PacketTracker* tracker, ErrorHandler on_error);
   ~SwitchFabric() override;
 
   /// A HammingMesh: `planes[by * global_x + bx]` is the plane of board (bx, by); builds the
@@ -73,10 +72,10 @@ class SwitchFabric : public sc_core::sc_module {
   TerminalPorts build_tree(const std::string& name, unsigned ports, const TreeAddressing& addr);
   /// A terminal's cable pair and the edge ports between it and a router port or endpoint:
   /// flits from `from_node` go up the tree, flits for the node go out on `to_node`.
-  void attach(const std::pair<NetworkSwitch*, unsigned>& terminal, const std::string& name,
-              FlitLink* from_node, FlitLink* to_node, unsigned board, unsigned x, unsigned y);
-  void build_hammingmesh_tree(const std::vector<PlaneModel*>& planes, bool rows,
-                              unsigned board_row_or_col, unsigned first_line);
+  void attach(const std::pair<NetworkSwitch*, unsigned>& terminal, const std::string& name, FlitLink* from_node,
+              FlitLink* to_node, unsigned board, unsigned x, unsigned y);
+  void build_hammingmesh_tree(const std::vector<PlaneModel*>& planes, bool rows, unsigned board_row_or_col,
+                              unsigned first_line);
 
   const SimConfig cfg_;
   PacketTracker* tracker_;

@@ -63,8 +63,7 @@ class FlitLink : public sc_core::sc_object {
  public:
   enum class Fault : uint8_t { None, Drop, Corrupt };
 
-  FlitLink(const char* name, unsigned latency_cycles)
-      : sc_core::sc_object(name), lead_(latency_cycles + 1) {
+  FlitLink(const char* name, unsigned latency_cycles) : sc_core::sc_object(name), lead_(latency_cycles + 1) {
     std::size_t size = 1;
     while (size < latency_cycles + 2u) size <<= 1;  // power of two: index by mask
     if (size > kInlineSlots) {
@@ -205,7 +204,7 @@ class FlitLink : public sc_core::sc_object {
   int wire_credit_vc_ = -1;
   Fault fault_ = Fault::None;
   SharedCount dropped_;
-  std::unique_ptr<Slot[]> far_slots_;              // rings longer than kInlineSlots
+  std::unique_ptr<Slot[]> far_slots_;          // rings longer than kInlineSlots
   alignas(64) Slot near_slots_[kInlineSlots];  // a slot never straddles two cache lines
 };
 

@@ -54,7 +54,8 @@ KeySpec schema(NvConfig& c) {
                            }),
                       leaf("groups", P::Optional, "an integer in 2..16 (leaf groups of 8 GPUs; nvswitch_tree only)", "",
                            [&c](const Field& f) {
-                             if (c.system == SystemKind::Dgx2) f.fail("no groups key for a dgx2 (it has 2 groups of 8 GPUs)");
+                             if (c.system == SystemKind::Dgx2)
+                               f.fail("no groups key for a dgx2 (it has 2 groups of 8 GPUs)");
                              c.groups = static_cast<unsigned>(f.integer(2, 16));
                            }),
                       leaf("links", P::Defaulted, "an integer in 1..8 (links per GPU, one per plane)", "6",
@@ -62,12 +63,14 @@ KeySpec schema(NvConfig& c) {
                       leaf("link_bandwidth", P::Defaulted, "a bandwidth in [1 GB/s, 1 TB/s]", "25 GB/s",
                            [&c](const Field& f) {
                              c.link_bandwidth = f.bandwidth();
-                             if (c.link_bandwidth < 8e9 || c.link_bandwidth > 8e12) f.fail("a bandwidth in [1 GB/s, 1 TB/s]");
+                             if (c.link_bandwidth < 8e9 || c.link_bandwidth > 8e12)
+                               f.fail("a bandwidth in [1 GB/s, 1 TB/s]");
                            }),
                       leaf("trunk_bandwidth", P::Optional,
                            "a bandwidth in [1 GB/s, 1 TB/s] of the switch-to-switch links (DGX-2 trunks, "
                            "fat-tree leaf-spine links)",
-                           "topology.link_bandwidth", [&c](const Field& f) {
+                           "topology.link_bandwidth",
+                           [&c](const Field& f) {
                              c.trunk_bandwidth = f.bandwidth();
                              if (c.trunk_bandwidth < 8e9 || c.trunk_bandwidth > 8e12)
                                f.fail("a bandwidth in [1 GB/s, 1 TB/s]");
@@ -78,98 +81,111 @@ KeySpec schema(NvConfig& c) {
                              if (c.link_latency_s < 0 || c.link_latency_s > 1e-6) f.fail("a time in [0, 1 us]");
                            }),
                   }),
-          section("switch", P::Defaulted,
-                  {
-                      leaf("latency", P::Defaulted, "a time in [1 ns, 10 us]", "150 ns",
-                           [&c](const Field& f) {
-                             c.switch_latency_s = f.time();
-                             if (c.switch_latency_s < 1e-9 || c.switch_latency_s > 1e-5) f.fail("a time in [1 ns, 10 us]");
-                           }),
-                      leaf("speedup", P::Defaulted, "a number in [1, 16] (crossbar flits per cycle per input)", "2",
-                           [&c](const Field& f) { c.speedup = f.number({1, 16}); }),
-                      leaf("table", P::Defaulted, "a reduction table size per port: one of " + sizes_text(), "256 B",
-                           [&c](const Field& f) {
-                             const double bits = f.data_size();
-                             for (unsigned b : reduction_table_sizes())
-                               if (std::fabs(bits - 8.0 * b) < 0.5) {
-                                 c.table_bytes = b;
-                                 return;
-                               }
-                             f.fail("a reduction table size per port: one of " + sizes_text() + " (the built RTL variants)");
-                           }),
-                      leaf("buffer", P::Optional,
-                           "a data size per VC, a multiple of 16 B in [288 B, 1 MiB] (input buffer, output queue and "
-                           "table queue of each port)",
-                           "32 KiB, or the hop's round trip + two packets if larger", [&c](const Field& f) {
-                             const double bytes = f.data_size() / 8;
-                             if (bytes < 288 || bytes > 1048576.0 || std::fmod(bytes, 16) != 0)
-                               f.fail("a data size per VC, a multiple of 16 B in [288 B, 1 MiB] (at least two 144-B packets)");
-                             c.buffer_bytes = static_cast<unsigned>(bytes);
-                           }),
-                      leaf("timeout", P::Defaulted, "a time in [0, 1 ms] (push entries idle this long are evicted; 0: never)",
-                           "1 us", [&c](const Field& f) {
-                             c.timeout_s = f.time();
-                             if (c.timeout_s < 0 || c.timeout_s > 1e-3) f.fail("a time in [0, 1 ms]");
-                           }),
-                  }),
+          section(
+              "switch", P::Defaulted,
+              {
+                  leaf("latency", P::Defaulted, "a time in [1 ns, 10 us]", "150 ns",
+                       [&c](const Field& f) {
+                         c.switch_latency_s = f.time();
+                         if (c.switch_latency_s < 1e-9 || c.switch_latency_s > 1e-5) f.fail("a time in [1 ns, 10 us]");
+                       }),
+                  leaf("speedup", P::Defaulted, "a number in [1, 16] (crossbar flits per cycle per input)", "2",
+                       [&c](const Field& f) {
+                         c.speedup = f.number({1, 16});
+                       }),
+                  leaf("table", P::Defaulted, "a reduction table size per port: one of " + sizes_text(), "256 B",
+                       [&c](const Field& f) {
+                         const double bits = f.data_size();
+                         for (unsigned b : reduction_table_sizes())
+                           if (std::fabs(bits - 8.0 * b) < 0.5) {
+                             c.table_bytes = b;
+                             return;
+                           }
+                         f.fail("a reduction table size per port: one of " + sizes_text() +
+                                " (the built RTL variants)");
+                       }),
+                  leaf("buffer", P::Optional,
+                       "a data size per VC, a multiple of 16 B in [288 B, 1 MiB] (input buffer, output queue and "
+                       "table queue of each port)",
+                       "32 KiB, or the hop's round trip + two packets if larger",
+                       [&c](const Field& f) {
+                         const double bytes = f.data_size() / 8;
+                         if (bytes < 288 || bytes > 1048576.0 || std::fmod(bytes, 16) != 0)
+                           f.fail(
+                               "a data size per VC, a multiple of 16 B in [288 B, 1 MiB] (at least two 144-B packets)");
+                         c.buffer_bytes = static_cast<unsigned>(bytes);
+                       }),
+                  leaf("timeout", P::Defaulted,
+                       "a time in [0, 1 ms] (push entries idle this long are evicted; 0: never)", "1 us",
+                       [&c](const Field& f) {
+                         c.timeout_s = f.time();
+                         if (c.timeout_s < 0 || c.timeout_s > 1e-3) f.fail("a time in [0, 1 ms]");
+                       }),
+              }),
           section("gpu", P::Defaulted,
                   {
                       leaf("memory_latency", P::Defaulted, "cycles in 1..100000 (fabric clock)", "180 cycles",
-                           [&c](const Field& f) {
-                             c.mem_latency = cycles_in(f, 1, 100000, c.link_bandwidth / 128.0);
-                           }),
+                           [&c](const Field& f) { c.mem_latency = cycles_in(f, 1, 100000, c.link_bandwidth / 128.0); }),
                       leaf("memory_jitter", P::Defaulted, "cycles in 0..100000: a random U[0, jitter) more per access",
-                           "180 cycles", [&c](const Field& f) {
-                             c.mem_jitter = cycles_in(f, 0, 100000, c.link_bandwidth / 128.0);
-                           }),
+                           "180 cycles",
+                           [&c](const Field& f) { c.mem_jitter = cycles_in(f, 0, 100000, c.link_bandwidth / 128.0); }),
                       leaf("issue_order", P::Defaulted,
                            "address or random (the order in which a DMA engine injects the lines of a wave)", "address",
-                           [&c](const Field& f) { c.shuffle = f.choice<bool>({{"random", true}, {"address", false}}); }),
-                  }),
-          section("collective", P::Optional,
-                  {
-                      leaf("operation", P::Defaulted, "allreduce (the only operation of this fabric)", "allreduce",
-                           [](const Field& f) { f.choice<int>({{"allreduce", 0}}); }),
-                      leaf("algorithm", P::Required, "ring, pull or push", "",
                            [&c](const Field& f) {
-                             c.method = f.choice<Method>(
-                                 {{"ring", Method::Ring}, {"pull", Method::Pull}, {"push", Method::Push}});
-                           }),
-                      leaf("message", P::Required, "a data size, a multiple of 128 B in [128 B, 1 GiB]", "",
-                           [&c](const Field& f) { c.message_bytes = message_size(f); }),
-                      leaf("datatype", P::Defaulted, "fp32 or int32", "fp32",
-                           [&c](const Field& f) {
-                             c.dtype = f.choice<DataType>({{"fp32", DataType::Fp32}, {"int32", DataType::Int32}});
-                           }),
-                      leaf("wave", P::Defaulted, "a data size, a multiple of 128 B (0: no wave control)", "0 B",
-                           [&c](const Field& f) {
-                             const double bytes = f.data_size() / 8;
-                             if (bytes < 0 || bytes > 1073741824.0 || std::fmod(bytes, 128) != 0)
-                               f.fail("a data size, a multiple of 128 B (0: no wave control)");
-                             c.wave_bytes = static_cast<uint64_t>(bytes);
-                           }),
-                      leaf("waves", P::Defaulted, "an integer in 1..4096 (outstanding waves; ignored without collective.wave)", "1",
-                           [&c](const Field& f) { c.waves = static_cast<unsigned>(f.integer(1, 4096)); }),
-                      leaf("barrier", P::Defaulted, "true or false (pull: an initial barrier)", "false",
-                           [&c](const Field& f) {
-                             const std::string t = f.text("true or false");
-                             if (t != "true" && t != "false") f.fail("true or false");
-                             c.barrier = t == "true";
-                             if (c.barrier && c.method != Method::Pull) f.fail("false: only the pull algorithm has a barrier");
-                           }),
-                      leaf("ring_slice", P::Defaulted, "a data size, a multiple of 128 B (ring: data per flag)", "64 KiB",
-                           [&c](const Field& f) {
-                             const double bytes = f.data_size() / 8;
-                             if (bytes < 128 || bytes > 1073741824.0 || std::fmod(bytes, 128) != 0)
-                               f.fail("a data size, a multiple of 128 B in [128 B, 1 GiB]");
-                             c.ring_slice_bytes = static_cast<uint64_t>(bytes);
+                             c.shuffle = f.choice<bool>({{"random", true}, {"address", false}});
                            }),
                   }),
+          section(
+              "collective", P::Optional,
+              {
+                  leaf("operation", P::Defaulted, "allreduce (the only operation of this fabric)", "allreduce",
+                       [](const Field& f) {
+                         f.choice<int>({{"allreduce", 0}});
+                       }),
+                  leaf("algorithm", P::Required, "ring, pull or push", "",
+                       [&c](const Field& f) {
+                         c.method =
+                             f.choice<Method>({{"ring", Method::Ring}, {"pull", Method::Pull}, {"push", Method::Push}});
+                       }),
+                  leaf("message", P::Required, "a data size, a multiple of 128 B in [128 B, 1 GiB]", "",
+                       [&c](const Field& f) { c.message_bytes = message_size(f); }),
+                  leaf("datatype", P::Defaulted, "fp32 or int32", "fp32",
+                       [&c](const Field& f) {
+                         c.dtype = f.choice<DataType>({{"fp32", DataType::Fp32}, {"int32", DataType::Int32}});
+                       }),
+                  leaf("wave", P::Defaulted, "a data size, a multiple of 128 B (0: no wave control)", "0 B",
+                       [&c](const Field& f) {
+                         const double bytes = f.data_size() / 8;
+                         if (bytes < 0 || bytes > 1073741824.0 || std::fmod(bytes, 128) != 0)
+                           f.fail("a data size, a multiple of 128 B (0: no wave control)");
+                         c.wave_bytes = static_cast<uint64_t>(bytes);
+                       }),
+                  leaf("waves", P::Defaulted,
+                       "an integer in 1..4096 (outstanding waves; ignored without collective.wave)", "1",
+                       [&c](const Field& f) { c.waves = static_cast<unsigned>(f.integer(1, 4096)); }),
+                  leaf("barrier", P::Defaulted, "true or false (pull: an initial barrier)", "false",
+                       [&c](const Field& f) {
+                         const std::string t = f.text("true or false");
+                         if (t != "true" && t != "false") f.fail("true or false");
+                         c.barrier = t == "true";
+                         if (c.barrier && c.method != Method::Pull)
+                           f.fail("false: only the pull algorithm has a barrier");
+                       }),
+                  leaf("ring_slice", P::Defaulted, "a data size, a multiple of 128 B (ring: data per flag)", "64 KiB",
+                       [&c](const Field& f) {
+                         const double bytes = f.data_size() / 8;
+                         if (bytes < 128 || bytes > 1073741824.0 || std::fmod(bytes, 128) != 0)
+                           f.fail("a data size, a multiple of 128 B in [128 B, 1 GiB]");
+                         c.ring_slice_bytes = static_cast<uint64_t>(bytes);
+                       }),
+              }),
           section("traffic", P::Optional,
                   {
                       leaf("pattern", P::Required,
                            "uniform (every GPU writes each line to a GPU drawn at random; instead of a collective)", "",
-                           [&c](const Field& f) { c.method = f.choice<Method>({{"uniform", Method::Uniform}}); }),
+                           [&c](const Field& f) {
+                             c.method = f.choice<Method>({{"uniform", Method::Uniform}});
+                           }),
                       leaf("message", P::Required, "a data size per GPU, a multiple of 128 B in [128 B, 1 GiB]", "",
                            [&c](const Field& f) { c.message_bytes = message_size(f); }),
                   }),
@@ -177,8 +193,9 @@ KeySpec schema(NvConfig& c) {
                   {
                       leaf("seed", P::Defaulted, "an integer in 0..2^63", "1",
                            [&c](const Field& f) { c.seed = f.integer(0, uint64_t{1} << 63); }),
-                      leaf("watchdog", P::Defaulted, "cycles in 100..10^9 without progress before a deadlock is reported",
-                           "20000 cycles", [&c](const Field& f) {
+                      leaf("watchdog", P::Defaulted,
+                           "cycles in 100..10^9 without progress before a deadlock is reported", "20000 cycles",
+                           [&c](const Field& f) {
                              c.watchdog_cycles = cycles_in(f, 100, 1000000000, c.link_bandwidth / 128.0);
                            }),
                   }),
@@ -230,15 +247,15 @@ std::vector<std::string> NvConfig::derivations() const {
     std::snprintf(b, sizeof b, "%.6g", v);
     return std::string(b);
   };
-  return {"fabric clock = topology.link_bandwidth " + num(link_bandwidth / 8e9) + " GB/s / 16-B flit = " +
-              num(clock_hz / 1e9) + " GHz (a GPU link carries one flit per cycle)",
-          "switch-to-switch links: topology.trunk_bandwidth " + num(trunk_bandwidth / 8e9) + " GB/s = " +
-              num(trunk_rate) + " flits per cycle",
+  return {"fabric clock = topology.link_bandwidth " + num(link_bandwidth / 8e9) +
+              " GB/s / 16-B flit = " + num(clock_hz / 1e9) + " GHz (a GPU link carries one flit per cycle)",
+          "switch-to-switch links: topology.trunk_bandwidth " + num(trunk_bandwidth / 8e9) +
+              " GB/s = " + num(trunk_rate) + " flits per cycle",
           "switch.latency " + num(switch_latency_s * 1e9) + " ns = " + std::to_string(switch_latency) +
               " cycles; topology.link_latency " + num(link_latency_s * 1e9) + " ns = " + std::to_string(link_latency) +
               " cycles (at least 1)",
-          "switch buffer per VC and port: " + std::to_string(input_buffer) + " flits = " +
-              std::to_string(input_buffer * 16) + " B"};
+          "switch buffer per VC and port: " + std::to_string(input_buffer) +
+              " flits = " + std::to_string(input_buffer * 16) + " B"};
 }
 
 double NvConfig::payload_peak_bytes_per_s() const { return links * (link_bandwidth / 8) * 128.0 / 160.0; }
@@ -247,7 +264,8 @@ NvConfig load_nv_config(const std::string& path, const std::vector<std::string>&
   return load([&path](ConfigReader& r) { r.parse_file(path); }, path, overrides);
 }
 
-NvConfig load_nv_config_text(const std::string& yaml, const std::string& source, const std::vector<std::string>& overrides) {
+NvConfig load_nv_config_text(const std::string& yaml, const std::string& source,
+                             const std::vector<std::string>& overrides) {
   return load([&yaml](ConfigReader& r) { r.parse_text(yaml); }, source, overrides);
 }
 

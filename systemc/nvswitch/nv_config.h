@@ -54,7 +54,8 @@ struct NvConfig {
 };
 
 NvConfig load_nv_config(const std::string& path, const std::vector<std::string>& overrides);
-NvConfig load_nv_config_text(const std::string& yaml, const std::string& source, const std::vector<std::string>& overrides);
+NvConfig load_nv_config_text(const std::string& yaml, const std::string& source,
+                             const std::vector<std::string>& overrides);
 std::string method_name(Method m);
 
 }  // namespace hx::nv

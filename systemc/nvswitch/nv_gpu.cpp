@@ -11,10 +11,10 @@ namespace hx::nv {
 namespace {
 // What a completed memory access does.
 enum MemWhat : uint8_t {
-  SendWithOwn,   // push write / pull response: the packet carries this GPU's line
-  RingSend,      // a ring step: own line and/or the mailbox, then a write to the next GPU
-  PullFinish,    // a reduced pull response plus this GPU's line: the final, then its multicast
-  FlagSeen,      // a ring flag became visible to this GPU's poll
+  SendWithOwn,  // push write / pull response: the packet carries this GPU's line
+  RingSend,     // a ring step: own line and/or the mailbox, then a write to the next GPU
+  PullFinish,   // a reduced pull response plus this GPU's line: the final, then its multicast
+  FlagSeen,     // a ring flag became visible to this GPU's poll
 };
 constexpr uint64_t ring_key(unsigned step, uint64_t x) { return (static_cast<uint64_t>(step) << 40) | x; }
 
@@ -25,8 +25,15 @@ uint32_t element_bits(DataType t, int64_t v) {
 }  // namespace
 
 Gpu::Gpu(unsigned id, const NvTopology& topo, const GpuParams& params, uint64_t* next_packet_id)
-    : id_(id), topo_(topo), p_(params), next_id_(next_packet_id), rng_(Rng::stream(params.seed, id)),
-      tx_(topo.links()), pending_(topo.links() * kVcs), rx_(topo.links()), final_(params.lines, false) {
+    : id_(id),
+      topo_(topo),
+      p_(params),
+      next_id_(next_packet_id),
+      rng_(Rng::stream(params.seed, id)),
+      tx_(topo.links()),
+      pending_(topo.links() * kVcs),
+      rx_(topo.links()),
+      final_(params.lines, false) {
   // Reduction latency is a push or pull figure; ring and uniform traffic have no results to wait for.
   if (p_.method == Method::Push || p_.method == Method::Pull) sent_at_.assign(p_.lines, 0);
   for (unsigned r = 0; r < 31; ++r) {
@@ -160,7 +167,8 @@ void Gpu::finalise(uint64_t line, const std::array<uint32_t, kLineWords>& data, 
 }
 
 void Gpu::handle(Packet&& pkt, uint64_t now) {
-  const bool for_me = pkt.dst == static_cast<NodeId>(id_) || (pkt.dst == kAllGpus && pkt.exclude != static_cast<int32_t>(id_));
+  const bool for_me =
+      pkt.dst == static_cast<NodeId>(id_) || (pkt.dst == kAllGpus && pkt.exclude != static_cast<int32_t>(id_));
   if (!for_me) {
     error(checks_.misdelivered, "received a packet for " + std::to_string(pkt.dst) + " (kind " +
                                     std::to_string(static_cast<int>(pkt.kind)) + ")");
@@ -206,7 +214,8 @@ void Gpu::handle(Packet&& pkt, uint64_t now) {
     case Kind::PullRsp:
       if (pkt.count != p_.gpus - 1)
         error(checks_.bad_counts, "line " + std::to_string(pkt.line) + ": pull result reduces " +
-                                      std::to_string(pkt.count) + " responses, expected " + std::to_string(p_.gpus - 1));
+                                      std::to_string(pkt.count) + " responses, expected " +
+                                      std::to_string(p_.gpus - 1));
       --in_flight_;
       returned(pkt.line, now);
       if (++owned_returned_ == work_.size()) owned_done_at_ = now;
@@ -234,7 +243,8 @@ void Gpu::handle(Packet&& pkt, uint64_t now) {
         for (unsigned w = 0; w < kLineWords; ++w) acc[w] = combine(acc[w], pkt.data[w]);
       count += pkt.count;
       ++partials_merged_;
-      if (count > p_.gpus) error(checks_.bad_counts, "line " + std::to_string(pkt.line) + ": more contributions than GPUs");
+      if (count > p_.gpus)
+        error(checks_.bad_counts, "line " + std::to_string(pkt.line) + ": more contributions than GPUs");
       if (count == p_.gpus) {
         const std::array<uint32_t, kLineWords> result = acc;
         partial_.erase(pkt.line);
@@ -256,9 +266,7 @@ void Gpu::handle(Packet&& pkt, uint64_t now) {
     case Kind::Flag:
       memory(now, std::move(pkt), FlagSeen);  // the poll sees it one memory access later
       return;
-    case Kind::PushWr:
-      error(checks_.misdelivered, "a push write reached a GPU");
-      return;
+    case Kind::PushWr: error(checks_.misdelivered, "a push write reached a GPU"); return;
   }
 }
 
@@ -267,13 +275,14 @@ void Gpu::handle(Packet&& pkt, uint64_t now) {
 void Gpu::received_write(const Packet& w) {
   const auto src = static_cast<unsigned>(w.src);
   if (w.src < 0 || src >= p_.gpus || w.line >= p_.lines || uniform_target(p_.seed, src, w.line, p_.gpus) != id_) {
-    error(checks_.misdelivered, "write of line " + std::to_string(w.line) + " from " + std::to_string(w.src) +
-                                    " was not meant for this GPU");
+    error(checks_.misdelivered,
+          "write of line " + std::to_string(w.line) + " from " + std::to_string(w.src) + " was not meant for this GPU");
     return;
   }
   const size_t key = static_cast<size_t>(src) * p_.lines + w.line;
   if (received_[key]) {
-    error(checks_.duplicate_lines, "line " + std::to_string(w.line) + " of GPU " + std::to_string(src) + " arrived twice");
+    error(checks_.duplicate_lines,
+          "line " + std::to_string(w.line) + " of GPU " + std::to_string(src) + " arrived twice");
     return;
   }
   received_[key] = true;

@@ -47,14 +47,14 @@ struct GpuParams {
   Method method = Method::Push;
   DataType dtype = DataType::Fp32;
   unsigned gpus = 16;
-  uint64_t lines = 0;          // message size / 128 B
-  uint64_t wave_lines = 0;     // 0: no wave control
-  unsigned waves = 1;          // outstanding waves
-  bool barrier = false;        // pull: an initial barrier
+  uint64_t lines = 0;       // message size / 128 B
+  uint64_t wave_lines = 0;  // 0: no wave control
+  unsigned waves = 1;       // outstanding waves
+  bool barrier = false;     // pull: an initial barrier
   uint64_t ring_slice_lines = 512;
   unsigned mem_latency = 180, mem_jitter = 180;
-  unsigned dma_window = 256;   // lines the DMA engine has in flight (reads issued, not yet sent)
-  bool shuffle = false;        // inject each wave's lines in a random order (else address order)
+  unsigned dma_window = 256;  // lines the DMA engine has in flight (reads issued, not yet sent)
+  bool shuffle = false;       // inject each wave's lines in a random order (else address order)
   uint64_t seed = 1;
   // Test hook: corrupt or drop the fault_n-th data packet (1-based) delivered to GPU fault_gpu.
   enum class Fault { None, Corrupt, Drop } fault = Fault::None;
@@ -110,9 +110,9 @@ class Gpu : public PacketSink {
  private:
   struct MemOp {
     uint64_t at;
-    uint64_t seq;   // tie-break: issue order
-    Packet pkt;     // sent when the access completes (data filled in then)
-    uint8_t what;   // see MemWhat in the .cpp
+    uint64_t seq;  // tie-break: issue order
+    Packet pkt;    // sent when the access completes (data filled in then)
+    uint8_t what;  // see MemWhat in the .cpp
     bool operator>(const MemOp& o) const { return at != o.at ? at > o.at : seq > o.seq; }
   };
 
@@ -150,7 +150,7 @@ class Gpu : public PacketSink {
   uint64_t* next_id_;
   Rng rng_;  // this GPU's stream: memory jitter, DMA issue order
   std::vector<LinkTx> tx_;
-  std::vector<std::deque<Packet>> pending_;  // per link and VC: waiting for room in the link queue
+  std::vector<std::deque<Packet>> pending_;                  // per link and VC: waiting for room in the link queue
   std::vector<std::deque<std::pair<uint64_t, Packet>>> rx_;  // per link: (tail arrival, packet)
   std::priority_queue<MemOp, std::vector<MemOp>, std::greater<MemOp>> mem_;
   uint64_t mem_seq_ = 0;
@@ -168,14 +168,14 @@ class Gpu : public PacketSink {
   std::vector<bool> final_;
   uint64_t finals_ = 0, done_at_ = 0;
   uint64_t owned_returned_ = 0, owned_done_at_ = 0;  // pull
-  std::array<uint32_t, 31> expected_{};  // the reference sum per (element index mod 31)
+  std::array<uint32_t, 31> expected_{};              // the reference sum per (element index mod 31)
   // push home GPU: partials by line (data, count)
   std::unordered_map<uint64_t, std::pair<std::array<uint32_t, kLineWords>, unsigned>> partial_;
   uint64_t partials_merged_ = 0;
   // uniform traffic: which (writer, line) arrived here, and how many
   std::vector<bool> received_;
   uint64_t writes_received_ = 0;
-  uint64_t data_packets_in_ = 0;  // for the fault hook
+  uint64_t data_packets_in_ = 0;   // for the fault hook
   std::vector<uint64_t> sent_at_;  // per line: when its push write or pull request left the DMA
   uint64_t latency_sum_ = 0, latency_count_ = 0;
   void sent(uint64_t line, uint64_t now) {
@@ -189,9 +189,14 @@ class Gpu : public PacketSink {
   }
 
   // ring: per (step, slice): ready tasks, outstanding acks; mailboxes by (step, line)
-  struct RingTask { unsigned step; uint64_t slice; uint64_t next_line; uint64_t end_line; };
+  struct RingTask {
+    unsigned step;
+    uint64_t slice;
+    uint64_t next_line;
+    uint64_t end_line;
+  };
   std::deque<RingTask> ring_ready_;
-  std::unordered_map<uint64_t, unsigned> ring_acks_;  // key step<<40|slice
+  std::unordered_map<uint64_t, unsigned> ring_acks_;                        // key step<<40|slice
   std::unordered_map<uint64_t, std::array<uint32_t, kLineWords>> mailbox_;  // key step<<40|line
   GpuChecks checks_;
 };

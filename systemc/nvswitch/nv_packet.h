@@ -34,8 +34,7 @@ constexpr unsigned kLineWords = kLineBytes / 4;
 constexpr unsigned kDataFlits = 8;
 
 constexpr unsigned vc_of(Kind k) {
-  return (k == Kind::Ack || k == Kind::PullRsp || k == Kind::Result || k == Kind::Evict) ? kVcResponse
-                                                                                          : kVcRequest;
+  return (k == Kind::Ack || k == Kind::PullRsp || k == Kind::Result || k == Kind::Evict) ? kVcResponse : kVcRequest;
 }
 constexpr unsigned flits_of(Kind k) {
   return (k == Kind::Ack || k == Kind::PullReq) ? 1 : k == Kind::Flag ? 2 : 1 + kDataFlits;
@@ -54,7 +53,7 @@ inline bool is_switch_id(NodeId id) { return id <= -2; }
 inline unsigned switch_of_id(NodeId id) { return static_cast<unsigned>(-2 - id) / 16; }
 
 struct Packet {
-  uint64_t id = 0;      // unique per injected packet (copies of a multicast share it)
+  uint64_t id = 0;  // unique per injected packet (copies of a multicast share it)
   Kind kind = Kind::Write;
   uint16_t count = 0;     // contributions reduced into the data (pull responses, push)
   uint16_t expected = 0;  // contributions that complete the reduction

@@ -51,9 +51,7 @@ void NvSwitch::plan(Held& h, int in) {
       return;
     case Kind::Write:
     case Kind::Flag:
-    case Kind::Evict:
-      h.remaining = 1u << to_gpu_port(p.dst);
-      return;
+    case Kind::Evict: h.remaining = 1u << to_gpu_port(p.dst); return;
     case Kind::PullRsp:
       h.to_table = true;
       h.table_port = to_gpu_port(p.dst);
@@ -65,9 +63,7 @@ void NvSwitch::plan(Held& h, int in) {
       return;
     }
     case Kind::McWrite:
-    case Kind::Result:
-      h.remaining = topo_.multicast(id_, in, p.line, p.exclude).ports;
-      return;
+    case Kind::Result: h.remaining = topo_.multicast(id_, in, p.line, p.exclude).ports; return;
     case Kind::PushWr: {
       const NvTopology::Home home = topo_.home_of_line(p.line);
       if (home.sw == id_) {
@@ -235,7 +231,8 @@ void NvSwitch::collect_output(unsigned q, const BankPortIo& io) {
       ++stats_.evictions;
     } else {
       std::ostringstream os;
-      os << "switch " << id_ << " port " << q << ": reduction unit emitted header kind " << static_cast<unsigned>(h.kind)
+      os << "switch " << id_ << " port " << q << ": reduction unit emitted header kind "
+         << static_cast<unsigned>(h.kind)
          << " (a push write bypassed a table whose entries are all held by pull requests?)";
       throw std::runtime_error(os.str());
     }
@@ -317,7 +314,8 @@ std::string NvSwitch::where() const {
     if (!table_[q].queue.empty()) os << " table " << q << " queue: " << table_[q].queue.size() << " packets;";
     if (io_[q].occupancy) os << " table " << q << ": " << io_[q].occupancy << " entries;";
     for (unsigned v = 0; v < kVcs; ++v)
-      if (out_[q].queued_packets(v)) os << " out " << q << " vc" << v << ": " << out_[q].queued_packets(v) << " packets;";
+      if (out_[q].queued_packets(v))
+        os << " out " << q << " vc" << v << ": " << out_[q].queued_packets(v) << " packets;";
   }
   return os.str();
 }

@@ -69,14 +69,14 @@ class NvSwitch : public PacketSink {
 
  private:
   struct Held {
-    uint64_t ready = 0;   // cycle it may enter the crossbar
+    uint64_t ready = 0;  // cycle it may enter the crossbar
     Packet pkt;
     bool planned = false;
-    uint32_t remaining = 0;   // output ports still to receive a copy
-    bool to_table = false;    // the one target is the table of port `table_port`
+    uint32_t remaining = 0;  // output ports still to receive a copy
+    bool to_table = false;   // the one target is the table of port `table_port`
     unsigned table_port = 0;
-    bool sink = false;        // absorbed here
-    uint8_t table_step = 0;   // pull requests: 0 not yet offered, 1 offered, 2 allocated
+    bool sink = false;       // absorbed here
+    uint8_t table_step = 0;  // pull requests: 0 not yet offered, 1 offered, 2 allocated
   };
   struct Input {
     std::deque<Held> vcq[kVcs];
@@ -88,7 +88,7 @@ class NvSwitch : public PacketSink {
   struct TableFeed {
     std::deque<Packet> queue;  // responses and writes waiting for the unit
     unsigned queued_flits = 0;
-    unsigned flit = 0;         // next flit of queue.front() to present
+    unsigned flit = 0;  // next flit of queue.front() to present
     // A pull request waiting to allocate. It goes ahead of queued responses at the next packet
     // boundary: it takes the unit for one cycle, while its input port waits for it.
     bool has_request = false;
@@ -96,10 +96,10 @@ class NvSwitch : public PacketSink {
     Packet request;
     // output assembly: the packet the unit is emitting, then its destination
     bool assembling = false;
-    bool bypass = false;       // `out` passed the unit unchanged
+    bool bypass = false;  // `out` passed the unit unchanged
     Packet out;
-    unsigned out_flits = 0;    // data flits received of `out`
-    bool out_done = false;     // `out` is complete and waits for room downstream
+    unsigned out_flits = 0;  // data flits received of `out`
+    bool out_done = false;   // `out` is complete and waits for room downstream
   };
 
   void plan(Held& h, int in);
@@ -118,7 +118,7 @@ class NvSwitch : public PacketSink {
   std::array<TableFeed, NvTopology::kPorts> table_;
   std::array<BankPortIo, NvTopology::kPorts> io_;
   unsigned buffered_ = 0;  // packets in input queues
-  unsigned rr_ = 0;  // round-robin pointer: the input served first, and the output tried first
+  unsigned rr_ = 0;        // round-robin pointer: the input served first, and the output tried first
   SwitchStats stats_;
 };
 

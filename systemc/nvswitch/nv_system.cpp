@@ -228,7 +228,8 @@ NvResults NvSystem::run(bool progress, const std::string& trace) {
     r.error = std::to_string(leftover) + " reduction table entries still in use after the allreduce";
   // Uniform traffic: every acknowledged write was received, checked and counted exactly once.
   if (r.error.empty() && cfg_.method == Method::Uniform && writes_received != r.lines_final)
-    r.error = std::to_string(r.lines_final) + " writes acknowledged but " + std::to_string(writes_received) + " received";
+    r.error =
+        std::to_string(r.lines_final) + " writes acknowledged but " + std::to_string(writes_received) + " received";
   r.cycles = done_at;
   r.seconds = static_cast<double>(done_at) / cfg_.clock_hz;
   if (r.seconds > 0) r.bandwidth = static_cast<double>(cfg_.message_bytes) / r.seconds;
@@ -242,7 +243,8 @@ NvResults NvSystem::run(bool progress, const std::string& trace) {
     r.gpu_injection_max /= static_cast<double>(done_at);
     r.gpu_ejection_max /= static_cast<double>(done_at);
     r.fabric_max /= static_cast<double>(done_at);
-    if (fabric_links) r.fabric_utilisation = fabric_busy / (static_cast<double>(done_at) * static_cast<double>(fabric_links));
+    if (fabric_links)
+      r.fabric_utilisation = fabric_busy / (static_cast<double>(done_at) * static_cast<double>(fabric_links));
   }
   if (lat_n) r.reduction_latency_cycles = static_cast<double>(lat_sum) / static_cast<double>(lat_n);
   r.ok = r.error.empty();
@@ -315,27 +317,28 @@ nlohmann::ordered_json nv_results(const NvConfig& c, const NvTopology& topo, con
   const auto carried = [&r](uint64_t flits, double links) {
     return r.seconds > 0 && links > 0 ? static_cast<double>(flits) * 16 / r.seconds / links / 1e9 : 0.0;
   };
-  ordered_json links = {
-      {"injection",
-       {{"mean", r.gpu_injection_utilisation},
-        {"max", r.gpu_injection_max},
-        {"GBps_per_link", carried(r.gpu_injection_flits, gpu_links)},
-        {"link_GBps", c.link_bandwidth / 8e9},
-        {"links", gpu_links}}},
-      {"ejection",
-       {{"mean", r.gpu_ejection_utilisation},
-        {"max", r.gpu_ejection_max},
-        {"GBps_per_link", carried(r.gpu_ejection_flits, gpu_links)},
-        {"link_GBps", c.link_bandwidth / 8e9},
-        {"links", gpu_links}}},
-      {"fabric",
-       {{"mean", r.fabric_utilisation},
-        {"max", r.fabric_max},
-        {"GBps_per_link", carried(r.fabric_flits, static_cast<double>(r.fabric_links))},
-        {"link_GBps", c.trunk_bandwidth / 8e9},
-        {"links", r.fabric_links}}},
-      {"unit", "mean, max: busy fraction of the links over the run, on average and of the busiest; GBps_per_link: flits (headers included) "
-               "carried per link; link_GBps: each link's bandwidth"}};
+  ordered_json links = {{"injection",
+                         {{"mean", r.gpu_injection_utilisation},
+                          {"max", r.gpu_injection_max},
+                          {"GBps_per_link", carried(r.gpu_injection_flits, gpu_links)},
+                          {"link_GBps", c.link_bandwidth / 8e9},
+                          {"links", gpu_links}}},
+                        {"ejection",
+                         {{"mean", r.gpu_ejection_utilisation},
+                          {"max", r.gpu_ejection_max},
+                          {"GBps_per_link", carried(r.gpu_ejection_flits, gpu_links)},
+                          {"link_GBps", c.link_bandwidth / 8e9},
+                          {"links", gpu_links}}},
+                        {"fabric",
+                         {{"mean", r.fabric_utilisation},
+                          {"max", r.fabric_max},
+                          {"GBps_per_link", carried(r.fabric_flits, static_cast<double>(r.fabric_links))},
+                          {"link_GBps", c.trunk_bandwidth / 8e9},
+                          {"links", r.fabric_links}}},
+                        {"unit",
+                         "mean, max: busy fraction of the links over the run, on average and of the busiest; "
+                         "GBps_per_link: flits (headers included) "
+                         "carried per link; link_GBps: each link's bandwidth"}};
   const double time_us = r.seconds * 1e6;
   if (c.method == Method::Uniform) {
     ordered_json t;
@@ -385,10 +388,9 @@ nlohmann::ordered_json nv_results(const NvConfig& c, const NvTopology& topo, con
     sw["pull_first_hop_stall_cycles"] = r.pull_stall_cycles;
     sw["max_table_occupancy"] = r.max_table_occupancy;
     sw["reduction_latency_cycles"] = r.reduction_latency_cycles;
-    sw["pull_owner_finish_cycles"] =
-        c.method == Method::Pull
-            ? ordered_json{{"first", r.pull_owner_finish_first}, {"last", r.pull_owner_finish_last}}
-            : ordered_json(nullptr);
+    sw["pull_owner_finish_cycles"] = c.method == Method::Pull ? ordered_json{{"first", r.pull_owner_finish_first},
+                                                                             {"last", r.pull_owner_finish_last}}
+                                                              : ordered_json(nullptr);
     j["in_network"] = sw;
   }
 

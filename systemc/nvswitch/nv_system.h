@@ -23,7 +23,7 @@ namespace hx::nv {
 struct NvResults {
   bool ok = false;
   bool deadlock = false;  // the watchdog saw no progress for run.watchdog cycles
-  std::string error;  // a deadlock, a leftover table entry, the first data error
+  std::string error;      // a deadlock, a leftover table entry, the first data error
   uint64_t cycles = 0;
   double seconds = 0, bandwidth = 0, fraction_of_peak = 0;
   double wall_seconds = 0;
@@ -39,7 +39,7 @@ struct NvResults {
   uint64_t gpu_injection_flits = 0, gpu_ejection_flits = 0, fabric_flits = 0;  // flits each class carried
   uint64_t fabric_links = 0;
   double gpu_injection_max = 0, gpu_ejection_max = 0, fabric_max = 0;  // the busiest link of each class
-  double reduction_latency_cycles = 0;  // mean, push write or pull request to its result
+  double reduction_latency_cycles = 0;                                 // mean, push write or pull request to its result
   // Pull: the cycle each GPU's last owned line came back reduced, earliest and latest over GPUs.
   // Their spread shows GPUs (in the DGX-2, whole groups) falling behind each other.
   uint64_t pull_owner_finish_first = 0, pull_owner_finish_last = 0;

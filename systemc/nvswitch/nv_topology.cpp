@@ -4,8 +4,7 @@
 
 namespace hx::nv {
 
-NvTopology::NvTopology(SystemKind kind, unsigned groups, unsigned links)
-    : kind_(kind), groups_(groups), links_(links) {
+NvTopology::NvTopology(SystemKind kind, unsigned groups, unsigned links) : kind_(kind), groups_(groups), links_(links) {
   if (links_ < 1 || links_ > 16) throw std::invalid_argument("NvTopology: links must be in 1..16");
   if (kind_ == SystemKind::Dgx2 && groups_ != 2)
     throw std::invalid_argument("NvTopology: a DGX-2 has exactly 2 groups of 8 GPUs");
@@ -16,8 +15,7 @@ NvTopology::NvTopology(SystemKind kind, unsigned groups, unsigned links)
   for (unsigned j = 0; j < links_; ++j) {
     for (unsigned g = 0; g < groups_; ++g) {
       const unsigned sw = leaf(j, g);
-      for (unsigned p = 0; p < kDownPorts; ++p)
-        peers_[sw][p] = {PortPeer::Kind::Gpu, g * kDownPorts + p, j};
+      for (unsigned p = 0; p < kDownPorts; ++p) peers_[sw][p] = {PortPeer::Kind::Gpu, g * kDownPorts + p, j};
       for (unsigned k = 0; k < kUpPorts; ++k) {
         if (kind_ == SystemKind::Dgx2)
           peers_[sw][kDownPorts + k] = {PortPeer::Kind::Switch, leaf(j, 1 - g), kDownPorts + k};
@@ -26,7 +24,8 @@ NvTopology::NvTopology(SystemKind kind, unsigned groups, unsigned links)
       }
     }
     for (unsigned k = 0; k < spines_per_plane(); ++k)
-      for (unsigned g = 0; g < groups_; ++g) peers_[spine(j, k)][g] = {PortPeer::Kind::Switch, leaf(j, g), kDownPorts + k};
+      for (unsigned g = 0; g < groups_; ++g)
+        peers_[spine(j, k)][g] = {PortPeer::Kind::Switch, leaf(j, g), kDownPorts + k};
   }
 
   // The all-GPU multicast per switch, entry port and up choice (the line only matters through
@@ -40,7 +39,8 @@ NvTopology::NvTopology(SystemKind kind, unsigned groups, unsigned links)
     for (int in = -1; in < static_cast<int>(kPorts); ++in)
       for (unsigned k = 0; k < kUpPorts; ++k) {
         const uint64_t line = static_cast<uint64_t>(k) * links_ + plane_of_switch(sw);
-        const bool from_above = in >= 0 && is_leaf(sw) && peers_[sw][static_cast<unsigned>(in)].kind == PortPeer::Kind::Switch;
+        const bool from_above =
+            in >= 0 && is_leaf(sw) && peers_[sw][static_cast<unsigned>(in)].kind == PortPeer::Kind::Switch;
         Fanout f;
         for (unsigned d = 0; d < gpus(); ++d) {
           const unsigned port = route_to_gpu(sw, d, line);
@@ -68,9 +68,9 @@ unsigned NvTopology::route_to_gpu(unsigned sw, unsigned dst, uint64_t line) cons
 unsigned NvTopology::route_to_switch(unsigned sw, unsigned target, uint64_t line) const {
   const unsigned base = plane_of_switch(sw) * switches_per_plane();
   const unsigned t = target - base;
-  if (!is_leaf(sw)) return t;  // spine -> leaf t (spines never route to spines)
+  if (!is_leaf(sw)) return t;                           // spine -> leaf t (spines never route to spines)
   if (t >= groups_) return kDownPorts + (t - groups_);  // leaf -> spine t - groups
-  return kDownPorts + up_of_line(line);                // leaf -> other leaf, across trunk/spine
+  return kDownPorts + up_of_line(line);                 // leaf -> other leaf, across trunk/spine
 }
 
 NvTopology::Home NvTopology::home_of_line(uint64_t line) const {

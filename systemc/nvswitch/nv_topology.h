@@ -33,8 +33,8 @@ struct PortPeer {
 
 class NvTopology {
  public:
-  static constexpr unsigned kPorts = 16;    // switch radix
-  static constexpr unsigned kDownPorts = 8; // GPU ports of a leaf (0..7); 8..15 go up/across
+  static constexpr unsigned kPorts = 16;     // switch radix
+  static constexpr unsigned kDownPorts = 8;  // GPU ports of a leaf (0..7); 8..15 go up/across
   static constexpr unsigned kUpPorts = kPorts - kDownPorts;
 
   /// groups: leaf groups of 8 GPUs (DGX-2: 2; fat tree: 2..16). links: GPU links = planes.
@@ -80,7 +80,9 @@ class NvTopology {
 
   /// Push reduction: the switch port whose reduction table is the home of `line`. Lines of a
   /// plane are interleaved over every port of every switch of that plane.
-  struct Home { unsigned sw, port; };
+  struct Home {
+    unsigned sw, port;
+  };
   Home home_of_line(uint64_t line) const;
   /// The GPU responsible for `line`: push collects its evicted partials there, and pull has it
   /// request the line's reduction. Groups of `links` consecutive lines (one per plane) share a
@@ -91,7 +93,10 @@ class NvTopology {
   /// switch `sw` on port `in` (-1: from inside the switch): the set of output ports (bit i = port
   /// i), and how many GPUs those ports reach. A port that leads back where the packet came from
   /// is never in the set: the multicast follows the unicast routes (BRCP), as a tree.
-  struct Fanout { uint32_t ports = 0; unsigned gpus = 0; };
+  struct Fanout {
+    uint32_t ports = 0;
+    unsigned gpus = 0;
+  };
   Fanout multicast(unsigned sw, int in, uint64_t line, int exclude) const;
 
  private:

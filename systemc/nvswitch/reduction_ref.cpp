@@ -64,12 +64,8 @@ uint32_t fp32_max(uint32_t a, uint32_t b) {
 }
 
 uint32_t int32_add(uint32_t a, uint32_t b) { return a + b; }
-uint32_t int32_min(uint32_t a, uint32_t b) {
-  return static_cast<int32_t>(a) < static_cast<int32_t>(b) ? a : b;
-}
-uint32_t int32_max(uint32_t a, uint32_t b) {
-  return static_cast<int32_t>(a) < static_cast<int32_t>(b) ? b : a;
-}
+uint32_t int32_min(uint32_t a, uint32_t b) { return static_cast<int32_t>(a) < static_cast<int32_t>(b) ? a : b; }
+uint32_t int32_max(uint32_t a, uint32_t b) { return static_cast<int32_t>(a) < static_cast<int32_t>(b) ? b : a; }
 
 uint32_t reduce_lane(AluOp op, uint32_t a, uint32_t b) {
   switch (op) {
@@ -145,9 +141,8 @@ RedHeader RedHeader::unpack(const RedFlit& f) {
 std::string RedPacket::to_string() const {
   std::ostringstream s;
   s << "kind=" << unsigned(hdr.kind) << " op=" << unsigned(hdr.op) << " fh=" << hdr.first_hop
-    << " n=" << unsigned(hdr.nflits) << " count=" << hdr.count << " exp=" << hdr.expected
-    << " tag=0x" << std::hex << hdr.tag << std::dec << " src=" << hdr.src << " opaque=0x"
-    << std::hex << hdr.opaque << " data[0]=";
+    << " n=" << unsigned(hdr.nflits) << " count=" << hdr.count << " exp=" << hdr.expected << " tag=0x" << std::hex
+    << hdr.tag << std::dec << " src=" << hdr.src << " opaque=0x" << std::hex << hdr.opaque << " data[0]=";
   if (!data.empty()) s << data[0][0] << "," << data[0][1] << "," << data[0][2] << "," << data[0][3];
   s << std::dec;
   return s.str();
@@ -156,16 +151,11 @@ std::string RedPacket::to_string() const {
 // ---- table ---------------------------------------------------------------------------------------
 
 namespace {
-bool owned_pull_req(const RedHeader& h) {
-  return h.kind == static_cast<uint8_t>(RedKind::PullReq) && h.nflits == 0;
-}
-bool owned_with_data(const RedHeader& h, RedKind k) {
-  return h.kind == static_cast<uint8_t>(k) && h.nflits == 8;
-}
+bool owned_pull_req(const RedHeader& h) { return h.kind == static_cast<uint8_t>(RedKind::PullReq) && h.nflits == 0; }
+bool owned_with_data(const RedHeader& h, RedKind k) { return h.kind == static_cast<uint8_t>(k) && h.nflits == 8; }
 }  // namespace
 
-ReductionTableRef::ReductionTableRef(unsigned entries, uint32_t timeout)
-    : table_(entries), timeout_(timeout) {}
+ReductionTableRef::ReductionTableRef(unsigned entries, uint32_t timeout) : table_(entries), timeout_(timeout) {}
 
 int ReductionTableRef::find(uint32_t tag) const {
   for (size_t i = 0; i < table_.size(); ++i)

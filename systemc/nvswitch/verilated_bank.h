@@ -35,7 +35,8 @@ template <class M>
 class VerilatedBank final : public ReductionBank {
  public:
   VerilatedBank(unsigned entries, uint32_t timeout)
-      : ctx_(std::make_unique<VerilatedContext>()), model_(std::make_unique<M>(ctx_.get(), "reduction")),
+      : ctx_(std::make_unique<VerilatedContext>()),
+        model_(std::make_unique<M>(ctx_.get(), "reduction")),
         entries_(entries) {
     occ_width_ = 1;
     while ((1u << occ_width_) < entries + 1) ++occ_width_;

@@ -22,8 +22,8 @@ std::vector<std::string> gtkw_signals(const SimConfig& cfg) {
   gtkw_router(cfg, x, y);
   const unsigned fw = cfg.link_word_bits();
   const std::string flit = "[" + std::to_string(fw - 1) + ":0]";
-  const std::string r = "board0_plane0.hx_board_plane.g_row[" + std::to_string(y) +
-                        "].g_col[" + std::to_string(x) + "].u_router.";
+  const std::string r =
+      "board0_plane0.hx_board_plane.g_row[" + std::to_string(y) + "].g_col[" + std::to_string(x) + "].u_router.";
   const unsigned node = y * cfg.topology.board_x + x;
   static const char* const kPorts[5] = {"N", "E", "S", "W", "L"};
   std::vector<std::string> s;
@@ -32,8 +32,7 @@ std::vector<std::string> gtkw_signals(const SimConfig& cfg) {
   for (unsigned p = 0; p < 5; ++p) {
     const std::string in = r + "g_in[" + std::to_string(p) + "].";
     const std::string out = r + "g_out[" + std::to_string(p) + "].";
-    s.push_back(std::string("-Port ") + kPorts[p] + " of router (" + std::to_string(x) + "," +
-                std::to_string(y) + ")");
+    s.push_back(std::string("-Port ") + kPorts[p] + " of router (" + std::to_string(x) + "," + std::to_string(y) + ")");
     s.push_back(in + "in_valid");
     s.push_back(in + "in_flit" + flit);
     s.push_back(in + "in_credit");
@@ -82,8 +81,7 @@ void write_gtkw(const std::string& gtkw_path, const std::string& fst_path, const
       out << "@800200\n-" << group << "\n";
     } else {
       const bool one_bit = sig.find('[') == std::string::npos;
-      const bool decimal = sig.find("cycle") != std::string::npos ||
-                           sig.find("packet") != std::string::npos;
+      const bool decimal = sig.find("cycle") != std::string::npos || sig.find("packet") != std::string::npos;
       out << (one_bit ? "@28\n" : decimal ? "@24\n" : "@22\n") << sig << "\n";
     }
   }

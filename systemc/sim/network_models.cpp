@@ -107,8 +107,13 @@ std::vector<NetworkModel> make_models() {
                         {"hamiltonian", "two edge-disjoint Hamiltonian cycles of the torus, both directions"},
                         {"torus2d", "2D torus: rows, then columns"},
                         {"direct", "all-to-all: every rank to every rank"}};
-  fabric.traffic = {{"uniform", ""}, {"permutation", ""}, {"transpose", ""}, {"bit_complement", ""},
-                    {"neighbor", ""},  {"hotspot", ""},     {"alltoall", "balanced shift, rounds repeat"}};
+  fabric.traffic = {{"uniform", ""},
+                    {"permutation", ""},
+                    {"transpose", ""},
+                    {"bit_complement", ""},
+                    {"neighbor", ""},
+                    {"hotspot", ""},
+                    {"alltoall", "balanced shift, rounds repeat"}};
   fabric.check = &check_fabric;
   fabric.run = &run_fabric;
   m.push_back(std::move(fabric));

@@ -3,13 +3,13 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
-#include <optional>
 #include <thread>
 #include <tuple>
 #include <utility>
@@ -17,14 +17,14 @@
 #include <systemc.h>  // before Verilator's headers (::sc_time_stamp)
 
 #include "accelerator_array.h"
-#include "collective_engine.h"
-#include "hxmesh_allocator.h"
-#include "topology_cost.h"
 #include "board.h"
+#include "collective_engine.h"
 #include "flit_link.h"
-#include "switch_fabric.h"
+#include "hxmesh_allocator.h"
 #include "packet_tracker.h"
 #include "plane_registry.h"
+#include "switch_fabric.h"
+#include "topology_cost.h"
 #include "traffic_pattern.h"
 #include "verilated.h"
 #include "waveform.h"
@@ -134,8 +134,7 @@ nlohmann::ordered_json traffic_results(const SimConfig& cfg, const TrafficResult
   traffic["generated"] = tr.window_generated_flits / (window * senders);
   traffic["accepted"] = tr.window_accepted_flits / (window * senders);
   traffic["accepted_gbps_per_node"] =
-      tr.window_accepted_flits / (window * senders) * cfg.router.flit_width_bits *
-      cfg.router.clock_hz / 1e9;
+      tr.window_accepted_flits / (window * senders) * cfg.router.flit_width_bits * cfg.router.clock_hz / 1e9;
   traffic["avg_latency_cycles"] = tr.avg_latency;
   traffic["p50_latency_cycles"] = tr.p50_latency;
   traffic["p99_latency_cycles"] = tr.p99_latency;
@@ -380,9 +379,7 @@ double zero_load_latency(const SimConfig& cfg) {
   unsigned senders = 0;
   for (unsigned s = 0; s < cfg.node_count(); ++s) {
     if (!pattern.sends_traffic(s)) continue;
-    sum += pattern.expected(s, [&](unsigned a, unsigned b) {
-      return 2.0 * routers_crossed(cfg, a, b);
-    });
+    sum += pattern.expected(s, [&](unsigned a, unsigned b) { return 2.0 * routers_crossed(cfg, a, b); });
     ++senders;
   }
   if (senders == 0) return 0;
@@ -396,8 +393,8 @@ struct Simulation::Netlist {
   TrafficPattern pattern;
   PacketTracker tracker;
   std::vector<std::unique_ptr<FlitLink>> inject, eject;  // per endpoint and lane: [e * lanes + k]
-  std::unique_ptr<BoardArray> boards;  // board (bx, by) is board by * global_x + bx
-  std::unique_ptr<SwitchFabric> fabric;        // hammingmesh and fat_tree
+  std::unique_ptr<BoardArray> boards;                    // board (bx, by) is board by * global_x + bx
+  std::unique_ptr<SwitchFabric> fabric;                  // hammingmesh and fat_tree
   std::unique_ptr<AcceleratorArray> accelerators;
   std::unique_ptr<CollectiveEngine> engine;  // collective runs
   std::vector<alloc::Placement> placements;  // collective.jobs: where each job runs
@@ -405,22 +402,20 @@ struct Simulation::Netlist {
   const PlaneVariant* variant = nullptr;
 
   Netlist(const SimConfig& cfg)
-      : pattern(make_pattern(cfg)),
-        tracker(flit_format(cfg), endpoint_addresses(cfg), cfg.router.local_ports) {}
+      : pattern(make_pattern(cfg)), tracker(flit_format(cfg), endpoint_addresses(cfg), cfg.router.local_ports) {}
 };
 
 void check_buildable(const SimConfig& cfg) {
   if (cfg.switched()) return;  // no boards, no RTL
   const PlaneVariant* v =
-      find_plane_variant(cfg.topology.board_x, cfg.topology.board_y, cfg.router.vcs,
-                         cfg.router.buffer_depth, cfg.router.flit_width_bits, cfg.router.local_ports);
+      find_plane_variant(cfg.topology.board_x, cfg.topology.board_y, cfg.router.vcs, cfg.router.buffer_depth,
+                         cfg.router.flit_width_bits, cfg.router.local_ports);
   if (v == nullptr) {
     std::ostringstream os;
-    os << cfg.source << ": no RTL model of a " << cfg.topology.board_x << "x"
-       << cfg.topology.board_y << " board plane with " << cfg.router.vcs << " VCs x "
-       << cfg.router.buffer_depth << " flits, " << cfg.router.flit_width_bits << "-bit flits and "
-       << cfg.router.local_ports << " local port" << (cfg.router.local_ports > 1 ? "s" : "")
-       << " per router is built. Built: " << describe_built_plane_variants()
+    os << cfg.source << ": no RTL model of a " << cfg.topology.board_x << "x" << cfg.topology.board_y
+       << " board plane with " << cfg.router.vcs << " VCs x " << cfg.router.buffer_depth << " flits, "
+       << cfg.router.flit_width_bits << "-bit flits and " << cfg.router.local_ports << " local port"
+       << (cfg.router.local_ports > 1 ? "s" : "") << " per router is built. Built: " << describe_built_plane_variants()
        << ". Add the variant to HX_BOARD_SIZES in rtl/CMakeLists.txt.";
     throw std::invalid_argument(os.str());
   }
@@ -433,8 +428,7 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
   const PlaneVariant* v =
       cfg.switched() ? nullptr
                      : find_plane_variant(cfg.topology.board_x, cfg.topology.board_y, cfg.router.vcs,
-                                          cfg.router.buffer_depth, cfg.router.flit_width_bits,
-                                          cfg.router.local_ports);
+                                          cfg.router.buffer_depth, cfg.router.flit_width_bits, cfg.router.local_ports);
   net_ = std::make_unique<Netlist>(cfg);
   Netlist& n = *net_;
   n.variant = v;
@@ -467,8 +461,7 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
   for (unsigned i = 0; i < cfg.board_count(); ++i) {
     boards[i].name = "board" + std::to_string(i);
     for (unsigned p = 0; p < planes; ++p) {
-      boards[i].planes.push_back(
-          make_plane(*v, n.vctx.get(), (boards[i].name + "_plane" + std::to_string(p)).c_str()));
+      boards[i].planes.push_back(make_plane(*v, n.vctx.get(), (boards[i].name + "_plane" + std::to_string(p)).c_str()));
       plane_of_board[p].push_back(boards[i].planes.back().get());
     }
   }
@@ -582,8 +575,8 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
 
   if (!opt.fault.empty()) {
     if (opt.fault_node >= nodes) throw std::invalid_argument("fault node out of range");
-    n.eject[opt.fault_node * lanes]->arm_fault(
-        opt.fault == "drop" ? FlitLink::Fault::Drop : FlitLink::Fault::Corrupt, opt.fault_nth);
+    n.eject[opt.fault_node * lanes]->arm_fault(opt.fault == "drop" ? FlitLink::Fault::Drop : FlitLink::Fault::Corrupt,
+                                               opt.fault_nth);
   }
 
   if (!opt.trace_path.empty()) {
@@ -657,15 +650,15 @@ nlohmann::ordered_json Simulation::run() {
     collectives_complete = collectives_complete && r.complete;
   }
   const uint64_t corrupted = c.corrupted + mismatched;
-  passed_ = end == RunEnd::Drained && lost == 0 && c.duplicated == 0 && corrupted == 0 &&
-            c.misrouted == 0 && c.path_violations == 0 && acc.all_credits_home() && collectives_complete &&
-            coverage_errors == 0 && c.foreign_boards == 0;
+  passed_ = end == RunEnd::Drained && lost == 0 && c.duplicated == 0 && corrupted == 0 && c.misrouted == 0 &&
+            c.path_violations == 0 && acc.all_credits_home() && collectives_complete && coverage_errors == 0 &&
+            c.foreign_boards == 0;
   failure_ = acc.end_report();
   if (!passed_ && failure_.empty()) {
     std::ostringstream os;
-    os << "checks failed: " << lost << " lost, " << c.duplicated << " duplicated, "
-       << c.corrupted << " corrupted, " << c.misrouted << " misrouted, " << c.path_violations
-       << " broke the two-tree/three-VC rule, " << c.foreign_boards << " entered a board of another job";
+    os << "checks failed: " << lost << " lost, " << c.duplicated << " duplicated, " << c.corrupted << " corrupted, "
+       << c.misrouted << " misrouted, " << c.path_violations << " broke the two-tree/three-VC rule, "
+       << c.foreign_boards << " entered a board of another job";
     if (n.engine)
       os << "; collective: " << mismatched << " output elements wrong, " << coverage_errors
          << " ranks with elements missing or written twice";
@@ -680,8 +673,7 @@ nlohmann::ordered_json Simulation::run() {
   j["hxsim"] = {{"command", "run"}, {"config", cfg_.source}, {"name", cfg_.name}, {"model", "fabric"}};
   ordered_json derived;
   derived["kind"] = cfg_.topology.kind;
-  derived["board"] = std::to_string(cfg_.topology.board_x) + "x" +
-                     std::to_string(cfg_.topology.board_y);
+  derived["board"] = std::to_string(cfg_.topology.board_x) + "x" + std::to_string(cfg_.topology.board_y);
   derived["rtl_model"] = n.variant ? "hx_board_plane " + n.variant->name : "none";
   if (cfg_.torus()) {
     derived["system"] = std::to_string(cfg_.system_x()) + "x" + std::to_string(cfg_.system_y()) + " torus of " +
@@ -690,25 +682,25 @@ nlohmann::ordered_json Simulation::run() {
   if (cfg_.dragonfly()) {
     derived.erase("board");
     const SimConfig::Dragonfly& d = cfg_.topology.dragonfly;
-    derived["system"] = "Dragonfly a=" + std::to_string(d.a) + " p=" + std::to_string(d.p) + " h=" +
-                        std::to_string(d.h) + ", " + std::to_string(d.groups) + " groups, " +
+    derived["system"] = "Dragonfly a=" + std::to_string(d.a) + " p=" + std::to_string(d.p) +
+                        " h=" + std::to_string(d.h) + ", " + std::to_string(d.groups) + " groups, " +
                         (d.ugal ? "UGAL-L" : "minimal") + " routing";
   }
   if (cfg_.fat_tree()) {
     derived.erase("board");
     const TreeShape t = tree_shape(cfg_.topology.endpoints, cfg_.topology.tree_radix, cfg_.topology.tree_taper);
-    derived["system"] = "fat tree of " + std::to_string(cfg_.topology.endpoints) + " endpoints" +
-                        (t.leaves == 0 ? std::string(", one switch")
-                                       : ", " + std::to_string(t.leaves) + " leaves (" + std::to_string(t.down) +
-                                             " down, " + std::to_string(t.up) + " up) + " +
-                                             std::to_string(t.spines) + " spines");
+    derived["system"] =
+        "fat tree of " + std::to_string(cfg_.topology.endpoints) + " endpoints" +
+        (t.leaves == 0 ? std::string(", one switch")
+                       : ", " + std::to_string(t.leaves) + " leaves (" + std::to_string(t.down) + " down, " +
+                             std::to_string(t.up) + " up) + " + std::to_string(t.spines) + " spines");
   }
   if (cfg_.hammingmesh()) {
-    derived["system"] = std::to_string(cfg_.topology.global_x) + "x" + std::to_string(cfg_.topology.global_y) +
-                        " Hx" + derived["board"].get<std::string>() + "Mesh" +
-                        (cfg_.topology.planes > 1 ? ", " + std::to_string(cfg_.topology.planes) +
-                                                        " planes (rates per port)"
-                                                  : std::string());
+    derived["system"] =
+        std::to_string(cfg_.topology.global_x) + "x" + std::to_string(cfg_.topology.global_y) + " Hx" +
+        derived["board"].get<std::string>() + "Mesh" +
+        (cfg_.topology.planes > 1 ? ", " + std::to_string(cfg_.topology.planes) + " planes (rates per port)"
+                                  : std::string());
     derived["boards"] = cfg_.board_count();
     derived["planes"] = cfg_.topology.planes;
     derived["tree_span"] = tree_span_name(cfg_.topology.tree_span);
@@ -716,11 +708,11 @@ nlohmann::ordered_json Simulation::run() {
   if (!derived.contains("system")) derived["system"] = derived["board"].get<std::string>() + " board";
   derived["endpoints"] = cfg_.node_count();
   derived["switches"] = n.fabric ? n.fabric->num_switches() : 0;
-  derived["routing_summary"] = cfg_.fat_tree()    ? std::string("up/down adaptive")
-                       : cfg_.dragonfly() ? std::string(cfg_.topology.dragonfly.ugal ? "UGAL-L" : "minimal")
-                       : cfg_.torus()     ? std::string("dimension order with datelines")
-                       : cfg_.hammingmesh()
-                           ? route_mode_name(cfg_.router.routing) + " on the boards, up/down adaptive in the fat trees"
+  derived["routing_summary"] =
+      cfg_.fat_tree()      ? std::string("up/down adaptive")
+      : cfg_.dragonfly()   ? std::string(cfg_.topology.dragonfly.ugal ? "UGAL-L" : "minimal")
+      : cfg_.torus()       ? std::string("dimension order with datelines")
+      : cfg_.hammingmesh() ? route_mode_name(cfg_.router.routing) + " on the boards, up/down adaptive in the fat trees"
                            : route_mode_name(cfg_.router.routing);
   if (n.fabric) {
     derived["accelerators"] = cfg_.node_count();

@@ -19,11 +19,11 @@
 namespace hx {
 
 struct RunOptions {
-  std::string trace_path;            ///< FST file; empty: no waveform
+  std::string trace_path;  ///< FST file; empty: no waveform
   uint64_t trace_from = 0, trace_to = UINT64_MAX;
-  bool progress = false;             ///< a progress line on stderr (for terminals)
+  bool progress = false;  ///< a progress line on stderr (for terminals)
   /// Test hook: drop or corrupt the n-th flit delivered to accelerator `fault_node`.
-  std::string fault;                 ///< "", "drop" or "corrupt"
+  std::string fault;  ///< "", "drop" or "corrupt"
   unsigned fault_node = 0;
   uint64_t fault_nth = 1;
   /// Test hook: only this node sends (-1: every node the pattern says).

@@ -27,16 +27,28 @@ struct Waveform::LinkTrace {
   struct Put {
     VerilatedFst::Buffer* b;
     void bit(uint32_t* o, bool v) const {
-      if constexpr (Full) b->fullBit(o, v); else b->chgBit(o, v);
+      if constexpr (Full)
+        b->fullBit(o, v);
+      else
+        b->chgBit(o, v);
     }
     void bus(uint32_t* o, uint32_t v, int bits) const {
-      if constexpr (Full) b->fullIData(o, v, bits); else b->chgIData(o, v, bits);
+      if constexpr (Full)
+        b->fullIData(o, v, bits);
+      else
+        b->chgIData(o, v, bits);
     }
     void quad(uint32_t* o, uint64_t v) const {
-      if constexpr (Full) b->fullQData(o, v, 64); else b->chgQData(o, v, 64);
+      if constexpr (Full)
+        b->fullQData(o, v, 64);
+      else
+        b->chgQData(o, v, 64);
     }
     void wide(uint32_t* o, const WData* v, int bits) const {
-      if constexpr (Full) b->fullWData(o, v, bits); else b->chgWData(o, v, bits);
+      if constexpr (Full)
+        b->fullWData(o, v, bits);
+      else
+        b->chgWData(o, v, bits);
     }
   };
 
@@ -71,12 +83,8 @@ struct Waveform::LinkTrace {
     }
   }
 
-  static void full_cb(void* self, VerilatedFst::Buffer* b) {
-    static_cast<LinkTrace*>(self)->dump<true>(b);
-  }
-  static void chg_cb(void* self, VerilatedFst::Buffer* b) {
-    static_cast<LinkTrace*>(self)->dump<false>(b);
-  }
+  static void full_cb(void* self, VerilatedFst::Buffer* b) { static_cast<LinkTrace*>(self)->dump<true>(b); }
+  static void chg_cb(void* self, VerilatedFst::Buffer* b) { static_cast<LinkTrace*>(self)->dump<false>(b); }
   static void init_cb(void* self, VerilatedFst* t, uint32_t code) {
     auto* lt = static_cast<LinkTrace*>(self);
     lt->base = code;
@@ -101,8 +109,7 @@ struct Waveform::LinkTrace {
   }
 };
 
-Waveform::Waveform(std::string path, uint64_t from, uint64_t to, uint64_t period_ps,
-                   FlitFormat fmt)
+Waveform::Waveform(std::string path, uint64_t from, uint64_t to, uint64_t period_ps, FlitFormat fmt)
     : path_(std::move(path)),
       from_(from),
       to_(to),

@@ -48,9 +48,8 @@ class Waveform {
 
   /// A GTKWave save file for router (x, y) of the plane model named `plane_name`, with the
   /// links of its accelerator (`tx_link`, `rx_link`: the links' names).
-  void write_gtkw(const std::string& gtkw_path, const std::string& plane_name, unsigned x,
-                  unsigned y, unsigned num_vcs, const std::string& tx_link,
-                  const std::string& rx_link) const;
+  void write_gtkw(const std::string& gtkw_path, const std::string& plane_name, unsigned x, unsigned y, unsigned num_vcs,
+                  const std::string& tx_link, const std::string& rx_link) const;
 
  private:
   struct LinkTrace;

@@ -39,7 +39,7 @@ class WorkerPool {
   void finish();
 
  private:
-  void work();         // take items until none is left
+  void work();  // take items until none is left
   void worker_loop();
 
   const unsigned items_;
@@ -48,8 +48,8 @@ class WorkerPool {
   std::atomic<unsigned> done_{0};  // items finished in this round
   std::mutex m_;
   std::condition_variable wake_, idle_;
-  uint64_t round_ = 0;  // under m_: incremented by start()
-  bool quit_ = false;   // under m_
+  uint64_t round_ = 0;        // under m_: incremented by start()
+  bool quit_ = false;         // under m_
   std::exception_ptr error_;  // under m_
   std::vector<std::thread> threads_;
 };
