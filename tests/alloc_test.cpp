@@ -858,10 +858,12 @@ TEST(AllocConfigTest, ShippedConfigsLoadAndMatchTableII) {
       EXPECT_EQ(c.systems[i].x, e.board_and_side[i].second);
       EXPECT_EQ(c.systems[i].y, e.board_and_side[i].second);
       // 1,024 (small) or 16,384 (large) accelerators.
-      if (e.file == "alloc_small.yaml")
+      if (e.file == "alloc_small.yaml") {
         EXPECT_EQ(c.systems[i].a * c.systems[i].a * c.systems[i].x * c.systems[i].x, 1024u);
-      if (e.file == "alloc_large.yaml")
+      }
+      if (e.file == "alloc_large.yaml") {
         EXPECT_EQ(c.systems[i].a * c.systems[i].a * c.systems[i].x * c.systems[i].x, 16384u);
+      }
     }
   }
 }

@@ -105,7 +105,9 @@ TEST(Board4x4, ZeroLoadLatencyMatchesMinimalPaths) {
           const uint64_t lat = r.head_delivered_cycle - r.head_injected_cycle;
           EXPECT_GE(lat, 2u * ref.min_routers) << b.port_name(src) << " " << to_string(mode);
           EXPECT_LE(lat, 2u * ref.max_routers) << b.port_name(src) << " " << to_string(mode);
-          if (k < 0) EXPECT_EQ(ref.min_routers, ref.max_routers);
+          if (k < 0) {
+            EXPECT_EQ(ref.min_routers, ref.max_routers);
+          }
           ++checked;
         }
       }

@@ -76,7 +76,9 @@ TEST(NetworkSwitch, PipelineLatencyAndCredits) {
       EXPECT_EQ(read_tag(FlitFormat{}, f->payload).packet_id, 42u);
     }
     for (unsigned p = 0; p < 4; ++p) {
-      if (p != 3) EXPECT_EQ(b.out[p]->receive(b.t), nullptr) << "port " << p;
+      if (p != 3) {
+        EXPECT_EQ(b.out[p]->receive(b.t), nullptr) << "port " << p;
+      }
     }
   }
   // In at cycle 1, eligible kLatency cycles later, crossbar and output in that cycle, on the

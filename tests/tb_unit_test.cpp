@@ -180,7 +180,9 @@ TEST(VerilatedPorts, WholeFlitAccessMatchesFieldSlices) {
       set_flit(w, k, f, x);
       const unsigned lsb = k * width;
       EXPECT_EQ(get_bits(w, lsb, pw < 64 ? pw : 64), x.payload[0]) << pw << " " << k;
-      if (pw > 64) EXPECT_EQ(get_bits(w, lsb + 64, pw - 64), x.payload[1]) << pw << " " << k;
+      if (pw > 64) {
+        EXPECT_EQ(get_bits(w, lsb + 64, pw - 64), x.payload[1]) << pw << " " << k;
+      }
       EXPECT_EQ(get_bits(w, lsb + f.vc_lsb(), 2), x.vc);
       EXPECT_EQ(get_bits(w, lsb + f.type_lsb(), 2), static_cast<uint64_t>(x.type));
       EXPECT_EQ(get_flit(w, k, f), x) << pw << " " << k;

@@ -178,12 +178,8 @@ std::string closest_match(const std::string& word, const std::vector<std::string
 
 // ---- Field ----------------------------------------------------------------------------------------
 
-Field::Field(std::string path, YAML::Node node, Origin origin, bool from_file, bool absent)
-    : path_(std::move(path)),
-      node_(std::move(node)),
-      origin_(std::move(origin)),
-      from_file_(from_file),
-      absent_(absent) {}
+Field::Field(std::string path, const YAML::Node& node, Origin origin, bool from_file, bool absent)
+    : path_(std::move(path)), node_(node), origin_(std::move(origin)), from_file_(from_file), absent_(absent) {}
 
 bool Field::is_number() const { return node_.IsScalar() && numeric_text(node_.Scalar()); }
 
@@ -310,7 +306,7 @@ KeySpec leaf(std::string name, Presence presence, std::string expected, std::str
   return k;
 }
 
-KeySpec moved(std::string name, std::string new_path, std::string detail) {
+KeySpec moved(std::string name, std::string new_path, const std::string& detail) {
   const std::string expected = "'" + new_path + "'" + (detail.empty() ? "" : " (" + detail + ")");
   KeySpec k = leaf(std::move(name), Presence::Optional, "", "", [expected](const Field& f) {
     throw ConfigError(f.origin(), f.path(), "renamed key", expected, f.found());

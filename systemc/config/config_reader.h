@@ -103,7 +103,7 @@ class Field {
   /// from_file: the origin was computed from `node`'s yaml-cpp mark, so children and list
   /// elements get their own positions; otherwise they inherit `origin` (an override, a default).
   /// absent: the key is not in the input at all (a section read only for its defaults).
-  Field(std::string path, YAML::Node node, Origin origin, bool from_file, bool absent = false);
+  Field(std::string path, const YAML::Node& node, Origin origin, bool from_file, bool absent = false);
 
   const std::string& path() const { return path_; }
   const YAML::Node& node() const { return node_; }
@@ -226,7 +226,7 @@ KeySpec leaf(std::string name, Presence presence, std::string expected, std::str
 KeySpec section(std::string name, Presence presence, std::vector<KeySpec> keys);
 /// A key of an older schema: any value of it is a ConfigError "renamed key" that names the key
 /// that replaced it, e.g. moved("allreduce", "collective", "allreduce.method is collective.algorithm").
-KeySpec moved(std::string name, std::string new_path, std::string detail = {});
+KeySpec moved(std::string name, std::string new_path, const std::string& detail = {});
 
 /// Reads one config: parse, then any overrides, then read() once.
 ///

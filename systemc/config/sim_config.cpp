@@ -272,7 +272,7 @@ uint64_t read_cycles(const Field& f, const SimConfig& c, Duration& given, bool p
 KeySpec make_schema(SimConfig& c, Given& g) {
   using P = Presence;
   const auto integer_key = [](std::string name, uint64_t lo, uint64_t hi, std::string dflt,
-                              std::function<void(uint64_t)> set) {
+                              const std::function<void(uint64_t)>& set) {
     return leaf(std::move(name), P::Defaulted, integer_range_text(lo, hi), std::move(dflt),
                 [lo, hi, set](const Field& f) { set(f.integer(lo, hi)); });
   };

@@ -48,7 +48,7 @@ NvTopology::NvTopology(SystemKind kind, unsigned groups, unsigned links) : kind_
           f.ports |= 1u << port;
           ++f.gpus;
         }
-        fanout_[sw][static_cast<size_t>(in + 1)][k] = f;
+        fanout_[sw][static_cast<unsigned>(in + 1)][k] = f;
       }
   }
 }
@@ -80,7 +80,7 @@ NvTopology::Home NvTopology::home_of_line(uint64_t line) const {
 }
 
 NvTopology::Fanout NvTopology::multicast(unsigned sw, int in, uint64_t line, int exclude) const {
-  Fanout f = fanout_[sw][static_cast<size_t>(in + 1)][up_of_line(line)];
+  Fanout f = fanout_[sw][static_cast<unsigned>(in + 1)][up_of_line(line)];
   if (exclude >= 0) {
     const unsigned port = route_to_gpu(sw, static_cast<unsigned>(exclude), line);
     if (static_cast<int>(port) != in) {
