@@ -27,11 +27,13 @@ struct Bench {
   std::vector<std::string> errors;
   uint64_t t = 0;
 
-  Bench(const std::string& name, unsigned ports, NetworkSwitch::Role role, unsigned out_credits, unsigned speedup = 2) {
-    TreeAddressing addr;
-    addr.endpoints = true;  // terminal = the destination endpoint number
-    sw = std::make_unique<NetworkSwitch>(name, ports, kVcs, kDepth, kLatency, speedup, role, addr, nullptr,
-                                         [this](const std::string& e) { errors.push_back(e); });
+  /// A switch routed by the registered function `routing`, built for `ctx`.
+  Bench(const std::string& name, unsigned ports, const std::string& routing, RoutingContext ctx, unsigned out_credits,
+        unsigned speedup = 2) {
+    ctx.switch_name = name;
+    ctx.addressing.endpoints = true;  // terminal = the destination endpoint number
+    sw = std::make_unique<NetworkSwitch>(name, ports, kVcs, kDepth, kLatency, speedup, make_routing(routing, ctx),
+                                         nullptr, [this](const std::string& e) { errors.push_back(e); });
     for (unsigned p = 0; p < ports; ++p) {
       in.push_back(std::make_unique<FlitLink>((name + "_in" + std::to_string(p)).c_str(), 0));
       out.push_back(std::make_unique<FlitLink>((name + "_out" + std::to_string(p)).c_str(), 0));
@@ -65,7 +67,7 @@ struct Bench {
 };
 
 TEST(NetworkSwitch, PipelineLatencyAndCredits) {
-  Bench b("single", 4, NetworkSwitch::Role{}, 8);
+  Bench b("single", 4, "updown", RoutingContext{}, 8);
   b.in[0]->send(0, Bench::flit(3, 1, 0, 1, 42));  // arrives in cycle 1
   int arrived = -1;
   for (b.t = 1; b.t < 30; ++b.t) {
@@ -93,8 +95,13 @@ TEST(NetworkSwitch, PipelineLatencyAndCredits) {
 TEST(NetworkSwitch, LeafSendsUpToTheLeastLoadedUpPort) {
   // A leaf with 2 down ports (terminals 0, 1) and 2 up ports (2, 3). Up port 2's receiver
   // never returns credits, so once it holds some flits, heads for other leaves go to port 3.
-  NetworkSwitch::Role leaf{NetworkSwitch::Role::Kind::Leaf, 0, 2, 2, 1};
-  Bench b("leaf", 4, leaf, 4);
+  RoutingContext leaf;
+  leaf.tree_place = RoutingContext::TreePlace::Leaf;
+  leaf.index = 0;
+  leaf.down = 2;
+  leaf.up = 2;
+  leaf.spines = 1;
+  Bench b("leaf", 4, "updown", leaf, 4);
   unsigned up2 = 0, up3 = 0;
   uint32_t id = 0;
   for (b.t = 0; b.t < 200; ++b.t) {
@@ -115,7 +122,7 @@ TEST(NetworkSwitch, LeafSendsUpToTheLeastLoadedUpPort) {
 TEST(NetworkSwitch, WormholePacketsDoNotInterleaveOnAnOutputVc) {
   // Two 4-flit packets from inputs 0 and 1 to terminal 2, on the same VC: the output carries
   // one whole packet, then the other.
-  Bench b("worm", 3, NetworkSwitch::Role{}, 16);
+  Bench b("worm", 3, "updown", RoutingContext{}, 16);
   std::vector<uint32_t> order;
   for (b.t = 0; b.t < 60; ++b.t) {
     if (b.t < 4) {
@@ -146,12 +153,11 @@ TEST(NetworkSwitch, DragonflyRouterTakesVcPlusOneOnAGlobalLink) {
   const auto& exits = plan.exits[0][1];
   ASSERT_FALSE(exits.empty());
   const unsigned router = exits.front().first;
-  NetworkSwitch::Role role;
-  role.kind = NetworkSwitch::Role::Kind::Dragonfly;
-  role.group = 0;
-  role.index = router;
-  role.plan = &plan;
-  Bench b("df", plan.radix(), role, 8);
+  RoutingContext ctx;
+  ctx.group = 0;
+  ctx.index = router;
+  ctx.plan = &plan;
+  Bench b("df", plan.radix(), "dragonfly_minimal", ctx, 8);
   const unsigned dst = 1 * plan.a * plan.p;  // endpoint 0 of group 1
   b.in[0]->send(0, Bench::flit(dst, 1, 0, 0, 7));
   int vc = -1;
@@ -161,6 +167,18 @@ TEST(NetworkSwitch, DragonflyRouterTakesVcPlusOneOnAGlobalLink) {
   }
   EXPECT_EQ(vc, 1);
   EXPECT_TRUE(b.errors.empty());
+}
+
+TEST(RoutingRegistry, EveryFunctionByNameAndAClearErrorOtherwise) {
+  std::vector<std::string> names;
+  for (const RegisteredRouting& r : routing_functions()) names.push_back(r.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"updown", "dor_dateline", "dragonfly_minimal", "ugal_l"}));
+  try {
+    make_routing("xyz", RoutingContext{});
+    FAIL() << "an unknown routing function must be refused";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("registered: updown, dor_dateline"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -5,14 +5,14 @@
 namespace hx {
 
 NetworkSwitch::NetworkSwitch(std::string name, unsigned ports, unsigned vcs, unsigned depth, unsigned latency,
-                             unsigned speedup, Role role, TreeAddressing addressing, PacketTracker* tracker,
-                             ErrorHandler on_error, uint64_t seed)
+                             unsigned speedup, std::unique_ptr<RoutingFunction> routing, PacketTracker* tracker,
+                             ErrorHandler on_error, int own_endpoint_port)
     : name_(std::move(name)),
       vcs_(vcs),
       latency_(latency),
       speedup_(speedup),
-      role_(role),
-      addr_(addressing),
+      routing_(std::move(routing)),
+      own_endpoint_port_(own_endpoint_port),
       tracker_(tracker),
       on_error_(std::move(on_error)),
       in_(ports, nullptr),
@@ -34,7 +34,6 @@ NetworkSwitch::NetworkSwitch(std::string name, unsigned ports, unsigned vcs, uns
       req_vc_(ports, 0),
       req_out_vc_(ports, 0),
       grant_in_(ports, kNone) {
-  rng_.reseed(seed);
   touched_.reserve(ports);
 }
 
@@ -43,157 +42,6 @@ void NetworkSwitch::connect(unsigned port, FlitLink* in, FlitLink* out, unsigned
   out_.at(port) = out;
   full_credits_[port] = out_credits;
   for (unsigned v = 0; v < vcs_; ++v) credits_[port * vcs_ + v] = out_credits;
-}
-
-int NetworkSwitch::down_port(unsigned terminal) const {
-  switch (role_.kind) {
-    case Role::Kind::Single: return static_cast<int>(terminal);
-    case Role::Kind::Leaf: return static_cast<int>(terminal % role_.down);
-    case Role::Kind::Spine: {
-      // Up link g = leaf * up + j arrives at spine g mod spines as port g div spines: this
-      // spine's ports to `leaf` are those of the links g in [leaf * up, (leaf + 1) * up) with
-      // g mod spines == index, a contiguous run. Pick one by the terminal.
-      const unsigned leaf = terminal / role_.down;
-      const unsigned s = role_.spines, i = role_.index;
-      const unsigned first_g = leaf * role_.up + (i + s - (leaf * role_.up) % s) % s;
-      const unsigned last_g = (leaf + 1) * role_.up - 1;
-      if (first_g > last_g) return kNone;  // no link to that leaf (TreeShape rules this out)
-      const unsigned first = first_g / s, count = (last_g - first_g) / s + 1;
-      return static_cast<int>(first + terminal % count);
-    }
-    case Role::Kind::Dragonfly:
-    case Role::Kind::Torus: break;  // routed by route_dragonfly / route_torus
-  }
-  return kNone;
-}
-
-int NetworkSwitch::pick_up_port(unsigned vc) {
-  // The least loaded up port: the most room downstream, counting what its queue still holds.
-  int best = kNone;
-  unsigned best_room = 0;
-  for (unsigned i = 0; i < role_.up; ++i) {
-    const unsigned o = role_.down + (rr_up_ + i) % role_.up;
-    if (out_[o] == nullptr || owner_[o * vcs_ + vc] != kNone || obuf_[o].full(vc)) continue;
-    const unsigned room = credits_[o * vcs_ + vc] + (kOutputQueueDepth - obuf_[o].size(vc));
-    if (room > best_room) {
-      best_room = room;
-      best = static_cast<int>(o);
-    }
-  }
-  if (best != kNone) rr_up_ = (rr_up_ + 1) % role_.up;
-  return best;
-}
-
-NetworkSwitch::Route NetworkSwitch::if_free(int o, unsigned vc) const {
-  if (o < 0 || owner_[static_cast<unsigned>(o) * vcs_ + vc] != kNone || obuf_[static_cast<unsigned>(o)].full(vc))
-    return Route{};
-  return Route{o, vc};
-}
-
-unsigned NetworkSwitch::load(unsigned o, unsigned vc) const {
-  return obuf_[o].size(vc) + (full_credits_[o] - credits_[o * vcs_ + vc]);
-}
-
-NetworkSwitch::Route NetworkSwitch::route(const Flit& head, unsigned in, unsigned vc) {
-  if (role_.kind == Role::Kind::Dragonfly) return route_dragonfly(head, in, vc);
-  if (role_.kind == Role::Kind::Torus) return route_torus(head, in, vc);
-  const unsigned terminal = addr_.terminal(head);
-  if (role_.kind == Role::Kind::Leaf && terminal / role_.down != role_.index) {
-    return Route{pick_up_port(vc), vc};
-  }
-  const int o = down_port(terminal);
-  if (o < 0 || o >= static_cast<int>(out_.size()) || out_[o] == nullptr) {
-    if (on_error_) {
-      on_error_(name_ + ": no port towards tree terminal " + std::to_string(terminal) + " for " +
-                Header::decode(addr_.fmt, head.payload).to_string());
-    }
-    return Route{};
-  }
-  return if_free(o, vc);
-}
-
-unsigned NetworkSwitch::dragonfly_minimal(unsigned target, unsigned dst) const {
-  const DragonflyPlan& d = *role_.plan;
-  const unsigned r = role_.index;
-  if (target == role_.group) {
-    const unsigned dr = d.router_of(dst);
-    return dr == r ? d.port_of(dst) : d.local_port(r, dr);
-  }
-  const auto& exits = d.exits[role_.group][target];
-  // This router's own global links to the target group first, spread by destination.
-  unsigned own = 0;
-  for (const auto& e : exits) own += e.first == r ? 1 : 0;
-  if (own > 0) {
-    unsigned k = dst % own;
-    for (const auto& e : exits) {
-      if (e.first == r && k-- == 0) return e.second;
-    }
-  }
-  return d.local_port(r, exits[dst % exits.size()].first);
-}
-
-NetworkSwitch::Route NetworkSwitch::route_torus(const Flit& head, unsigned in, unsigned vc) {
-  enum : unsigned { kLocal = 0, kN = 1, kE = 2, kS = 3, kW = 4 };
-  const Header h = Header::decode(addr_.fmt, head.payload);
-  const unsigned dst = h.dst_board_y * TreeAddressing::kEndpointsPerBoardRow + h.dst_board_x;
-  const unsigned X = role_.size_x, Y = role_.size_y, x = role_.x, y = role_.y;
-  const unsigned dx = dst % X, dy = dst / X;
-  unsigned port = kLocal, ov = vc;
-  if (dx != x) {
-    const bool east = (dx + X - x) % X <= X / 2;
-    port = east ? kE : kW;
-    const bool in_x = in == kE || in == kW;  // still travelling along x
-    const bool wraps = east ? x == X - 1 : x == 0;
-    ov = wraps ? 1 : (in_x ? vc : 0);
-  } else if (dy != y) {
-    const bool north = (dy + Y - y) % Y <= Y / 2;
-    port = north ? kN : kS;
-    const bool in_y = in == kN || in == kS;
-    const bool wraps = north ? y == Y - 1 : y == 0;
-    ov = wraps ? 1 : (in_y ? vc : 0);
-  }
-  return if_free(static_cast<int>(port), ov);
-}
-
-NetworkSwitch::Route NetworkSwitch::route_dragonfly(const Flit& head, unsigned in, unsigned vc) {
-  DragonflyPlan& d = *role_.plan;
-  const Header h = Header::decode(addr_.fmt, head.payload);
-  const unsigned dst = h.dst_board_y * TreeAddressing::kEndpointsPerBoardRow + h.dst_board_x;
-  const unsigned dst_group = d.group_of(dst);
-  const uint32_t id = read_tag(addr_.fmt, head.payload).packet_id;
-  unsigned target = dst_group;
-  const auto it = d.intermediate.find(id);
-  if (it != d.intermediate.end()) {
-    if (it->second == role_.group) {
-      d.intermediate.erase(it);  // arrived at the intermediate group: minimal from here
-    } else {
-      target = it->second;
-    }
-  } else if (d.ugal && in < d.p && dst_group != role_.group && d.groups > 2) {
-    // UGAL-L at the source router: minimal unless its output is the more loaded, weighted by
-    // the hops each path still has (a minimal path at most 3 router-to-router hops, a
-    // non-minimal one at most 6).
-    unsigned mid = rng_.below(d.groups - 2);
-    for (const unsigned g : {std::min(role_.group, dst_group), std::max(role_.group, dst_group)}) {
-      if (mid >= g) ++mid;
-    }
-    const unsigned pm = dragonfly_minimal(dst_group, dst), pv = dragonfly_minimal(mid, dst);
-    const unsigned vm = vc + (d.is_global(pm) ? 1 : 0), vv = vc + (d.is_global(pv) ? 1 : 0);
-    if (load(pm, vm) * 3 > load(pv, vv) * 6) {
-      d.intermediate[id] = mid;
-      target = mid;
-    }
-  }
-  const unsigned o = dragonfly_minimal(target, dst);
-  const unsigned ov = vc + (d.is_global(o) ? 1 : 0);
-  if (ov >= vcs_ || out_[o] == nullptr) {
-    if (on_error_) {
-      on_error_(name_ + ": no VC or link for output " + std::to_string(o) + " (VC " + std::to_string(ov) +
-                ") towards group " + std::to_string(target) + " for " + h.to_string());
-    }
-    return Route{};
-  }
-  return if_free(static_cast<int>(o), ov);
 }
 
 void NetworkSwitch::step(uint64_t t) {
@@ -273,7 +121,7 @@ void NetworkSwitch::crossbar_round(uint64_t t) {
           }
           continue;
         }
-        const Route r = route(e.flit, i, v);
+        const RouteChoice r = routing_->route(e.flit, i, v, *this);
         o = r.port;
         ov = r.vc;
       } else if (obuf_[o].full(ov)) {
@@ -313,7 +161,7 @@ void NetworkSwitch::crossbar_round(uint64_t t) {
     obuf_[o].push(f, t);
     if (is_head(f.type)) {
       // A torus router is its accelerator's own: handing a packet to it is no hop.
-      const bool ejects_here = role_.kind == Role::Kind::Torus && o == 0;
+      const bool ejects_here = static_cast<int>(o) == own_endpoint_port_;
       if (tracker_ != nullptr && !ejects_here) tracker_->on_switch(f);
       if (!is_tail(f.type)) {
         owner_[o * vcs_ + ov] = static_cast<int>(i);
@@ -347,8 +195,9 @@ std::string NetworkSwitch::describe() const {
       if (o != kNone) {
         os << ", packet in progress to out " << o << " vc " << ov << " (queued " << obuf_[o].size(ov) << ", credits "
            << credits_[o * vcs_ + ov] << ")";
-      } else if (role_.kind != Role::Kind::Dragonfly) {
-        os << ", head for terminal " << addr_.terminal(buf_[i].front(v).flit);
+      } else {
+        const std::string where = routing_->describe_head(buf_[i].front(v).flit);
+        if (!where.empty()) os << ", " << where;
       }
       os << "\n";
     }

@@ -15,19 +15,10 @@
 // tail has entered the output queue. A flit keeps its VC through the tree; the boards change
 // VCs.
 //
-// A Dragonfly router is the same switch with the Dragonfly's routing (dragonfly_plan.h), which
-// moves a packet to VC + 1 on every global link. A torus router is the same switch with port 0
-// to its accelerator and ports 1..4 to N, E, S, W: dimension-order routing (x first) the short
-// way round, on VC 0 in each dimension until the packet crosses that dimension's wrap-around
-// link (the dateline), then on VC 1, which breaks the ring's cycle of channel waits.
-//
-// Tree routing is up/down. Every tree port that faces a board is a terminal, numbered by
-// TreeAddressing from the destination in the packet's header. A single-switch tree sends a
-// packet straight to its terminal. In a two-level tree a leaf sends it down when the terminal
-// is its own, else up, adaptively, to the up port with the most room for the packet's VC
-// (downstream credits plus free output queue, among those whose output VC is free); a spine
-// sends it down, deterministically, to the leaf of the terminal. Up/down routes have no cycles, so the tree cannot
-// deadlock by itself.
+// The switch does not know its topology: a head at the front of an input VC asks the switch's
+// routing function (routing/routing_function.h: updown for fat trees, dor_dateline for tori,
+// dragonfly_minimal or ugal_l for Dragonflies) for an output port and VC, and waits while there
+// is none. The same switch is a tree switch, a torus router or a Dragonfly router.
 //
 // Allocation is separable, input first, once per crossbar round (`speedup` rounds a cycle):
 // each input picks, round-robin over its VCs, one VC whose front flit is ready and can go (room
@@ -39,67 +30,30 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
-#include "dragonfly_plan.h"
 #include "flit_link.h"
 #include "hx_flit.h"
 #include "packet_tracker.h"
-#include "rng.h"
+#include "routing_function.h"
 #include "vc_buffer.h"
 
 namespace hx {
 
-/// Where a packet leaves a tree: its terminal, from the destination in the head's header.
-/// Terminal t = ((position * lines) + line) * 2 + side, where position is the destination
-/// board's place along the tree (its x in a row tree, its y in a column tree), line the row
-/// (column) of the board the packet enters on, and side 0 for the W (S) edge, 1 for the E (N)
-/// edge: the edge nearer the destination node, so the packet enters as close to it as it can.
-/// A tree of one line per tree takes every packet in on its own line; a tree spanning a whole
-/// board row (column) takes it in on the destination node's row (column).
-///
-/// A fat-tree system's tree (`endpoints`) has one terminal per endpoint: endpoint n is addressed
-/// as board (n mod 256, n div 256) in the header's 8-bit board fields.
-struct TreeAddressing {
-  static constexpr unsigned kEndpointsPerBoardRow = 256;
-  bool endpoints = false;  ///< the terminals are endpoints (a fat-tree system)
-  bool rows = true;        ///< a row tree (E/W edges) or a column tree (N/S edges)
-  unsigned lines = 1;      ///< lines of accelerators the tree serves
-  unsigned board_x = 1, board_y = 1;
-  FlitFormat fmt;
-
-  unsigned terminal(const Flit& head) const {
-    const Header h = Header::decode(fmt, head.payload);
-    if (endpoints) return h.dst_board_y * kEndpointsPerBoardRow + h.dst_board_x;
-    const unsigned pos = rows ? h.dst_board_x : h.dst_board_y;
-    const unsigned line = lines > 1 ? (rows ? h.dst_node_y : h.dst_node_x) : 0;
-    const unsigned along = rows ? h.dst_node_x : h.dst_node_y;
-    const unsigned side = 2 * along < (rows ? board_x : board_y) - 1 ? 0 : 1;
-    return (pos * lines + line) * 2 + side;
-  }
-};
-
 class NetworkSwitch {
  public:
-  /// The switch's place in its tree (TreeShape names in sim_config.h).
-  /// The switch's place in its network: a one-switch tree, a leaf or spine of a two-level
-  /// tree, or a Dragonfly router (router `index` of group `group`, tables in `plan`).
-  struct Role {
-    enum class Kind : uint8_t { Single, Leaf, Spine, Dragonfly, Torus } kind = Kind::Single;
-    unsigned index = 0;  ///< leaf, spine or router number
-    unsigned down = 0, up = 0, spines = 0;
-    unsigned group = 0;
-    DragonflyPlan* plan = nullptr;
-    unsigned x = 0, y = 0, size_x = 0, size_y = 0;  ///< torus: this router and the torus size
-  };
   using ErrorHandler = std::function<void(const std::string&)>;
 
   /// Flits per VC of an output queue: enough for `speedup` arrivals while the link sends one.
   static constexpr unsigned kOutputQueueDepth = 8;
 
+  /// own_endpoint_port: the port to the switch's own accelerator (a torus router's port 0), whose
+  /// deliveries are no hop; -1: none.
   NetworkSwitch(std::string name, unsigned ports, unsigned vcs, unsigned depth, unsigned latency, unsigned speedup,
-                Role role, TreeAddressing addressing, PacketTracker* tracker, ErrorHandler on_error, uint64_t seed = 1);
+                std::unique_ptr<RoutingFunction> routing, PacketTracker* tracker, ErrorHandler on_error,
+                int own_endpoint_port = -1);
 
   /// Port p: `in` brings flits (its sender counts this switch's `depth` credits per VC), `out`
   /// takes them to a receiver with `out_credits` slots per VC.
@@ -114,34 +68,39 @@ class NetworkSwitch {
   /// Which input VCs hold flits and where their heads want to go (for deadlock reports).
   std::string describe() const;
 
+  // ---- what a routing function may ask about the outputs -------------------------------------
+  unsigned vcs() const { return vcs_; }
+  /// Output o has a link.
+  bool connected(unsigned o) const { return o < out_.size() && out_[o] != nullptr; }
+  /// Output (o, vc) can take a new packet now: no packet holds that VC and its queue has room.
+  bool output_free(unsigned o, unsigned vc) const { return owner_[o * vcs_ + vc] == kNone && !obuf_[o].full(vc); }
+  /// Room for `vc` behind output o: the receiver's free slots plus the queue's free slots.
+  unsigned output_room(unsigned o, unsigned vc) const {
+    return credits_[o * vcs_ + vc] + (kOutputQueueDepth - obuf_[o].size(vc));
+  }
+  /// Flits waiting for output (o, vc): queued here and held downstream (UGAL's load).
+  unsigned output_load(unsigned o, unsigned vc) const {
+    return obuf_[o].size(vc) + (full_credits_[o] - credits_[o * vcs_ + vc]);
+  }
+  /// (o, vc) if that output can take a new packet now, else no route.
+  RouteChoice if_free(int o, unsigned vc) const {
+    if (o < 0 || !output_free(static_cast<unsigned>(o), vc)) return RouteChoice{};
+    return RouteChoice{o, vc};
+  }
+  /// A routing error (no such port): reported through the error handler, with the switch's name.
+  void report(const std::string& problem) const {
+    if (on_error_) on_error_(name_ + ": " + problem);
+  }
+
  private:
   static constexpr int kNone = -1;
 
   /// One crossbar round: move at most one flit per input and per output into output queues.
   void crossbar_round(uint64_t t);
-  struct Route {
-    int port = kNone;
-    unsigned vc = 0;
-  };
-  /// Output port and VC for the head at the front of (input, vc); port kNone if none can take
-  /// it now.
-  Route route(const Flit& head, unsigned in, unsigned vc);
-  Route route_dragonfly(const Flit& head, unsigned in, unsigned vc);
-  Route route_torus(const Flit& head, unsigned in, unsigned vc);
-  /// The Dragonfly's minimal output from this router towards group `target` (or, in the
-  /// destination group, towards the destination endpoint).
-  unsigned dragonfly_minimal(unsigned target, unsigned dst) const;
-  /// Flits waiting for output `o` on `vc`: queued here and held downstream (UGAL's load).
-  unsigned load(unsigned o, unsigned vc) const;
-  /// The route if output (o, vc) can take a new packet now.
-  Route if_free(int o, unsigned vc) const;
-  int pick_up_port(unsigned vc);
-  int down_port(unsigned terminal) const;
-
   std::string name_;
   unsigned vcs_, latency_, speedup_;
-  Role role_;
-  TreeAddressing addr_;
+  std::unique_ptr<RoutingFunction> routing_;
+  int own_endpoint_port_;
   PacketTracker* tracker_;
   ErrorHandler on_error_;
 
@@ -159,8 +118,6 @@ class NetworkSwitch {
   std::vector<unsigned> full_credits_;  // per output
   std::vector<unsigned> rr_in_;         // per input: next VC to look at first
   std::vector<unsigned> rr_out_;        // per output: last input granted
-  unsigned rr_up_ = 0;                  // tie-break among equally loaded up ports
-  Rng rng_;                             // UGAL-L's intermediate groups
   // Per cycle scratch: each input's request and each output's best request so far.
   std::vector<int> req_out_, req_vc_;
   std::vector<unsigned> req_out_vc_;

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "board_geometry.h"
+#include "dragonfly_plan.h"
 
 namespace hx {
 
@@ -47,26 +48,37 @@ void SwitchFabric::cable(NetworkSwitch* s, unsigned sp, NetworkSwitch* d, unsign
 SwitchFabric::TerminalPorts SwitchFabric::build_tree(const std::string& tree, unsigned ports,
                                                      const TreeAddressing& addr) {
   const TreeShape shape = tree_shape(ports, cfg_.topology.tree_radix, cfg_.topology.tree_taper);
-  auto add_switch = [&](const std::string& sw_name, unsigned sw_ports, NetworkSwitch::Role role) {
+  // Every switch of the tree routes up/down; its context is its place in the tree.
+  auto add_switch = [&](const std::string& sw_name, unsigned sw_ports, RoutingContext::TreePlace place,
+                        unsigned index) {
+    RoutingContext ctx;
+    ctx.switch_name = sw_name;
+    ctx.addressing = addr;
+    ctx.tree_place = place;
+    ctx.index = index;
+    ctx.down = shape.down;
+    ctx.up = shape.up;
+    ctx.spines = shape.spines;
     switches_.push_back(std::make_unique<NetworkSwitch>(sw_name, sw_ports, vcs_, switch_depth_, switch_latency_,
-                                                        cfg_.fabric_switch.speedup, role, addr, tracker_, on_error_));
+                                                        cfg_.fabric_switch.speedup, make_routing("updown", ctx),
+                                                        tracker_, on_error_));
     return switches_.back().get();
   };
 
   TerminalPorts terminal_port(shape.ports);
   if (shape.leaves == 0) {
-    NetworkSwitch* s = add_switch(tree + "_sw", shape.ports, NetworkSwitch::Role{});
+    NetworkSwitch* s = add_switch(tree + "_sw", shape.ports, RoutingContext::TreePlace::Single, 0);
     for (unsigned t = 0; t < shape.ports; ++t) terminal_port[t] = {s, t};
     return terminal_port;
   }
   std::vector<NetworkSwitch*> leaves, spines;
   for (unsigned l = 0; l < shape.leaves; ++l) {
-    NetworkSwitch::Role role{NetworkSwitch::Role::Kind::Leaf, l, shape.down, shape.up, shape.spines};
-    leaves.push_back(add_switch(tree + "_leaf" + std::to_string(l), shape.down + shape.up, role));
+    leaves.push_back(
+        add_switch(tree + "_leaf" + std::to_string(l), shape.down + shape.up, RoutingContext::TreePlace::Leaf, l));
   }
   for (unsigned s = 0; s < shape.spines; ++s) {
-    NetworkSwitch::Role role{NetworkSwitch::Role::Kind::Spine, s, shape.down, shape.up, shape.spines};
-    spines.push_back(add_switch(tree + "_spine" + std::to_string(s), shape.spine_ports, role));
+    spines.push_back(
+        add_switch(tree + "_spine" + std::to_string(s), shape.spine_ports, RoutingContext::TreePlace::Spine, s));
   }
   for (unsigned l = 0; l < shape.leaves; ++l) {
     for (unsigned j = 0; j < shape.up; ++j) {
@@ -121,16 +133,17 @@ void SwitchFabric::connect_torus(const std::vector<FlitLink*>& inject, const std
   addr.fmt.payload_width = cfg_.router.flit_width_bits;
   std::vector<NetworkSwitch*> router(X * Y);
   for (unsigned n = 0; n < X * Y; ++n) {
-    NetworkSwitch::Role role;
-    role.kind = NetworkSwitch::Role::Kind::Torus;
-    role.x = n % X;
-    role.y = n / X;
-    role.size_x = X;
-    role.size_y = Y;
+    RoutingContext ctx;
+    ctx.switch_name = "r" + std::to_string(n % X) + "_" + std::to_string(n / X);
+    ctx.addressing = addr;
+    ctx.x = n % X;
+    ctx.y = n / X;
+    ctx.size_x = X;
+    ctx.size_y = Y;
     // An accelerator's router: a one-cycle pipeline and no crossbar speedup, like the RTL
-    // router of the boards.
-    switches_.push_back(std::make_unique<NetworkSwitch>("r" + std::to_string(role.x) + "_" + std::to_string(role.y), 5,
-                                                        vcs_, switch_depth_, 1, 1, role, addr, tracker_, on_error_));
+    // router of the boards. Port 0 is its own accelerator's.
+    switches_.push_back(std::make_unique<NetworkSwitch>(ctx.switch_name, 5, vcs_, switch_depth_, 1, 1,
+                                                        make_routing("dor_dateline", ctx), tracker_, on_error_, 0));
     router[n] = switches_.back().get();
     // The accelerator's own port: its local links, with the accelerator's credits.
     router[n]->connect(0, inject[n], eject[n], router_depth_);
@@ -156,14 +169,16 @@ void SwitchFabric::connect_dragonfly(const std::vector<FlitLink*>& inject, const
   std::vector<NetworkSwitch*> router(d.groups * d.a);
   for (unsigned g = 0; g < d.groups; ++g) {
     for (unsigned r = 0; r < d.a; ++r) {
-      NetworkSwitch::Role role;
-      role.kind = NetworkSwitch::Role::Kind::Dragonfly;
-      role.group = g;
-      role.index = r;
-      role.plan = &d;
+      RoutingContext ctx;
+      ctx.switch_name = "g" + std::to_string(g) + "_r" + std::to_string(r);
+      ctx.addressing = addr;
+      ctx.group = g;
+      ctx.index = r;
+      ctx.plan = &d;
+      ctx.seed = cfg_.run.seed * 7919 + g * d.a + r + 1;
       switches_.push_back(std::make_unique<NetworkSwitch>(
-          "g" + std::to_string(g) + "_r" + std::to_string(r), d.radix(), vcs_, switch_depth_, switch_latency_,
-          cfg_.fabric_switch.speedup, role, addr, tracker_, on_error_, cfg_.run.seed * 7919 + g * d.a + r + 1));
+          ctx.switch_name, d.radix(), vcs_, switch_depth_, switch_latency_, cfg_.fabric_switch.speedup,
+          make_routing(df.ugal ? "ugal_l" : "dragonfly_minimal", ctx), tracker_, on_error_));
       router[g * d.a + r] = switches_.back().get();
     }
   }

@@ -8,6 +8,7 @@
 
 #include "config_reader.h"
 #include "nv_system.h"
+#include "routing_function.h"
 #include "sim_config.h"
 
 namespace hx {
@@ -95,13 +96,13 @@ std::vector<NetworkModel> make_models() {
                        {"fat_tree", "one- or two-level fat tree of C++ switches, with tapering"},
                        {"torus", "2D torus of boards' routers, switchless"},
                        {"dragonfly", "groups of a routers with p endpoints and h global links"}};
-  fabric.routings = {{"xy", "dimension order on the boards (RTL router)"},
-                     {"north_last", "minimal adaptive with the north-last turn rule (RTL router)"},
-                     {"min_adaptive", "minimal adaptive without turn rule (deadlocks: for tests)"},
-                     {"updown", "up/down adaptive to the least-loaded up port (fat trees)"},
-                     {"dor_dateline", "dimension order with dateline VCs (torus)"},
-                     {"minimal", "minimal (dragonfly)"},
-                     {"ugal_l", "UGAL-L (dragonfly)"}};
+  // The RTL router's routing modes (rtl/hx_route.sv, router.routing), then the C++ switch's
+  // registered routing functions (routing/routing_function.h).
+  fabric.routings = {{"xy", "RTL router: dimension order on the boards (router.routing)"},
+                     {"north_last", "RTL router: minimal adaptive with the north-last turn rule (router.routing)"},
+                     {"min_adaptive", "RTL router: minimal adaptive without turn rule (deadlocks: for tests)"}};
+  for (const RegisteredRouting& r : routing_functions())
+    fabric.routings.push_back({r.name, "C++ switch: " + r.description});
   fabric.collectives = {{"ring", "unidirectional ring"},
                         {"bidirectional_ring", "two rings, both directions"},
                         {"hamiltonian", "two edge-disjoint Hamiltonian cycles of the torus, both directions"},

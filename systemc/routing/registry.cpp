@@ -1,0 +1,33 @@
+// registry.cpp: the routing functions of the C++ VC switch, by name (routing_function.h).
+#include <stdexcept>
+
+#include "routing_function.h"
+
+namespace hx {
+
+// Factories, one per routing function file.
+std::unique_ptr<RoutingFunction> make_updown(const RoutingContext& ctx);
+std::unique_ptr<RoutingFunction> make_dor_dateline(const RoutingContext& ctx);
+std::unique_ptr<RoutingFunction> make_dragonfly_minimal(const RoutingContext& ctx);
+std::unique_ptr<RoutingFunction> make_ugal_l(const RoutingContext& ctx);
+
+const std::vector<RegisteredRouting>& routing_functions() {
+  static const std::vector<RegisteredRouting> table = {
+      {"updown", "fat trees: down to the terminal, or up to the up port with the most room", &make_updown},
+      {"dor_dateline", "torus: dimension order, the short way round, VC 1 after the dateline", &make_dor_dateline},
+      {"dragonfly_minimal", "Dragonfly: minimal, VC + 1 on every global link", &make_dragonfly_minimal},
+      {"ugal_l", "Dragonfly: UGAL-L at the source router, VC + 1 on every global link", &make_ugal_l},
+  };
+  return table;
+}
+
+std::unique_ptr<RoutingFunction> make_routing(const std::string& name, const RoutingContext& ctx) {
+  std::string names;
+  for (const RegisteredRouting& r : routing_functions()) {
+    if (r.name == name) return r.make(ctx);
+    names += (names.empty() ? "" : ", ") + r.name;
+  }
+  throw std::invalid_argument("no routing function '" + name + "'; registered: " + names);
+}
+
+}  // namespace hx
