@@ -67,16 +67,16 @@ struct TreeAddressing {
 /// A switch's place in its topology: what its routing function is built from. Each function
 /// reads the fields of its own topology.
 struct RoutingContext {
-  std::string switch_name;     ///< for error messages
-  TreeAddressing addressing;   ///< how a head names its destination
+  std::string switch_name;    ///< for error messages
+  TreeAddressing addressing;  ///< how a head names its destination
   // updown: the switch's place in its tree (TreeShape names in sim_config.h)
   enum class TreePlace : uint8_t { Single, Leaf, Spine } tree_place = TreePlace::Single;
-  unsigned index = 0;          ///< leaf, spine or Dragonfly router number
+  unsigned index = 0;  ///< leaf, spine or Dragonfly router number
   unsigned down = 0, up = 0, spines = 0;
   // dragonfly
   DragonflyPlan* plan = nullptr;
   unsigned group = 0;
-  uint64_t seed = 1;           ///< UGAL-L's draws
+  uint64_t seed = 1;  ///< UGAL-L's draws
   // dor_dateline: this router and the torus size
   unsigned x = 0, y = 0, size_x = 0, size_y = 0;
 };

@@ -1,4 +1,5 @@
-// simulation.h: one `hxsim run`: the SystemC netlist built from a config, run, and checked.
+// simulation.h: one `hxsim run` of the fabric model: the SystemC netlist built from a config
+// (build.cpp), run and checked (run.cpp), and reported (report.cpp).
 //
 // The netlist of a board config: a clock, one Board (its planes are Verilated models), one
 // AcceleratorArray with an accelerator per local port, and two FlitLinks per accelerator
@@ -52,7 +53,10 @@ class Simulation {
   const std::string& failure_report() const { return failure_; }
 
  private:
-  struct Netlist;
+  struct Netlist;    // netlist.h
+  struct RunRecord;  // netlist.h
+  /// The results document of a finished run (report.cpp).
+  nlohmann::ordered_json report(const RunRecord& r);
   SimConfig cfg_;
   RunOptions opt_;
   std::unique_ptr<Netlist> net_;

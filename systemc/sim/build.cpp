@@ -1,0 +1,304 @@
+// build.cpp: a fabric-model run's netlist from its config: clock, links, boards with their
+// Verilated planes, accelerators, the collective engine, the switch fabric, waveforms.
+#include <cmath>
+#include <optional>
+#include <stdexcept>
+#include <thread>
+
+#include "netlist.h"
+
+namespace hx {
+
+namespace {
+
+FlitFormat flit_format(const SimConfig& cfg) {
+  FlitFormat f;
+  f.payload_width = cfg.router.flit_width_bits;
+  return f;
+}
+
+// Node n sits at (X, Y) = (n mod system_x, n div system_x): on board (X div a, Y div b), as
+// node (X mod a, Y mod b) of that board.
+// Endpoint e is accelerator e mod N's port in plane e div N: the same address in every plane.
+std::vector<EndpointAddress> node_addresses(const SimConfig& cfg) {
+  std::vector<EndpointAddress> addr(cfg.node_count());
+  if (cfg.switched()) {
+    // No boards: the endpoint number rides in the header's board fields (TreeAddressing).
+    constexpr unsigned kRow = TreeAddressing::kEndpointsPerBoardRow;
+    for (unsigned n = 0; n < addr.size(); ++n) addr[n] = {n % kRow, n / kRow, 0, 0};
+    return addr;
+  }
+  const unsigned a = cfg.topology.board_x, b = cfg.topology.board_y;
+  for (unsigned n = 0; n < addr.size(); ++n) {
+    const unsigned x = n % cfg.system_x(), y = n / cfg.system_x();
+    addr[n] = {x / a, y / b, x % a, y % b};
+  }
+  return addr;
+}
+
+std::vector<EndpointAddress> endpoint_addresses(const SimConfig& cfg) {
+  const std::vector<EndpointAddress> one = node_addresses(cfg);
+  std::vector<EndpointAddress> all;
+  for (unsigned p = 0; p < cfg.topology.planes; ++p) all.insert(all.end(), one.begin(), one.end());
+  return all;
+}
+
+}  // namespace
+
+TrafficPattern make_pattern(const SimConfig& cfg) {
+  return TrafficPattern(cfg.traffic.pattern, cfg.system_x(), cfg.system_y(), cfg.traffic.hotspot_nodes,
+                        cfg.traffic.hotspot_fraction, cfg.run.seed, cfg.traffic.message_packets);
+}
+
+namespace {
+
+// The collective's jobs: one on every accelerator (rank r = accelerator r), or collective.jobs
+// placed on the HammingMesh's boards by the allocator (greedy with transpose, in config order).
+// A job of v x u boards sees a (v a) x (u b) torus of ranks; rank r at (X, Y) = (r mod v a,
+// r div v a) sits on its virtual board (X div a, Y div b), which the placement maps to a
+// physical board (the job's boards need not be consecutive: a virtual sub-HammingMesh).
+std::vector<CollectiveJob> collective_jobs(const SimConfig& cfg, std::vector<alloc::Placement>& placements) {
+  const SimConfig::Collective& k = cfg.collective;
+  std::vector<CollectiveJob> jobs;
+  if (k.jobs.empty()) {
+    CollectiveJob job;
+    job.name = "job0";
+    job.plan = make_collective_plan(k.op, k.algorithm, cfg.system_x(), cfg.system_y(), k.elements(), k.root);
+    for (unsigned r = 0; r < cfg.node_count(); ++r) job.endpoint.push_back(r);
+    jobs.push_back(std::move(job));
+    return jobs;
+  }
+  alloc::Heuristics h;
+  h.transpose = true;
+  alloc::HxMeshAllocator mesh(cfg.topology.global_x, cfg.topology.global_y, {}, h);
+  const unsigned a = cfg.topology.board_x, b = cfg.topology.board_y;
+  for (std::size_t i = 0; i < k.jobs.size(); ++i) {
+    const auto [cols, rows] = k.jobs[i];
+    std::optional<alloc::Placement> p = mesh.allocate(rows, cols);
+    if (!p)
+      throw std::invalid_argument(cfg.source + ": collective.jobs[" + std::to_string(i) + "]: a job of " +
+                                  std::to_string(cols) + "x" + std::to_string(rows) + " boards does not fit the " +
+                                  std::to_string(mesh.free_boards()) + " free boards left by the jobs before it");
+    CollectiveJob job;
+    job.name = "job" + std::to_string(i);
+    const unsigned job_x = p->v() * a, job_y = p->u() * b;  // transposed if the allocator turned it
+    job.plan = make_collective_plan(k.op, k.algorithm, job_x, job_y, k.elements(), k.root);
+    for (unsigned r = 0; r < job_x * job_y; ++r) {
+      const unsigned x = r % job_x, y = r / job_x;
+      const alloc::Board board = p->physical(y / b, x / a);
+      job.endpoint.push_back((board.row * b + y % b) * cfg.system_x() + board.col * a + x % a);
+    }
+    const auto list = [](const std::vector<unsigned>& v) {
+      std::string t;
+      for (unsigned e : v) t += (t.empty() ? "" : ", ") + std::to_string(e);
+      return "[" + t + "]";
+    };
+    job.placement = std::to_string(p->v()) + "x" + std::to_string(p->u()) + " boards: columns " + list(p->cols) +
+                    ", rows " + list(p->rows);
+    jobs.push_back(std::move(job));
+    placements.push_back(std::move(*p));
+  }
+  return jobs;
+}
+
+}  // namespace
+
+Simulation::Netlist::Netlist(const SimConfig& cfg)
+    : pattern(make_pattern(cfg)), tracker(flit_format(cfg), endpoint_addresses(cfg), cfg.router.local_ports) {}
+
+void check_buildable(const SimConfig& cfg) {
+  if (cfg.switched()) return;  // no boards, no RTL
+  const PlaneVariant* v =
+      find_plane_variant(cfg.topology.board_x, cfg.topology.board_y, cfg.router.vcs, cfg.router.buffer_depth,
+                         cfg.router.flit_width_bits, cfg.router.local_ports);
+  if (v == nullptr) {
+    std::ostringstream os;
+    os << cfg.source << ": no RTL model of a " << cfg.topology.board_x << "x" << cfg.topology.board_y
+       << " board plane with " << cfg.router.vcs << " VCs x " << cfg.router.buffer_depth << " flits, "
+       << cfg.router.flit_width_bits << "-bit flits and " << cfg.router.local_ports << " local port"
+       << (cfg.router.local_ports > 1 ? "s" : "") << " per router is built. Built: " << describe_built_plane_variants()
+       << ". Add the variant to HX_BOARD_SIZES in rtl/CMakeLists.txt.";
+    throw std::invalid_argument(os.str());
+  }
+}
+
+Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg), opt_(opt) {
+  check_buildable(cfg);
+  if (cfg.switched() && !opt.trace_path.empty())
+    throw std::invalid_argument("--trace: a " + cfg.topology.kind + " has no RTL to trace (waveforms need boards)");
+  const PlaneVariant* v =
+      cfg.switched() ? nullptr
+                     : find_plane_variant(cfg.topology.board_x, cfg.topology.board_y, cfg.router.vcs,
+                                          cfg.router.buffer_depth, cfg.router.flit_width_bits, cfg.router.local_ports);
+  net_ = std::make_unique<Netlist>(cfg);
+  Netlist& n = *net_;
+  n.variant = v;
+  n.vctx = std::make_unique<VerilatedContext>();
+  if (!opt.trace_path.empty()) n.vctx->traceEverOn(true);
+
+  const double period_ps = std::round(1e12 / cfg.router.clock_hz);
+  n.clock = std::make_unique<sc_core::sc_clock>("clk", sc_core::sc_time(period_ps, sc_core::SC_PS));
+
+  // One link pair per accelerator, plane and local port: endpoint e = plane * N + accelerator.
+  const unsigned planes = cfg.topology.planes;
+  const unsigned nodes = cfg.node_count() * planes;
+  const unsigned lanes = cfg.router.local_ports;
+  for (unsigned i = 0; i < nodes; ++i) {
+    const unsigned accel = i % cfg.node_count(), plane = i / cfg.node_count();
+    for (unsigned k = 0; k < lanes; ++k) {
+      const std::string id = "node" + std::to_string(accel) + (planes > 1 ? "_plane" + std::to_string(plane) : "") +
+                             (lanes > 1 ? "_lane" + std::to_string(k) : "");
+      n.inject.push_back(std::make_unique<FlitLink>((id + "_inject").c_str(), cfg.local_link.latency_cycles));
+      n.eject.push_back(std::make_unique<FlitLink>((id + "_eject").c_str(), cfg.local_link.latency_cycles));
+    }
+  }
+
+  // Every board of the system with its planes. Board i is board (i mod global_x,
+  // i div global_x); plane_of_board[p][i] is its plane p.
+  const BoardGeometry geom{cfg.topology.board_x, cfg.topology.board_y};
+  const std::vector<EndpointAddress> addr = endpoint_addresses(cfg);
+  std::vector<Board> boards(cfg.board_count());
+  std::vector<std::vector<PlaneModel*>> plane_of_board(planes);
+  for (unsigned i = 0; i < cfg.board_count(); ++i) {
+    boards[i].name = "board" + std::to_string(i);
+    for (unsigned p = 0; p < planes; ++p) {
+      boards[i].planes.push_back(make_plane(*v, n.vctx.get(), (boards[i].name + "_plane" + std::to_string(p)).c_str()));
+      plane_of_board[p].push_back(boards[i].planes.back().get());
+    }
+  }
+  for (unsigned i = 0; i < nodes && !cfg.switched(); ++i) {
+    PlaneModel& plane =
+        *plane_of_board[i / cfg.node_count()][addr[i].board_y * cfg.topology.global_x + addr[i].board_x];
+    for (unsigned k = 0; k < lanes; ++k) {
+      plane.connect(plane.local_port(geom.local_port(addr[i].node_x, addr[i].node_y), k), n.inject[i * lanes + k].get(),
+                    n.eject[i * lanes + k].get());
+    }
+  }
+
+  AcceleratorArrayConfig ac;
+  ac.num_vcs = cfg.router.vcs;
+  ac.buf_depth = cfg.router.buffer_depth;
+  ac.any_vc = cfg.router.vc_policy == VcPolicy::Any;
+  ac.injection_rate = cfg.traffic.injection_rate;
+  ac.packet_length = cfg.traffic.packet_length;
+  ac.source_queue = cfg.traffic.source_queue;
+  ac.only_source = opt.only_source;
+  ac.planes = planes;
+  ac.lanes = lanes;
+  ac.collective_timeout = cfg.collective.timeout_cycles;
+  ac.warmup = cfg.run.warmup_cycles;
+  ac.measure = cfg.run.measure_cycles;
+  ac.drain = cfg.run.drain_cycles;
+  ac.watchdog = cfg.run.watchdog_cycles;
+  ac.seed = cfg.run.seed;
+  n.accelerators = std::make_unique<AcceleratorArray>("accelerators", ac, n.pattern, n.tracker);
+  n.accelerators->clk(*n.clock);
+  for (unsigned i = 0; i < nodes; ++i) {
+    for (unsigned k = 0; k < lanes; ++k) {
+      n.accelerators->connect(i, k, n.inject[i * lanes + k].get(), n.eject[i * lanes + k].get());
+    }
+  }
+  if (cfg.collective.enabled) {
+    std::vector<CollectiveJob> jobs = collective_jobs(cfg, n.placements);
+    if (!cfg.collective.jobs.empty()) {
+      // Every job's boards and endpoints, for the tracker's check that no packet enters a board
+      // of another job (idle jobs under only_job still own theirs).
+      std::vector<int> board_job(cfg.board_count(), -1), endpoint_job(nodes, -1);
+      for (unsigned k = 0; k < n.placements.size(); ++k) {
+        for (const alloc::Board& b : n.placements[k].physical_boards())
+          board_job[b.row * cfg.topology.global_x + b.col] = static_cast<int>(k);
+      }
+      for (unsigned e = 0; e < nodes; ++e) {
+        endpoint_job[e] = board_job[addr[e].board_y * cfg.topology.global_x + addr[e].board_x];
+      }
+      n.tracker.set_jobs(std::move(board_job), std::move(endpoint_job));
+      if (cfg.collective.only_job >= 0) {
+        std::vector<CollectiveJob> one;
+        one.push_back(std::move(jobs[static_cast<std::size_t>(cfg.collective.only_job)]));
+        jobs.swap(one);
+      }
+    }
+    CollectiveEngineConfig ec;
+    ec.int32 = cfg.collective.int32;
+    ec.segment_flits = cfg.collective.segment_flits(cfg.router.flit_width_bits);
+    ec.lanes = lanes;
+    ec.keep_outputs = !opt.dump_buffers.empty();
+    n.engine = std::make_unique<CollectiveEngine>(ec, std::move(jobs), n.tracker, nodes);
+    n.engine->attach(n.accelerators.get());
+    n.accelerators->set_engine(n.engine.get());
+  }
+
+  AcceleratorArray* acc = n.accelerators.get();
+  auto on_error = [acc](const std::string& msg) { acc->stop(RunEnd::ModelError, "MODEL ERROR " + msg); };
+  if (cfg.hammingmesh() || cfg.switched()) {
+    n.tracker.check_path_rule(true);
+    n.fabric = std::make_unique<SwitchFabric>("fabric", cfg, &n.tracker, on_error);
+    n.fabric->clk(*n.clock);
+    if (cfg.switched()) {
+      std::vector<FlitLink*> inject, eject;
+      for (unsigned i = 0; i < nodes; ++i) {
+        inject.push_back(n.inject[i].get());
+        eject.push_back(n.eject[i].get());
+      }
+      if (cfg.dragonfly()) {
+        n.fabric->connect_dragonfly(inject, eject);
+      } else if (cfg.torus()) {
+        n.fabric->connect_torus(inject, eject);
+      } else {
+        n.fabric->connect_endpoints(inject, eject);
+      }
+    } else {
+      for (unsigned p = 0; p < planes; ++p) {
+        n.fabric->connect_boards(plane_of_board[p], planes > 1 ? "plane" + std::to_string(p) + "_" : "");
+      }
+    }
+    SwitchFabric* fabric = n.fabric.get();
+    acc->set_network_report([fabric] { return fabric->describe(40); });
+  }
+  // Connections first, then reset: a plane ties off the edge ports left unconnected.
+  for (unsigned i = 0; i < cfg.board_count(); ++i) {
+    PlaneStraps straps;
+    straps.board_x = i % cfg.topology.global_x;
+    straps.board_y = i / cfg.topology.global_x;
+    straps.route_mode = cfg.router.routing;
+    straps.vc_policy = cfg.router.vc_policy;
+    for (unsigned p = 0; p < planes; ++p) plane_of_board[p][i]->reset(straps, 4);
+  }
+  if (!boards.empty()) {
+    unsigned threads = opt.trace_path.empty() ? opt.threads : 1;  // waveforms: every plane on this thread
+    if (threads == 0) {
+      const unsigned plane_count = cfg.board_count() * planes;
+      threads = plane_count >= RunOptions::kAutoThreadPlanes ? std::min(2u, std::thread::hardware_concurrency()) : 1;
+    }
+    n.boards = std::make_unique<BoardArray>("boards", std::move(boards), on_error, std::max(threads, 1u));
+    n.boards->clk(*n.clock);
+  }
+
+  if (!opt.fault.empty()) {
+    if (opt.fault_node >= nodes) throw std::invalid_argument("fault node out of range");
+    n.eject[opt.fault_node * lanes]->arm_fault(opt.fault == "drop" ? FlitLink::Fault::Drop : FlitLink::Fault::Corrupt,
+                                               opt.fault_nth);
+  }
+
+  if (!opt.trace_path.empty()) {
+    n.waveform = std::make_unique<Waveform>(opt.trace_path, opt.trace_from, opt.trace_to,
+                                            static_cast<uint64_t>(period_ps), flit_format(cfg));
+    for (const auto& plane_p : plane_of_board) {
+      for (PlaneModel* plane : plane_p) n.waveform->add_plane(*plane);
+    }
+    for (unsigned i = 0; i < nodes; ++i) {
+      n.waveform->add_link(n.inject[i].get());
+      n.waveform->add_link(n.eject[i].get());
+    }
+    if (n.fabric) {
+      for (FlitLink* l : n.fabric->links()) n.waveform->add_link(l);
+    }
+    n.waveform->open();
+    Waveform* w = n.waveform.get();
+    n.boards->set_observer([w](uint64_t t) { w->dump(t); });
+  }
+}
+
+Simulation::~Simulation() = default;
+
+}  // namespace hx

@@ -1,0 +1,92 @@
+// run.cpp: a fabric-model run: the clock runs in chunks until the accelerators' run control says
+// the run ended (drained, deadlock, loss, model error), with a progress line on terminals; then
+// the checks are judged and the report (report.cpp) written.
+#include <chrono>
+#include <cstdio>
+#include <sstream>
+
+#include "netlist.h"
+
+namespace hx {
+
+nlohmann::ordered_json Simulation::run() {
+  Netlist& n = *net_;
+  AcceleratorArray& acc = *n.accelerators;
+  const uint64_t chunk = 4096;
+  const auto t0 = std::chrono::steady_clock::now();
+  auto last_progress = t0;
+  const sc_core::sc_time period = n.clock->period();
+  const uint64_t planned = cfg_.run.warmup_cycles + cfg_.run.measure_cycles;
+  bool progress_shown = false;
+  while (acc.end() == RunEnd::Running) {
+    sc_core::sc_start(period * static_cast<double>(chunk));
+    if (sc_core::sc_get_status() == sc_core::SC_STOPPED) break;
+    const auto now = std::chrono::steady_clock::now();
+    if (opt_.progress && std::chrono::duration<double>(now - t0).count() > 2.0 &&
+        std::chrono::duration<double>(now - last_progress).count() > 0.5) {
+      last_progress = now;
+      const double rate = acc.cycle() / std::chrono::duration<double>(now - t0).count() / 1e6;
+      if (n.engine) {
+        std::fprintf(stderr, "\r  cycle %llu  collective: %s  %.2f M cycles/s   ",
+                     static_cast<unsigned long long>(acc.cycle()), n.engine->progress().c_str(), rate);
+      } else {
+        const double done = std::min(1.0, static_cast<double>(acc.cycle()) / planned);
+        std::fprintf(stderr, "\r  cycle %llu  %-8s %5.1f%% of warm-up+measure  %.2f M cycles/s   ",
+                     static_cast<unsigned long long>(acc.cycle()), acc.phase_name().c_str(), 100.0 * done, rate);
+      }
+      progress_shown = true;
+    }
+  }
+  if (n.boards) n.boards->finish();  // planes of the last cycle still stepped by workers
+  if (progress_shown) std::fprintf(stderr, "\r%100s\r", "");
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (n.waveform) n.waveform->close();
+
+  const TrackerCounts& c = n.tracker.counts();
+  const RunEnd end = acc.end();
+  const uint64_t lost = c.created - c.delivered;
+
+  // A collective's wrong results count as corrupted data, like a flit that changed on its way.
+  const std::vector<CollectiveJobResult> coll = n.engine ? n.engine->results() : std::vector<CollectiveJobResult>{};
+  uint64_t mismatched = 0, coverage_errors = 0;
+  bool collectives_complete = true;
+  for (const CollectiveJobResult& r : coll) {
+    mismatched += r.mismatched;
+    coverage_errors += r.coverage_errors;
+    collectives_complete = collectives_complete && r.complete;
+  }
+  const uint64_t corrupted = c.corrupted + mismatched;
+  passed_ = end == RunEnd::Drained && lost == 0 && c.duplicated == 0 && corrupted == 0 && c.misrouted == 0 &&
+            c.path_violations == 0 && acc.all_credits_home() && collectives_complete && coverage_errors == 0 &&
+            c.foreign_boards == 0;
+  failure_ = acc.end_report();
+  if (!passed_ && failure_.empty()) {
+    std::ostringstream os;
+    os << "checks failed: " << lost << " lost, " << c.duplicated << " duplicated, " << c.corrupted << " corrupted, "
+       << c.misrouted << " misrouted, " << c.path_violations << " broke the two-tree/three-VC rule, "
+       << c.foreign_boards << " entered a board of another job";
+    if (n.engine)
+      os << "; collective: " << mismatched << " output elements wrong, " << coverage_errors
+         << " ranks with elements missing or written twice";
+    for (const std::string& m : n.tracker.messages()) os << "\n  " << m;
+    if (n.engine)
+      for (const std::string& m : n.engine->messages()) os << "\n  " << m;
+    failure_ = os.str();
+  }
+
+  RunRecord rec;
+  rec.wall_seconds = wall;
+  rec.cycles = acc.end_cycle();
+  rec.counts = c;
+  rec.traffic = acc.results();
+  rec.end = end;
+  rec.lost = lost;
+  rec.corrupted = corrupted;
+  rec.collectives = coll;
+  rec.mismatched = mismatched;
+  rec.coverage_errors = coverage_errors;
+  rec.collectives_complete = collectives_complete;
+  return report(rec);
+}
+
+}  // namespace hx
