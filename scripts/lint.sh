@@ -43,25 +43,19 @@ RED_LINT_RUNS=(
 # Its sources, package first. They are kept out of the router runs and the router's out of
 # these: Verilator -Wall reports every parameter of a package on the command line that the top
 # does not use (UNUSEDPARAM). rtl/CMakeLists.txt (HX_RED_RTL_SOURCES) keeps the same list.
-RED_FILES=(rtl/hx_red_pkg.sv rtl/hx_fp32_alu.sv rtl/hx_reduce_alu.sv rtl/hx_reduction_table.sv
-           rtl/hx_switch_reduction.sv)
-
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-PKG=rtl/hx_pkg.sv
-if [[ ! -f "$PKG" ]]; then
-  echo "lint: $PKG not found" >&2
-  exit 1
-fi
-# The package first, then every other rtl/*.sv in glob order.
-FILES=("$PKG")
-shopt -s nullglob
-for f in rtl/*.sv; do
-  [[ "$f" == "$PKG" ]] && continue
-  for r in "${RED_FILES[@]}"; do [[ "$f" == "$r" ]] && continue 2; done
-  FILES+=("$f")
-done
-shopt -u nullglob
+# The two groups of rtl/sources.txt, the one file list (also read by CMake and synthesis).
+FILES=()
+RED_FILES=()
+while read -r group file; do
+  [[ -z "$group" || "$group" == \#* ]] && continue
+  case "$group" in
+    router) FILES+=("rtl/$file") ;;
+    reduction) RED_FILES+=("rtl/$file") ;;
+    *) echo "lint: rtl/sources.txt: unknown group '$group'" >&2; exit 1 ;;
+  esac
+done < rtl/sources.txt
 
 failed=0
 lint_run() {   # lint_run "TOP [-GParam=value ...]" FILE...

@@ -5,8 +5,8 @@
 # by the same commands.
 #
 #   source scripts/yosys-frontend.sh
-#   hx_rtl_files                        # fills the array HX_RTL_FILES: hx_pkg.sv, the other
-#                                       # rtl/*_pkg.sv, then the rest of rtl/*.sv
+#   hx_rtl_files                        # fills the array HX_RTL_FILES from rtl/sources.txt, the
+#                                       # one file list: each group in its order, package first
 #   hx_yosys_frontend TOP [Name=Value ...] > script.ys
 #       read_verilog -sv <all RTL>
 #       chparam -set Name Value TOP     (one per override; the others keep the RTL defaults)
@@ -23,14 +23,12 @@
 HX_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 hx_rtl_files() {
-  HX_RTL_FILES=("$HX_ROOT/rtl/hx_pkg.sv")
-  local f
-  for f in "$HX_ROOT"/rtl/*_pkg.sv; do
-    [[ "$f" == */hx_pkg.sv ]] || HX_RTL_FILES+=("$f")
-  done
-  for f in "$HX_ROOT"/rtl/*.sv; do
-    [[ "$f" == *_pkg.sv ]] || HX_RTL_FILES+=("$f")
-  done
+  HX_RTL_FILES=()
+  local group file
+  while read -r group file; do
+    [[ -z "$group" || "$group" == \#* ]] && continue
+    HX_RTL_FILES+=("$HX_ROOT/rtl/$file")
+  done < "$HX_ROOT/rtl/sources.txt"
 }
 
 hx_yosys_frontend() {
