@@ -5,6 +5,7 @@
 #include <set>
 #include <systemc>
 
+#include "fabric_topology.h"
 #include "flit_link.h"
 #include "network_models.h"
 #include "packet_tracker.h"
@@ -273,6 +274,26 @@ TEST(NetworkModels, EveryKindBelongsToOneModel) {
     EXPECT_NE(fabric_expected.find(t.name), std::string::npos) << t.name << " not in " << fabric_expected;
   for (const char* kind : {"board", "hammingmesh", "fat_tree", "torus", "dragonfly", "dgx2", "nvswitch_tree"})
     EXPECT_EQ(kinds.count(kind), 1u) << kind;
+}
+
+// The fabric model's builders: one per kind it registers, and a clear error for any other.
+TEST(FabricTopologies, OneBuilderPerKind) {
+  const NetworkModel& fabric = network_models().front();
+  ASSERT_EQ(fabric_topologies().size(), fabric.topologies.size());
+  for (const RegisteredName& k : fabric.topologies) EXPECT_EQ(fabric_topology(k.name).kind(), k.name);
+  EXPECT_FALSE(fabric_topology("board").has_fabric());
+  EXPECT_TRUE(fabric_topology("hammingmesh").has_boards());
+  EXPECT_FALSE(fabric_topology("torus").has_boards());
+  EXPECT_EQ(fabric_topology("torus").links_per_plane(), 4u);
+  EXPECT_EQ(fabric_topology("fat_tree").links_per_plane(), 1u);
+  try {
+    fabric_topology("dgx2");
+    FAIL() << "dgx2 is the nvswitch model's";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("registered: board, hammingmesh, fat_tree, torus, dragonfly"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(NetworkModels, TheKindPicksTheModel) {

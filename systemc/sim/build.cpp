@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "fabric_topology.h"
 #include "netlist.h"
 
 namespace hx {
@@ -22,7 +23,7 @@ FlitFormat flit_format(const SimConfig& cfg) {
 // Endpoint e is accelerator e mod N's port in plane e div N: the same address in every plane.
 std::vector<EndpointAddress> node_addresses(const SimConfig& cfg) {
   std::vector<EndpointAddress> addr(cfg.node_count());
-  if (cfg.switched()) {
+  if (!fabric_topology(cfg.topology.kind).has_boards()) {
     // No boards: the endpoint number rides in the header's board fields (TreeAddressing).
     constexpr unsigned kRow = TreeAddressing::kEndpointsPerBoardRow;
     for (unsigned n = 0; n < addr.size(); ++n) addr[n] = {n % kRow, n / kRow, 0, 0};
@@ -107,7 +108,7 @@ Simulation::Netlist::Netlist(const SimConfig& cfg)
     : pattern(make_pattern(cfg)), tracker(flit_format(cfg), endpoint_addresses(cfg), cfg.router.local_ports) {}
 
 void check_buildable(const SimConfig& cfg) {
-  if (cfg.switched()) return;  // no boards, no RTL
+  if (!fabric_topology(cfg.topology.kind).has_boards()) return;  // no boards, no RTL
   const PlaneVariant* v =
       find_plane_variant(cfg.topology.board_x, cfg.topology.board_y, cfg.router.vcs, cfg.router.buffer_depth,
                          cfg.router.flit_width_bits, cfg.router.local_ports);
@@ -124,12 +125,13 @@ void check_buildable(const SimConfig& cfg) {
 
 Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg), opt_(opt) {
   check_buildable(cfg);
-  if (cfg.switched() && !opt.trace_path.empty())
+  const FabricTopology& topo = fabric_topology(cfg.topology.kind);
+  if (!topo.has_boards() && !opt.trace_path.empty())
     throw std::invalid_argument("--trace: a " + cfg.topology.kind + " has no RTL to trace (waveforms need boards)");
-  const PlaneVariant* v =
-      cfg.switched() ? nullptr
-                     : find_plane_variant(cfg.topology.board_x, cfg.topology.board_y, cfg.router.vcs,
-                                          cfg.router.buffer_depth, cfg.router.flit_width_bits, cfg.router.local_ports);
+  const PlaneVariant* v = !topo.has_boards() ? nullptr
+                                             : find_plane_variant(cfg.topology.board_x, cfg.topology.board_y,
+                                                                  cfg.router.vcs, cfg.router.buffer_depth,
+                                                                  cfg.router.flit_width_bits, cfg.router.local_ports);
   net_ = std::make_unique<Netlist>(cfg);
   Netlist& n = *net_;
   n.variant = v;
@@ -166,7 +168,7 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
       plane_of_board[p].push_back(boards[i].planes.back().get());
     }
   }
-  for (unsigned i = 0; i < nodes && !cfg.switched(); ++i) {
+  for (unsigned i = 0; i < nodes && topo.has_boards(); ++i) {
     PlaneModel& plane =
         *plane_of_board[i / cfg.node_count()][addr[i].board_y * cfg.topology.global_x + addr[i].board_x];
     for (unsigned k = 0; k < lanes; ++k) {
@@ -230,28 +232,21 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
 
   AcceleratorArray* acc = n.accelerators.get();
   auto on_error = [acc](const std::string& msg) { acc->stop(RunEnd::ModelError, "MODEL ERROR " + msg); };
-  if (cfg.hammingmesh() || cfg.switched()) {
+  if (topo.has_fabric()) {
+    // The topology's builder wires the switches to the endpoints or to the boards' edges.
     n.tracker.check_path_rule(true);
     n.fabric = std::make_unique<SwitchFabric>("fabric", cfg, &n.tracker, on_error);
     n.fabric->clk(*n.clock);
-    if (cfg.switched()) {
-      std::vector<FlitLink*> inject, eject;
-      for (unsigned i = 0; i < nodes; ++i) {
-        inject.push_back(n.inject[i].get());
-        eject.push_back(n.eject[i].get());
-      }
-      if (cfg.dragonfly()) {
-        n.fabric->connect_dragonfly(inject, eject);
-      } else if (cfg.torus()) {
-        n.fabric->connect_torus(inject, eject);
-      } else {
-        n.fabric->connect_endpoints(inject, eject);
-      }
+    FabricPorts ports;
+    if (topo.has_boards()) {
+      ports.planes = plane_of_board;
     } else {
-      for (unsigned p = 0; p < planes; ++p) {
-        n.fabric->connect_boards(plane_of_board[p], planes > 1 ? "plane" + std::to_string(p) + "_" : "");
+      for (unsigned i = 0; i < nodes; ++i) {
+        ports.inject.push_back(n.inject[i].get());
+        ports.eject.push_back(n.eject[i].get());
       }
     }
+    topo.wire(*n.fabric, cfg, ports);
     SwitchFabric* fabric = n.fabric.get();
     acc->set_network_report([fabric] { return fabric->describe(40); });
   }

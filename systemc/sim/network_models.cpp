@@ -7,6 +7,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "config_reader.h"
+#include "fabric_topology.h"
 #include "nv_system.h"
 #include "routing_function.h"
 #include "sim_config.h"
@@ -91,11 +92,7 @@ std::vector<NetworkModel> make_models() {
   NetworkModel fabric;
   fabric.name = "fabric";
   fabric.description = "flit level: Verilated RTL board planes and C++ input-buffered VC switches, FlitLinks";
-  fabric.topologies = {{"board", "one a x b board of RTL routers, edges tied off (a mesh)"},
-                       {"hammingmesh", "x x y boards joined by row and column fat trees (HyperX: 1x1 boards)"},
-                       {"fat_tree", "one- or two-level fat tree of C++ switches, with tapering"},
-                       {"torus", "2D torus of boards' routers, switchless"},
-                       {"dragonfly", "groups of a routers with p endpoints and h global links"}};
+  for (const FabricTopology* t : fabric_topologies()) fabric.topologies.push_back({t->kind(), t->description()});
   // The RTL router's routing modes (rtl/hx_route.sv, router.routing), then the C++ switch's
   // registered routing functions (routing/routing_function.h).
   fabric.routings = {{"xy", "RTL router: dimension order on the boards (router.routing)"},

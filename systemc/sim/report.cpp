@@ -9,8 +9,8 @@
 #include <tuple>
 #include <utility>
 
+#include "fabric_topology.h"
 #include "netlist.h"
-#include "topology_cost.h"
 
 namespace hx {
 
@@ -50,24 +50,6 @@ nlohmann::ordered_json receive_distribution(std::vector<uint64_t> flits, double 
 
 namespace {
 
-// The diameter the analytical model (analytic/topology_cost.h, the one `hxsim cost` uses) gives
-// for these parameters: the simulation's longest path is checked against it.
-template <class Params>
-unsigned analytic_diameter(const SimConfig& cfg, const Params& params, unsigned radix) {
-  cost::TopologySpec spec;
-  spec.radix = radix;
-  spec.target_endpoints = cfg.node_count();
-  spec.params = params;
-  return cost::evaluate(spec, cost::Prices{}).diameter;
-}
-
-// The leaf ports of a two-level tree of `ports` ports, or {0, 0} for one switch (the
-// analytical model's "nonblocking / single switch").
-std::pair<unsigned, unsigned> leaf_ports(const SimConfig& cfg, unsigned ports) {
-  const TreeShape shape = tree_shape(ports, cfg.topology.tree_radix, cfg.topology.tree_taper);
-  return shape.leaves > 0 ? std::pair{shape.down, shape.up} : std::pair{0u, 0u};
-}
-
 // The traffic section of a synthetic-traffic run's results.
 nlohmann::ordered_json traffic_results(const SimConfig& cfg, const TrafficResults& tr, bool fabric) {
   using nlohmann::ordered_json;
@@ -97,7 +79,7 @@ nlohmann::ordered_json traffic_results(const SimConfig& cfg, const TrafficResult
     // in one plane. A HammingMesh or torus plane gives an accelerator four network links, and
     // its router's local port carries one link's bandwidth, so the model's accelerators can
     // inject at most 25% of that. A fat-tree or Dragonfly plane gives an endpoint one link.
-    const bool four_ports = cfg.hammingmesh() || cfg.torus();  // N, E, S, W per plane
+    const bool four_ports = fabric_topology(cfg.topology.kind).links_per_plane() == 4;  // N, E, S, W
     const double links = four_ports ? 4.0 : 1.0;
     ordered_json g;
     g["share_of_local_port"] = traffic["accepted"];
@@ -231,46 +213,8 @@ void write_buffers(const std::string& path, const CollectiveEngine& engine) {
 
 }  // namespace
 
-unsigned hammingmesh_diameter(const SimConfig& cfg) {
-  cost::HxMeshParams p;
-  p.a = cfg.topology.board_x;
-  p.b = cfg.topology.board_y;
-  p.x = cfg.topology.global_x;
-  p.y = cfg.topology.global_y;
-  p.span = cfg.topology.tree_span == TreeSpan::Line ? cost::TreeSpan::Line : cost::TreeSpan::Board;
-  std::tie(p.tree_down, p.tree_up) = leaf_ports(cfg, std::max(tree_ports(cfg, true), tree_ports(cfg, false)));
-  return analytic_diameter(cfg, p, cfg.topology.tree_radix);
-}
-
-unsigned fat_tree_diameter(const SimConfig& cfg) {
-  cost::FatTreeParams p;
-  std::tie(p.leaf_down, p.leaf_up) = leaf_ports(cfg, cfg.topology.endpoints);
-  return analytic_diameter(cfg, p, cfg.topology.tree_radix);
-}
-
-unsigned torus_diameter(const SimConfig& cfg) {
-  cost::TorusParams p;
-  p.a = cfg.topology.board_x;
-  p.b = cfg.topology.board_y;
-  p.x = cfg.topology.global_x;
-  p.y = cfg.topology.global_y;
-  return analytic_diameter(cfg, p, 64);  // switchless: the radix does not enter
-}
-
-unsigned dragonfly_diameter(const SimConfig& cfg) {
-  const SimConfig::Dragonfly& d = cfg.topology.dragonfly;
-  cost::DragonflyParams p;
-  p.a = d.a;
-  p.p = d.p;
-  p.h = d.h;
-  p.groups = d.groups;
-  // One virtual router per switch, as in the cycle model: the smallest even radix that holds
-  // one router (the cost model prices switches of even radix).
-  return analytic_diameter(cfg, p, (d.p + d.a - 1 + d.h + 1) / 2 * 2);
-}
-
 double zero_load_latency(const SimConfig& cfg) {
-  if (cfg.hammingmesh() || cfg.switched()) return -1;
+  if (fabric_topology(cfg.topology.kind).has_fabric()) return -1;
   const TrafficPattern pattern = make_pattern(cfg);
   double sum = 0;
   unsigned senders = 0;
@@ -301,48 +245,16 @@ nlohmann::ordered_json Simulation::report(const RunRecord& r) {
   ordered_json j;
   j["hxsim"] = {{"command", "run"}, {"config", cfg_.source}, {"name", cfg_.name}, {"model", "fabric"}};
   ordered_json derived;
+  const FabricTopology& topo = fabric_topology(cfg_.topology.kind);
   derived["kind"] = cfg_.topology.kind;
-  derived["board"] = std::to_string(cfg_.topology.board_x) + "x" + std::to_string(cfg_.topology.board_y);
+  if (cfg_.topology.board_x > 0)
+    derived["board"] = std::to_string(cfg_.topology.board_x) + "x" + std::to_string(cfg_.topology.board_y);
   derived["rtl_model"] = n.variant ? "hx_board_plane " + n.variant->name : "none";
-  if (cfg_.torus()) {
-    derived["system"] = std::to_string(cfg_.system_x()) + "x" + std::to_string(cfg_.system_y()) + " torus of " +
-                        derived["board"].get<std::string>() + " boards, dimension-order routing with datelines";
-  }
-  if (cfg_.dragonfly()) {
-    derived.erase("board");
-    const SimConfig::Dragonfly& d = cfg_.topology.dragonfly;
-    derived["system"] = "Dragonfly a=" + std::to_string(d.a) + " p=" + std::to_string(d.p) +
-                        " h=" + std::to_string(d.h) + ", " + std::to_string(d.groups) + " groups, " +
-                        (d.ugal ? "UGAL-L" : "minimal") + " routing";
-  }
-  if (cfg_.fat_tree()) {
-    derived.erase("board");
-    const TreeShape t = tree_shape(cfg_.topology.endpoints, cfg_.topology.tree_radix, cfg_.topology.tree_taper);
-    derived["system"] =
-        "fat tree of " + std::to_string(cfg_.topology.endpoints) + " endpoints" +
-        (t.leaves == 0 ? std::string(", one switch")
-                       : ", " + std::to_string(t.leaves) + " leaves (" + std::to_string(t.down) + " down, " +
-                             std::to_string(t.up) + " up) + " + std::to_string(t.spines) + " spines");
-  }
-  if (cfg_.hammingmesh()) {
-    derived["system"] =
-        std::to_string(cfg_.topology.global_x) + "x" + std::to_string(cfg_.topology.global_y) + " Hx" +
-        derived["board"].get<std::string>() + "Mesh" +
-        (cfg_.topology.planes > 1 ? ", " + std::to_string(cfg_.topology.planes) + " planes (rates per port)"
-                                  : std::string());
-    derived["boards"] = cfg_.board_count();
-    derived["planes"] = cfg_.topology.planes;
-    derived["tree_span"] = tree_span_name(cfg_.topology.tree_span);
-  }
-  if (!derived.contains("system")) derived["system"] = derived["board"].get<std::string>() + " board";
+  derived["system"] = topo.describe(cfg_);
+  topo.add_config(derived, cfg_);
   derived["endpoints"] = cfg_.node_count();
   derived["switches"] = n.fabric ? n.fabric->num_switches() : 0;
-  derived["routing_summary"] =
-      cfg_.fat_tree()      ? std::string("up/down adaptive")
-      : cfg_.dragonfly()   ? std::string(cfg_.topology.dragonfly.ugal ? "UGAL-L" : "minimal")
-      : cfg_.torus()       ? std::string("dimension order with datelines")
-      : cfg_.hammingmesh() ? route_mode_name(cfg_.router.routing) + " on the boards, up/down adaptive in the fat trees"
-                           : route_mode_name(cfg_.router.routing);
+  derived["routing_summary"] = topo.routing_summary(cfg_);
   if (n.fabric) {
     derived["accelerators"] = cfg_.node_count();
     derived["cables"] = n.fabric->num_cables();
@@ -403,10 +315,7 @@ nlohmann::ordered_json Simulation::report(const RunRecord& r) {
   details["max_trees"] = c.max_trees;
   details["max_vc"] = c.max_vc;
   details["path_violations"] = c.path_violations;
-  if (cfg_.hammingmesh()) details["diameter_formula"] = hammingmesh_diameter(cfg_);
-  if (cfg_.fat_tree()) details["diameter_formula"] = fat_tree_diameter(cfg_);
-  if (cfg_.dragonfly()) details["diameter_formula"] = dragonfly_diameter(cfg_);
-  if (cfg_.torus()) details["diameter_formula"] = torus_diameter(cfg_);
+  if (topo.diameter(cfg_) >= 0) details["diameter_formula"] = topo.diameter(cfg_);
   std::vector<std::string> messages = n.tracker.messages();
   if (n.engine) messages.insert(messages.end(), n.engine->messages().begin(), n.engine->messages().end());
   details["messages"] = messages;

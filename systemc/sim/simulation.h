@@ -72,17 +72,7 @@ void check_buildable(const SimConfig& cfg);
 /// pairs: 2 cycles per router crossed (minimal paths cross |dx| + |dy| + 1 routers), the local
 /// link latency into and out of the board, and the packet's serialization (its length, which
 /// includes the source's output register cycle). See docs/simulator.md.
-/// For a hammingmesh or fat_tree: -1 (the formula above covers a single board).
+/// For a topology with a switch fabric: -1 (the formula above covers a single board).
 double zero_load_latency(const SimConfig& cfg);
-
-/// The diameter of a HammingMesh plane in cables, from the analytical model (hxsim cost):
-/// section III-B's 2 (floor((a-1)/2) + floor((b-1)/2)) plus 2 (levels + 1) cables per tree.
-unsigned hammingmesh_diameter(const SimConfig& cfg);
-/// The same for a fat_tree: 2 cables per level, endpoint cables included.
-unsigned fat_tree_diameter(const SimConfig& cfg);
-/// The same for a dragonfly's minimal routes (UGAL-L's non-minimal ones are longer).
-unsigned dragonfly_diameter(const SimConfig& cfg);
-/// The same for a torus (router hops; the routers are the accelerators').
-unsigned torus_diameter(const SimConfig& cfg);
 
 }  // namespace hx

@@ -1,0 +1,31 @@
+// registry.cpp: the fabric model's topology builders, by kind (fabric_topology.h).
+#include <stdexcept>
+
+#include "fabric_topology.h"
+
+namespace hx {
+
+// One accessor per builder file.
+const FabricTopology& board_topology();
+const FabricTopology& hammingmesh_topology();
+const FabricTopology& fat_tree_topology();
+const FabricTopology& torus_topology();
+const FabricTopology& dragonfly_topology();
+
+const std::vector<const FabricTopology*>& fabric_topologies() {
+  static const std::vector<const FabricTopology*> table = {
+      &board_topology(), &hammingmesh_topology(), &fat_tree_topology(), &torus_topology(), &dragonfly_topology(),
+  };
+  return table;
+}
+
+const FabricTopology& fabric_topology(const std::string& kind) {
+  std::string kinds;
+  for (const FabricTopology* t : fabric_topologies()) {
+    if (t->kind() == kind) return *t;
+    kinds += (kinds.empty() ? "" : ", ") + std::string(t->kind());
+  }
+  throw std::invalid_argument("no fabric topology '" + kind + "'; registered: " + kinds);
+}
+
+}  // namespace hx
