@@ -26,6 +26,7 @@
 #include "ring_buffer.h"
 #include "rng.h"
 #include "scoreboard.h"
+#include "watchdog.h"
 
 namespace hx {
 
@@ -132,28 +133,6 @@ class PacketSink {
   unsigned rr_ = 0;
   uint64_t flits_received_ = 0;
   uint64_t flits_drained_ = 0;
-};
-
-class ProgressWatchdog {
- public:
-  explicit ProgressWatchdog(uint64_t limit) : limit_(limit) {}
-  void set_limit(uint64_t limit) { limit_ = limit; }
-  uint64_t limit() const { return limit_; }
-  void progress() { idle_ = 0; }
-  /// One cycle passed; true when `outstanding` and nothing has moved for `limit` cycles.
-  bool tick(bool outstanding) {
-    if (!outstanding) {
-      idle_ = 0;
-      return false;
-    }
-    return limit_ != 0 && ++idle_ >= limit_;
-  }
-  uint64_t idle_cycles() const { return idle_; }
-  void reset() { idle_ = 0; }
-
- private:
-  uint64_t limit_;
-  uint64_t idle_ = 0;
 };
 
 }  // namespace hx

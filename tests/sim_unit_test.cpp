@@ -12,6 +12,7 @@
 #include "rng.h"
 #include "sim_config.h"
 #include "traffic_pattern.h"
+#include "watchdog.h"
 
 int sc_main(int, char*[]) { return 0; }  // libsystemc needs one; gtest_main runs the tests
 
@@ -274,6 +275,26 @@ TEST(NetworkModels, EveryKindBelongsToOneModel) {
     EXPECT_NE(fabric_expected.find(t.name), std::string::npos) << t.name << " not in " << fabric_expected;
   for (const char* kind : {"board", "hammingmesh", "fat_tree", "torus", "dragonfly", "dgx2", "nvswitch_tree"})
     EXPECT_EQ(kinds.count(kind), 1u) << kind;
+}
+
+// The one watchdog: fires after `limit` idle cycles with work outstanding, counted per cycle or
+// in chunks, and never while nothing is outstanding or with a limit of 0.
+TEST(ProgressWatchdog, FiresAfterTheLimitOnlyWithWorkOutstanding) {
+  ProgressWatchdog w(5);
+  for (int i = 0; i < 4; ++i) EXPECT_FALSE(w.advance(1, false, true));
+  EXPECT_TRUE(w.advance(1, false, true));
+  EXPECT_FALSE(w.advance(1, true, true)) << "a move starts the count again";
+  EXPECT_EQ(w.idle_cycles(), 0u);
+  for (int i = 0; i < 10; ++i) EXPECT_FALSE(w.advance(1, false, false)) << "nothing in flight: nothing stuck";
+  EXPECT_FALSE(w.advance(3, false, true));
+  EXPECT_TRUE(w.advance(3, false, true)) << "chunks add up";
+  EXPECT_EQ(w.idle_cycles(), 6u);
+  ProgressWatchdog off(0);
+  for (int i = 0; i < 100; ++i) EXPECT_FALSE(off.advance(1000, false, true));
+  ProgressWatchdog bench(2);  // the benches' style: moves reported before the cycle's tick
+  bench.progress();
+  EXPECT_FALSE(bench.tick(true));
+  EXPECT_TRUE(bench.tick(true));
 }
 
 // The fabric model's builders: one per kind it registers, and a clear error for any other.

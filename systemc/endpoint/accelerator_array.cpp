@@ -28,7 +28,8 @@ AcceleratorArray::AcceleratorArray(sc_core::sc_module_name name, const Accelerat
       pattern_(pattern),
       tracker_(tracker),
       nodes_(pattern.num_nodes() * cfg.planes),
-      p_packet_(cfg.injection_rate / cfg.packet_length) {
+      p_packet_(cfg.injection_rate / cfg.packet_length),
+      watchdog_(cfg.watchdog) {
   for (unsigned i = 0; i < nodes_.size(); ++i) {
     Node& n = nodes_[i];
     // One generator per accelerator, seeded from (seed, node): draws do not depend on the
@@ -203,9 +204,7 @@ void AcceleratorArray::on_clock() {
     end_ = RunEnd::Drained;
   } else if (t >= (collective ? cfg_.collective_timeout : window_end + cfg_.drain)) {
     drain_timeout();
-  } else if (moved || tracker_.outstanding() == 0) {
-    idle_ = 0;
-  } else if (++idle_ >= cfg_.watchdog) {
+  } else if (watchdog_.advance(1, moved, tracker_.outstanding() != 0)) {
     fire_watchdog(t);
   }
   if (end_ != RunEnd::Running) {

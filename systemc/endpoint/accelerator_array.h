@@ -54,6 +54,7 @@
 #include "packet_tracker.h"
 #include "rng.h"
 #include "traffic_pattern.h"
+#include "watchdog.h"
 
 namespace hx {
 
@@ -179,7 +180,7 @@ class AcceleratorArray : public sc_core::sc_module {
   RunEnd end_ = RunEnd::Running;
   uint64_t end_cycle_ = 0;
   std::string end_report_;
-  uint64_t idle_ = 0;
+  ProgressWatchdog watchdog_;  // no flit in or out for cfg_.watchdog cycles with packets in flight
   uint64_t flits_sent_ = 0, flits_received_ = 0;
   uint64_t window_generated_ = 0, window_accepted_ = 0;
   std::vector<uint64_t> latency_hist_;  // measured packets, by latency in cycles

@@ -9,6 +9,7 @@
 
 #include "nv_gpu.h"
 #include "nv_switch.h"
+#include "watchdog.h"
 
 namespace hx::nv {
 
@@ -125,8 +126,8 @@ NvResults NvSystem::run(bool progress, const std::string& trace) {
   const sc_core::sc_time period = clock_.period();
   NvResults r;
   uint64_t done_at = 0;
-  uint64_t stalled_since = 0;
-  uint64_t last_activity = 0;
+  ProgressWatchdog watchdog(cfg_.watchdog_cycles);
+  uint64_t last_activity = 0, last_cycle = 0;
   for (;;) {
     sc_core::sc_start(period * static_cast<double>(kChunk));
     if (!failure_.empty()) {
@@ -141,15 +142,16 @@ NvResults NvSystem::run(bool progress, const std::string& trace) {
     }
     for (const auto& s : switches_)
       for (unsigned q = 0; q < NvTopology::kPorts; ++q) activity += s->output(q).flits_sent();
-    if (activity != last_activity) {
-      last_activity = activity;
-      stalled_since = cycle_;
-    }
+    const bool progressed = activity != last_activity;
+    last_activity = activity;
+    const uint64_t cycles = cycle_ - last_cycle;
+    last_cycle = cycle_;
     const bool done = all_done();
     if (done && network_idle()) break;
-    if (cycle_ - stalled_since >= cfg_.watchdog_cycles) {
+    // Work remains until every GPU is done and the network is empty.
+    if (watchdog.advance(cycles, progressed, true)) {
       std::ostringstream os;
-      os << "deadlock: no progress for " << cycle_ - stalled_since << " cycles (run.watchdog) at cycle " << cycle_
+      os << "deadlock: no progress for " << watchdog.idle_cycles() << " cycles (run.watchdog) at cycle " << cycle_
          << (done ? "; every GPU has its result but the network is not empty" : "") << ":" << where();
       r.error = os.str();
       r.deadlock = true;
