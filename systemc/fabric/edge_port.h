@@ -22,6 +22,7 @@
 
 #include "flit_link.h"
 #include "packet_tracker.h"
+#include "round_robin.h"
 #include "vc_buffer.h"
 
 namespace hx {
@@ -36,7 +37,7 @@ class EdgePort {
   /// board number `board`.
   EdgePort(std::string name, Direction dir, unsigned vcs, unsigned depth, unsigned out_credits, unsigned board,
            unsigned router_x, unsigned router_y)
-      : buf_(vcs, depth), dir_(dir), board_(board), x_(router_x), y_(router_y), name_(std::move(name)) {
+      : buf_(vcs, depth), rr_(vcs), dir_(dir), board_(board), x_(router_x), y_(router_y), name_(std::move(name)) {
     for (unsigned v = 0; v < vcs; ++v) credits_[v] = out_credits;
   }
 
@@ -60,10 +61,10 @@ class EdgePort {
       if (!buf_.push(*f, t)) fail(t, "a flit arrived on a full VC " + std::to_string(f->vc));
     }
     if (buf_.total() == 0) return;
-    const unsigned vcs = buf_.vcs();
-    for (unsigned i = 0; i < vcs; ++i) {
-      const unsigned vc = (rr_ + i) % vcs;
-      if (buf_.empty(vc) || credits_[vc] == 0) continue;
+    // The VCs take turns at the link, among those with a flit and a credit.
+    const int pick = rr_.pick([&](unsigned v) { return !buf_.empty(v) && credits_[v] != 0; });
+    if (pick >= 0) {
+      const unsigned vc = static_cast<unsigned>(pick);
       const Flit f = buf_.front(vc).flit;
       buf_.pop(vc);
       in_->return_credit(t, vc);
@@ -75,8 +76,7 @@ class EdgePort {
         else
           tracker_->on_board_entry(f, board_, x_, y_);
       }
-      rr_ = vc + 1;
-      break;
+      rr_.grant(vc);
     }
   }
 
@@ -104,7 +104,7 @@ class EdgePort {
   FlitLink* out_ = nullptr;
   VcBuffer buf_;
   std::array<unsigned, VcBuffer::kMaxVcs> credits_{};
-  unsigned rr_ = 0;
+  RoundRobin rr_;
   Direction dir_;
   unsigned board_, x_, y_;
   PacketTracker* tracker_ = nullptr;

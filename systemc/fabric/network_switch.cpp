@@ -19,17 +19,17 @@ NetworkSwitch::NetworkSwitch(std::string name, unsigned ports, unsigned vcs, uns
       out_(ports, nullptr),
       buf_(ports, VcBuffer(vcs, depth)),
       obuf_(ports, VcBuffer(vcs, kOutputQueueDepth)),
-      rr_link_(ports, 0),
+      rr_link_(ports, RoundRobin(vcs)),
       owed_credits_(static_cast<std::size_t>(ports) * vcs, 0),
       owed_total_(ports, 0),
-      rr_credit_(ports, 0),
+      rr_credit_(ports, RoundRobin(vcs)),
       route_(static_cast<std::size_t>(ports) * vcs, kNone),
       route_vc_(static_cast<std::size_t>(ports) * vcs, 0),
       owner_(static_cast<std::size_t>(ports) * vcs, kNone),
       credits_(static_cast<std::size_t>(ports) * vcs, 0),
       full_credits_(ports, 0),
-      rr_in_(ports, 0),
-      rr_out_(ports, ports - 1),
+      rr_in_(ports, RoundRobin(vcs)),
+      rr_out_(ports, RoundRobin(ports)),
       req_out_(ports, kNone),
       req_vc_(ports, 0),
       req_out_vc_(ports, 0),
@@ -73,29 +73,25 @@ void NetworkSwitch::step(uint64_t t) {
   // speedup an input may owe a few for a cycle or two.
   for (unsigned i = 0; i < ports; ++i) {
     if (owed_total_[i] == 0) continue;
-    for (unsigned k = 0; k < vcs_; ++k) {
-      const unsigned v = (rr_credit_[i] + k) % vcs_;
-      if (owed_credits_[i * vcs_ + v] == 0) continue;
-      in_[i]->return_credit(t, v);
-      --owed_credits_[i * vcs_ + v];
-      --owed_total_[i];
-      rr_credit_[i] = (v + 1) % vcs_;
-      break;
-    }
+    const int pick = rr_credit_[i].pick([&](unsigned v) { return owed_credits_[i * vcs_ + v] != 0; });
+    if (pick < 0) continue;
+    const unsigned v = static_cast<unsigned>(pick);
+    in_[i]->return_credit(t, v);
+    --owed_credits_[i * vcs_ + v];
+    --owed_total_[i];
+    rr_credit_[i].grant(v);
   }
 
   // Output links: one flit each, from a VC with a credit downstream.
   for (unsigned o = 0; o < ports; ++o) {
     if (obuf_[o].total() == 0) continue;
-    for (unsigned k = 0; k < vcs_; ++k) {
-      const unsigned v = (rr_link_[o] + k) % vcs_;
-      if (obuf_[o].empty(v) || credits_[o * vcs_ + v] == 0) continue;
-      out_[o]->send(t, obuf_[o].front(v).flit);
-      obuf_[o].pop(v);
-      --credits_[o * vcs_ + v];
-      rr_link_[o] = (v + 1) % vcs_;
-      break;
-    }
+    const int pick = rr_link_[o].pick([&](unsigned v) { return !obuf_[o].empty(v) && credits_[o * vcs_ + v] != 0; });
+    if (pick < 0) continue;
+    const unsigned v = static_cast<unsigned>(pick);
+    out_[o]->send(t, obuf_[o].front(v).flit);
+    obuf_[o].pop(v);
+    --credits_[o * vcs_ + v];
+    rr_link_[o].grant(v);
   }
 }
 
@@ -106,20 +102,23 @@ void NetworkSwitch::crossbar_round(uint64_t t) {
   for (unsigned i = 0; i < ports; ++i) {
     req_out_[i] = kNone;
     if (buf_[i].total() == 0) continue;
-    for (unsigned k = 0; k < vcs_; ++k) {
-      const unsigned v = (rr_in_[i] + k) % vcs_;
-      if (buf_[i].empty(v)) continue;
+    // The input's VCs take turns: the first whose front flit is ready and has an output that can
+    // take it now requests that output (a head asks the routing function).
+    int o = kNone;
+    unsigned ov = 0;
+    const int pick = rr_in_[i].pick([&](unsigned v) {
+      if (buf_[i].empty(v)) return false;
       const VcBuffer::Entry& e = buf_[i].front(v);
-      if (e.ready > t) continue;
-      int o = route_[i * vcs_ + v];
-      unsigned ov = route_vc_[i * vcs_ + v];
+      if (e.ready > t) return false;
+      o = route_[i * vcs_ + v];
+      ov = route_vc_[i * vcs_ + v];
       if (o == kNone) {
         if (!is_head(e.flit.type)) {
           if (on_error_) {
             on_error_("cycle " + std::to_string(t) + ": " + name_ + " port " + std::to_string(i) + " vc " +
                       std::to_string(v) + ": a body or tail flit without a head before it");
           }
-          continue;
+          return false;
         }
         const RouteChoice r = routing_->route(e.flit, i, v, *this);
         o = r.port;
@@ -127,23 +126,20 @@ void NetworkSwitch::crossbar_round(uint64_t t) {
       } else if (obuf_[o].full(ov)) {
         o = kNone;
       }
-      if (o == kNone) continue;
-      req_out_[i] = o;
-      req_vc_[i] = static_cast<int>(v);
-      req_out_vc_[i] = ov;
-      // Output stage, folded in: keep the request nearest after the output's last grant.
-      const unsigned uo = static_cast<unsigned>(o);
-      const int cur = grant_in_[uo];
-      if (cur == kNone) {
-        touched_.push_back(uo);
-        grant_in_[uo] = static_cast<int>(i);
-      } else {
-        const unsigned last = rr_out_[uo];
-        const unsigned d_new = (i + ports - last - 1) % ports;
-        const unsigned d_cur = (static_cast<unsigned>(cur) + ports - last - 1) % ports;
-        if (d_new < d_cur) grant_in_[uo] = static_cast<int>(i);
-      }
-      break;
+      return o != kNone;
+    });
+    if (pick < 0) continue;
+    req_out_[i] = o;
+    req_vc_[i] = pick;
+    req_out_vc_[i] = ov;
+    // Output stage, folded in: keep the request nearest after the output's last grant.
+    const unsigned uo = static_cast<unsigned>(o);
+    const int cur = grant_in_[uo];
+    if (cur == kNone) {
+      touched_.push_back(uo);
+      grant_in_[uo] = static_cast<int>(i);
+    } else if (rr_out_[uo].distance(i) < rr_out_[uo].distance(static_cast<unsigned>(cur))) {
+      grant_in_[uo] = static_cast<int>(i);
     }
   }
 
@@ -172,8 +168,8 @@ void NetworkSwitch::crossbar_round(uint64_t t) {
       owner_[o * vcs_ + ov] = kNone;
       route_[i * vcs_ + v] = kNone;
     }
-    rr_out_[o] = i;
-    rr_in_[i] = (v + 1) % vcs_;
+    rr_out_[o].grant(i);
+    rr_in_[i].grant(v);
   }
 }
 

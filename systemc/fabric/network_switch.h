@@ -37,6 +37,7 @@
 #include "flit_link.h"
 #include "hx_flit.h"
 #include "packet_tracker.h"
+#include "round_robin.h"
 #include "routing_function.h"
 #include "vc_buffer.h"
 
@@ -107,17 +108,17 @@ class NetworkSwitch {
   std::vector<FlitLink*> in_, out_;
   std::vector<VcBuffer> buf_;           // per input port
   std::vector<VcBuffer> obuf_;          // per output port: the output queues
-  std::vector<unsigned> rr_link_;       // per output: next VC the link looks at first
+  std::vector<RoundRobin> rr_link_;     // per output: the VCs taking turns on the link
   std::vector<unsigned> owed_credits_;  // [in * vcs + vc]: credits not yet returned upstream
   std::vector<unsigned> owed_total_;    // per input
-  std::vector<unsigned> rr_credit_;     // per input: next VC whose credit goes back first
+  std::vector<RoundRobin> rr_credit_;   // per input: the VCs whose credits go back in turn
   std::vector<int> route_;              // [in * vcs + vc]: output of the packet in progress
   std::vector<unsigned> route_vc_;      // [in * vcs + vc]: ... and its VC there
   std::vector<int> owner_;              // [out * vcs + vc]: input holding that output VC
   std::vector<unsigned> credits_;       // [out * vcs + vc]: the receiver's free slots
   std::vector<unsigned> full_credits_;  // per output
-  std::vector<unsigned> rr_in_;         // per input: next VC to look at first
-  std::vector<unsigned> rr_out_;        // per output: last input granted
+  std::vector<RoundRobin> rr_in_;       // per input: its VCs taking turns at requesting
+  std::vector<RoundRobin> rr_out_;      // per output: the inputs taking turns at its grant
   // Per cycle scratch: each input's request and each output's best request so far.
   std::vector<int> req_out_, req_vc_;
   std::vector<unsigned> req_out_vc_;

@@ -20,6 +20,7 @@
 #include <deque>
 
 #include "nv_packet.h"
+#include "round_robin.h"
 
 namespace hx::nv {
 
@@ -70,11 +71,12 @@ class LinkTx {
       returns_.pop_front();
     }
     if (static_cast<double>(now) < free_at_) return;
-    for (unsigned i = 0; i < kVcs; ++i) {
-      const unsigned vc = (next_vc_ + i) % kVcs;
-      if (queue_[vc].empty()) continue;
+    // The VCs take turns, packet by packet, among those whose next packet fits the receiver.
+    const int pick =
+        next_vc_.pick([&](unsigned v) { return !queue_[v].empty() && credits_[v] >= queue_[v].front().flits(); });
+    if (pick >= 0) {
+      const unsigned vc = static_cast<unsigned>(pick);
       const unsigned flits = queue_[vc].front().flits();
-      if (credits_[vc] < flits) continue;
       credits_[vc] -= flits;
       queued_[vc] -= flits;
       const double hold = flits / rate_;  // cycles on the wire
@@ -82,13 +84,12 @@ class LinkTx {
       const double start = free_at_ > static_cast<double>(now) - 1.0 ? free_at_ : static_cast<double>(now);
       free_at_ = start + hold;
       flits_sent_ += flits;
-      next_vc_ = (vc + 1) % kVcs;
+      next_vc_.grant(vc);
       Packet p = std::move(queue_[vc].front());
       queue_[vc].pop_front();
       // A slow link delays the head so that the tail arrives when it really does.
       const uint64_t late = hold > flits ? static_cast<uint64_t>(std::ceil(hold - flits)) : 0;
       sink_->accept(sink_port_, std::move(p), now + latency_ + late);
-      return;
     }
   }
 
@@ -105,7 +106,7 @@ class LinkTx {
   std::deque<CreditReturn> returns_;
   double free_at_ = 0, rate_ = 1;
   uint64_t flits_sent_ = 0;
-  unsigned next_vc_ = 0;
+  RoundRobin next_vc_{kVcs};
 };
 
 }  // namespace hx::nv
