@@ -10,7 +10,7 @@ NPROC       := $(shell nproc 2>/dev/null || echo 2)
 PYTHON      ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
 
 .DEFAULT_GOAL := help
-.PHONY: help deps configure build lint test test-long run bench synth clean format format-check tidy
+.PHONY: help deps configure build lint test test-long run bench synth clean format format-check tidy docs
 
 help:
 	@echo "hxsim make targets:"
@@ -27,6 +27,7 @@ help:
 	@echo "  make configure  run cmake into $(BUILD)/ (only if not yet configured)"
 	@echo "  make lint       verilator --lint-only -Wall on every RTL top (scripts/lint.sh)"
 	@echo "  make format     clang-format -i every C++ file (.clang-format); format-check: list the ones that differ"
+	@echo "  make docs       regenerate docs/config-reference.md from the config schemas (hxsim config-reference)"
 	@echo "  make tidy       clang-tidy with the checks of .clang-tidy on the project's C++, and format-check"
 	@echo "  make synth      yosys synthesis estimates into $(BUILD)/synth/ (scripts/synth.sh)"
 	@echo "  make deps       install missing Debian packages and the OSU018 Liberty file"
@@ -92,6 +93,11 @@ format-check:
 tidy: configure format-check
 	@bash scripts/setup-deps.sh --dev
 	clang-tidy -p $(BUILD) --quiet $(CXX_SOURCES)
+
+# The generated config reference: every key of every model, from the schemas.
+docs: configure
+	cmake --build $(BUILD) -j$(NPROC) --target hxsim
+	$(BUILD)/hxsim config-reference > docs/config-reference.md.tmp && mv docs/config-reference.md.tmp docs/config-reference.md
 
 # Keep $(BUILD)/deps: it holds the extracted Liberty file.
 clean:

@@ -6,6 +6,7 @@
 //   hxsim cost CONFIG [--set key.path=value ...] [--out results.json]
 //   hxsim alloc CONFIG [--set key.path=value ...] [--out results.json]
 //   hxsim list
+//   hxsim config-reference
 //
 // `run` simulates any system: the config's topology.kind picks the network model that builds it
 // (sim/network_models.h), from HammingMesh boards to the NVSwitch-like fabrics with in-network
@@ -314,6 +315,8 @@ int sc_main(int argc, char* argv[]) {
   run->alias("nvswitch");
 
   CLI::App* list = app.add_subcommand("list", "the registered topologies, routing functions, collectives, traffic");
+  CLI::App* reference =
+      app.add_subcommand("config-reference", "every config key of every model, as Markdown (docs/config-reference.md)");
 
   try {
     app.parse(argc, argv);
@@ -331,6 +334,10 @@ int sc_main(int argc, char* argv[]) {
     req.options.only_source = only_source;
     req.options.threads = threads;
     if (*list) return cmd_list();
+    if (*reference) {
+      std::fputs(hx::config_reference().c_str(), stdout);
+      return kExitOk;
+    }
     if (*check) return cmd_check(req);
     if (*cost) return cmd_cost(path, sets, out, quiet);
     if (*alloc) return cmd_alloc(path, sets, out, quiet);

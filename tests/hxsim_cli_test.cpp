@@ -43,6 +43,20 @@ fs::path write_file(const fs::path& p, const std::string& text) {
   return p;
 }
 
+// docs/config-reference.md is what `hxsim config-reference` generates from the schemas today.
+TEST(HxsimDocs, ConfigReferenceIsCurrent) {
+  const Result r = hxsim("config-reference");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream in(std::string(HX_DOCS_DIR) + "/config-reference.md");
+  ASSERT_TRUE(in) << "docs/config-reference.md is missing: make docs";
+  std::stringstream doc;
+  doc << in.rdbuf();
+  EXPECT_EQ(doc.str(), r.output) << "docs/config-reference.md is stale: make docs";
+  for (const char* key :
+       {"`topology.kind`", "`router.vcs`", "`collective.algorithm`", "`topology.trunk_bandwidth`", "`switch.table`"})
+    EXPECT_NE(r.output.find(key), std::string::npos) << key;
+}
+
 // A short run of the shipped 4x4 adaptive config.
 const char* kShort = " --set run.warmup=200cycles --set run.measure=2000cycles --quiet";
 

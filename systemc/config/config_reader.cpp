@@ -324,6 +324,43 @@ KeySpec section(std::string name, Presence presence, std::vector<KeySpec> keys) 
   return k;
 }
 
+namespace {
+void collect_keys(const KeySpec& spec, const std::string& prefix, std::vector<KeyInfo>& out) {
+  for (const KeySpec& k : spec.keys) {
+    if (!k.moved_to.empty()) continue;
+    const std::string path = prefix.empty() ? k.name : prefix + "." + k.name;
+    out.push_back({path, k.is_section(), k.presence, k.expected, k.default_yaml});
+    if (k.is_section()) collect_keys(k, path, out);
+  }
+}
+}  // namespace
+
+std::vector<KeyInfo> schema_keys(const KeySpec& root) {
+  std::vector<KeyInfo> out;
+  collect_keys(root, "", out);
+  return out;
+}
+
+std::string keys_markdown(const std::vector<KeyInfo>& keys) {
+  // A table cell may not hold '|' or a line break.
+  const auto cell = [](std::string s) {
+    for (char& c : s)
+      if (c == '|' || c == '\n') c = c == '|' ? '/' : ' ';
+    return s;
+  };
+  std::string md = "| key | expected | default |\n|---|---|---|\n";
+  for (const KeyInfo& k : keys) {
+    std::string dflt;
+    switch (k.presence) {
+      case Presence::Required: dflt = "**required**"; break;
+      case Presence::Defaulted: dflt = k.section ? "" : "`" + cell(k.default_yaml) + "`"; break;
+      case Presence::Optional: dflt = k.default_yaml.empty() ? "optional" : "optional: " + cell(k.default_yaml); break;
+    }
+    md += "| `" + k.path + "` | " + (k.section ? "a section" : cell(k.expected)) + " | " + dflt + " |\n";
+  }
+  return md;
+}
+
 // ---- ConfigReader -------------------------------------------------------------------------------
 
 ConfigReader::ConfigReader(KeySpec root, std::string source)

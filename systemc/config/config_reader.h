@@ -228,6 +228,19 @@ KeySpec section(std::string name, Presence presence, std::vector<KeySpec> keys);
 /// that replaced it, e.g. moved("allreduce", "collective", "allreduce.method is collective.algorithm").
 KeySpec moved(std::string name, std::string new_path, const std::string& detail = {});
 
+/// One key of a schema, for documentation and tools.
+struct KeyInfo {
+  std::string path;  // "router.vcs"
+  bool section;      // a map of keys rather than a value
+  Presence presence;
+  std::string expected;      // "an integer in 1..4"
+  std::string default_yaml;  // "3", or "" if none
+};
+/// Every key of a schema, sections included, in schema order; old names (moved()) left out.
+std::vector<KeyInfo> schema_keys(const KeySpec& root);
+/// The keys of a schema as a Markdown table: key, what is expected, the default.
+std::string keys_markdown(const std::vector<KeyInfo>& keys);
+
 /// Reads one config: parse, then any overrides, then read() once.
 ///
 /// Keys are read in schema order, depth first, whatever their order in the file. A handler may

@@ -732,14 +732,6 @@ std::string yaml_string(const std::string& s) {
   return e.c_str();
 }
 
-void collect_keys(const KeySpec& spec, const std::string& prefix, std::vector<KeyInfo>& out) {
-  for (const KeySpec& k : spec.keys) {
-    const std::string path = prefix.empty() ? k.name : prefix + "." + k.name;
-    out.push_back({path, k.is_section(), k.presence, k.expected, k.default_yaml});
-    if (k.is_section()) collect_keys(k, path, out);
-  }
-}
-
 }  // namespace
 
 SimConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
@@ -888,9 +880,7 @@ std::string to_yaml(const SimConfig& c) {
 std::vector<KeyInfo> config_keys() {
   SimConfig c;
   Given g;
-  std::vector<KeyInfo> out;
-  collect_keys(make_schema(c, g), "", out);
-  return out;
+  return schema_keys(make_schema(c, g));
 }
 
 unsigned tree_lines(const SimConfig& c, bool rows) {

@@ -182,14 +182,6 @@ std::vector<std::pair<std::string, std::string>> effective_values(const SimConfi
 /// effective_values as a YAML document that loads back to the same SimConfig.
 std::string to_yaml(const SimConfig& config);
 
-/// One key of the schema, for documentation and tools.
-struct KeyInfo {
-  std::string path;  // "router.vcs"
-  bool section;      // a map of keys rather than a value
-  Presence presence;
-  std::string expected;      // "an integer in 1..4"
-  std::string default_yaml;  // "3", or "" if none
-};
 /// Every key of the schema, sections included, in schema order.
 std::vector<KeyInfo> config_keys();
 

@@ -269,6 +269,11 @@ NvConfig load_nv_config_text(const std::string& yaml, const std::string& source,
   return load([&yaml](ConfigReader& r) { r.parse_text(yaml); }, source, overrides);
 }
 
+std::vector<KeyInfo> config_keys() {
+  NvConfig c;
+  return schema_keys(schema(c));
+}
+
 std::string method_name(Method m) {
   switch (m) {
     case Method::Ring: return "ring";

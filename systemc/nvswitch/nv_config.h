@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "config_reader.h"
 #include "nv_gpu.h"
 #include "nv_switch.h"
 #include "nv_topology.h"
@@ -57,5 +58,7 @@ NvConfig load_nv_config(const std::string& path, const std::vector<std::string>&
 NvConfig load_nv_config_text(const std::string& yaml, const std::string& source,
                              const std::vector<std::string>& overrides);
 std::string method_name(Method m);
+/// Every key of the schema, sections included, in schema order.
+std::vector<KeyInfo> config_keys();
 
 }  // namespace hx::nv

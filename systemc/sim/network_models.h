@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "config_reader.h"
 #include "nlohmann/json.hpp"
 #include "simulation.h"
 
@@ -52,6 +53,8 @@ struct NetworkModel {
   std::vector<RegisteredName> topologies, routings, collectives, traffic;
   /// Loads and validates the config; returns the lines describing what it derived.
   std::vector<std::string> (*check)(const RunRequest&) = nullptr;
+  /// Every key of the model's config schema (the one definition of keys, units and defaults).
+  std::vector<KeyInfo> (*keys)() = nullptr;
   RunOutcome (*run)(const RunRequest&) = nullptr;
 };
 
@@ -63,5 +66,9 @@ const std::vector<NetworkModel>& network_models();
 /// section goes to the nvswitch model, whose loader names the renamed keys. An unknown kind is a
 /// ConfigError at the kind's position that lists every registered kind.
 const NetworkModel& model_for(const RunRequest& request);
+
+/// The config reference of every model as Markdown, generated from the schemas
+/// (`hxsim config-reference`; docs/config-reference.md is this text).
+std::string config_reference();
 
 }  // namespace hx
