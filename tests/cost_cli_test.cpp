@@ -13,20 +13,14 @@
 #include "config_test_support.h"
 #include "cost_config.h"
 #include "cost_report.h"
+#include "cost_test_support.h"
 #include "topology_cost.h"
 
 namespace hx::cost {
 namespace {
 
-const std::string kConfigDir = HX_CONFIG_DIR;
-
-// The smallest valid config: lines 1-5. Tests append topology lines from line 6 on.
-const std::string kBase =
-    "cluster:\n"
-    "  endpoints: 1024\n"
-    "topologies:\n"
-    "  - name: ft\n"
-    "    kind: fat_tree\n";
+using cost_test::kBase;
+using cost_test::kConfigDir;
 
 // ---- through the hxsim binary ---------------------------------------------------------------------
 

@@ -28,12 +28,16 @@ unsigned cycles_in(const Field& f, uint64_t lo, uint64_t hi, double clock_hz) {
   return static_cast<unsigned>(n);
 }
 
-// collective.message and traffic.message: data per GPU, whole 128-B lines.
-uint64_t message_size(const Field& f) {
+// A data size in whole 128-B lines, from `lowest` B (0 or 128) to 1 GiB; `expected` for the error.
+uint64_t lines_size(const Field& f, double lowest, const std::string& expected) {
   const double bytes = f.data_size() / 8;
-  if (bytes < 128 || bytes > 1073741824.0 || std::fmod(bytes, 128) != 0)
-    f.fail("a data size, a multiple of 128 B in [128 B, 1 GiB]");
+  if (bytes < lowest || bytes > 1073741824.0 || std::fmod(bytes, 128) != 0) f.fail(expected);
   return static_cast<uint64_t>(bytes);
+}
+
+// collective.message and traffic.message: data per GPU.
+uint64_t message_size(const Field& f) {
+  return lines_size(f, 128, "a data size, a multiple of 128 B in [128 B, 1 GiB]");
 }
 
 KeySpec schema(NvConfig& c) {
@@ -155,10 +159,7 @@ KeySpec schema(NvConfig& c) {
                        }),
                   leaf("wave", P::Defaulted, "a data size, a multiple of 128 B (0: no wave control)", "0 B",
                        [&c](const Field& f) {
-                         const double bytes = f.data_size() / 8;
-                         if (bytes < 0 || bytes > 1073741824.0 || std::fmod(bytes, 128) != 0)
-                           f.fail("a data size, a multiple of 128 B (0: no wave control)");
-                         c.wave_bytes = static_cast<uint64_t>(bytes);
+                         c.wave_bytes = lines_size(f, 0, "a data size, a multiple of 128 B (0: no wave control)");
                        }),
                   leaf("waves", P::Defaulted,
                        "an integer in 1..4096 (outstanding waves; ignored without collective.wave)", "1",
@@ -173,10 +174,7 @@ KeySpec schema(NvConfig& c) {
                        }),
                   leaf("ring_slice", P::Defaulted, "a data size, a multiple of 128 B (ring: data per flag)", "64 KiB",
                        [&c](const Field& f) {
-                         const double bytes = f.data_size() / 8;
-                         if (bytes < 128 || bytes > 1073741824.0 || std::fmod(bytes, 128) != 0)
-                           f.fail("a data size, a multiple of 128 B in [128 B, 1 GiB]");
-                         c.ring_slice_bytes = static_cast<uint64_t>(bytes);
+                         c.ring_slice_bytes = lines_size(f, 128, "a data size, a multiple of 128 B in [128 B, 1 GiB]");
                        }),
               }),
           section("traffic", P::Optional,
