@@ -2,7 +2,8 @@
 //
 // Every plane size, VC count and lane count is a separate Verilated model (its parameters are fixed at
 // Verilation). rtl/CMakeLists.txt lists them in HX_BOARD_SIZES; systemc/CMakeLists.txt turns
-// that list into the generated plane_registry.cpp, so adding a variant there is all it takes.
+// that list into the generated plane_registry.cpp (a core/model_registry.h table, the mechanism
+// the reduction banks use too), so adding a variant there is all it takes.
 #pragma once
 
 #include <memory>

@@ -7,29 +7,11 @@
 
 #include <memory>
 #include <string>
-#include <type_traits>
 
 #include "reduction_bank.h"
+#include "verilated_ports.h"
 
 namespace hx::nv {
-
-namespace vbits {
-// Read or write bits of a Verilated port, whatever C type Verilator chose for its width.
-template <class T>
-uint32_t word(const T& v, unsigned i) {
-  if constexpr (std::is_integral_v<T>)
-    return static_cast<uint32_t>(static_cast<uint64_t>(v) >> (32 * i));
-  else
-    return v[i];
-}
-template <class T>
-uint32_t field(const T& v, unsigned lo, unsigned width) {
-  const unsigned w = lo / 32, s = lo % 32;
-  uint64_t x = word(v, w) >> s;
-  if (s + width > 32) x |= static_cast<uint64_t>(word(v, w + 1)) << (32 - s);
-  return static_cast<uint32_t>(x & ((uint64_t{1} << width) - 1));
-}
-}  // namespace vbits
 
 template <class M>
 class VerilatedBank final : public ReductionBank {
@@ -82,7 +64,7 @@ class VerilatedBank final : public ReductionBank {
       o.out_valid = (m.out_valid_o >> p) & 1u;
       if (o.out_valid)
         for (unsigned w = 0; w < 4; ++w) o.out_flit[w] = m.out_flit_o[4 * p + w];
-      o.occupancy = vbits::field(m.occupancy_o, occ_width_ * p, occ_width_);
+      o.occupancy = static_cast<unsigned>(get_bits(m.occupancy_o, occ_width_ * p, occ_width_));
     }
     m.clk_i = 1;
     m.eval();
