@@ -36,7 +36,7 @@ SYSTEMS = [
     ("fat_tree", "fat_tree_1024_alltoall.yaml", [], 99.9),
     ("fat_tree_50", "fat_tree_1024_alltoall.yaml", ["topology.tree.taper=0.5238"], 51.2),
     ("fat_tree_75", "fat_tree_1024_alltoall.yaml", ["topology.tree.taper=0.2549"], 25.7),
-    ("dragonfly_min", "dragonfly_1024_alltoall.yaml", ["topology.dragonfly.routing=minimal"], None),
+    ("dragonfly_min", "dragonfly_1024_alltoall.yaml", ["routing.algorithm=dragonfly_minimal"], None),
     ("dragonfly_ugal", "dragonfly_1024_alltoall.yaml", [], 62.9),
     ("torus_32x32", "torus_32x32_alltoall.yaml", [], 2.0),
 ]

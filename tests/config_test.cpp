@@ -83,9 +83,10 @@ TEST(ConfigFile, MoreThanOneDocument) {
 
 TEST(ConfigFile, TopLevelMustBeAMap) {
   const ConfigError e = error_of("- 1\n- 2\n");
-  EXPECT_CONFIG_ERROR(e, 1, 1, "",
-                      "a map with keys name, description, topology, router, links, switch, traffic, collective, run",
-                      "a list");
+  EXPECT_CONFIG_ERROR(
+      e, 1, 1, "",
+      "a map with keys name, description, topology, routing, router, links, switch, traffic, collective, run",
+      "a list");
 }
 
 TEST(ConfigFile, EmptyDocumentMissesRequiredKeys) {
@@ -103,7 +104,8 @@ TEST(ConfigFile, EmptyDocumentMissesRequiredKeys) {
 TEST(ConfigKeys, UnknownTopLevelKeySuggestsClosest) {
   const ConfigError e = error_of(kBase + "routr:\n  vcs: 3\n");
   EXPECT_CONFIG_ERROR(e, 5, 1, "routr",
-                      "one of name, description, topology, router, links, switch, traffic, collective, run", "'routr'");
+                      "one of name, description, topology, routing, router, links, switch, traffic, collective, run",
+                      "'routr'");
   EXPECT_EQ(e.problem(), "unknown key");
   EXPECT_EQ(e.hint(), "did you mean 'router'?");
 }
@@ -126,14 +128,15 @@ TEST(ConfigKeys, UnknownNestedKeySuggestsClosest) {
 TEST(ConfigKeys, UnknownKeyAtTheWrongLevelNamesItsPlace) {
   const ConfigError e = error_of(kBase + "vcs: 3\n");
   EXPECT_CONFIG_ERROR(e, 5, 1, "vcs",
-                      "one of name, description, topology, router, links, switch, traffic, collective, run", "'vcs'");
+                      "one of name, description, topology, routing, router, links, switch, traffic, collective, run",
+                      "'vcs'");
   EXPECT_EQ(e.hint(), "did you mean 'router.vcs'?");
 }
 
 TEST(ConfigKeys, UnknownKeyWithoutCloseMatchHasNoHint) {
   const ConfigError e = error_of(kBase + "router:\n  zzz: 1\n");
-  EXPECT_CONFIG_ERROR(e, 6, 3, "router.zzz",
-                      "one of clock, routing, vc_policy, vcs, buffer_depth, flit_width, local_ports", "'zzz'");
+  EXPECT_CONFIG_ERROR(e, 6, 3, "router.zzz", "one of clock, vc_policy, vcs, buffer_depth, flit_width, local_ports",
+                      "'zzz'");
   EXPECT_EQ(e.hint(), "");
 }
 
@@ -157,8 +160,7 @@ TEST(ConfigKeys, DuplicateTopLevelSection) {
 TEST(ConfigKeys, KeyMustBeAScalar) {
   const ConfigError e = error_of(kBase + "router:\n  [vcs]: 3\n");
   EXPECT_CONFIG_ERROR(e, 6, 3, "router",
-                      "a key name (one of clock, routing, vc_policy, vcs, buffer_depth, flit_width, local_ports)",
-                      "a list");
+                      "a key name (one of clock, vc_policy, vcs, buffer_depth, flit_width, local_ports)", "a list");
 }
 
 TEST(ConfigKeys, MissingRequiredKeyIsReportedAtTheParentMap) {
@@ -194,8 +196,7 @@ TEST(ConfigTypes, MapWhereScalarExpected) {
 
 TEST(ConfigTypes, ListWhereMapExpected) {
   const ConfigError e = error_of(kBase + "router: [vcs, 3]\n");
-  EXPECT_CONFIG_ERROR(e, 5, 9, "router",
-                      "a map with keys clock, routing, vc_policy, vcs, buffer_depth, flit_width, local_ports",
+  EXPECT_CONFIG_ERROR(e, 5, 9, "router", "a map with keys clock, vc_policy, vcs, buffer_depth, flit_width, local_ports",
                       "a list");
 }
 
@@ -463,8 +464,8 @@ TEST(ConfigUnits, Formatting) {
 // ---- enumerations ------------------------------------------------------------------------------------
 
 TEST(ConfigEnums, BadValueListsTheAllowedOnes) {
-  const ConfigError e = error_of(kBase + "router:\n  routing: north-last\n");
-  EXPECT_CONFIG_ERROR(e, 6, 12, "router.routing", "one of xy, north_last, min_adaptive", "'north-last'");
+  const ConfigError e = error_of(kBase + "routing:\n  algorithm: north-last\n");
+  EXPECT_CONFIG_ERROR(e, 6, 14, "routing.algorithm", "one of xy, north_last, min_adaptive", "'north-last'");
   EXPECT_EQ(e.hint(), "did you mean 'north_last'?");
   const ConfigError p = error_of(kBase + "  pattern: tornado\n");
   EXPECT_CONFIG_ERROR(p, 5, 12, "traffic.pattern",
@@ -487,7 +488,7 @@ TEST(ConfigEnums, CodesMatchTheRtlStraps) {
   EXPECT_EQ(route_mode_name(RouteMode::MinAdaptive), "min_adaptive");
   EXPECT_EQ(vc_policy_name(VcPolicy::Any), "any");
   EXPECT_EQ(pattern_name(Pattern::BitComplement), "bit_complement");
-  EXPECT_EQ(load_ok(kBase + "router: {routing: xy, vc_policy: any}\n").router.routing, RouteMode::Xy);
+  EXPECT_EQ(load_ok(kBase + "routing: {algorithm: xy}\nrouter: {vc_policy: any}\n").router.routing, RouteMode::Xy);
 }
 
 // ---- cross-key checks --------------------------------------------------------------------------------
@@ -799,8 +800,8 @@ TEST(ConfigOverride, CrossKeyErrorStaysAtTheFileValue) {
 
 TEST(ConfigOverride, NeedsAMapAlongThePath) {
   const ConfigError e = error_of(kBase + "router: 5\n", {"router.vcs=3"});
-  EXPECT_CONFIG_ERROR(e, 5, 9, "router",
-                      "a map with keys clock, routing, vc_policy, vcs, buffer_depth, flit_width, local_ports", "'5'");
+  EXPECT_CONFIG_ERROR(e, 5, 9, "router", "a map with keys clock, vc_policy, vcs, buffer_depth, flit_width, local_ports",
+                      "'5'");
 }
 
 TEST(ConfigOverride, MissingEquals) {
@@ -910,13 +911,34 @@ TEST(ConfigShipped, Board4x4Adaptive) {
 
 TEST(ConfigShipped, OverrideErrorInAFileConfig) {
   try {
-    load_config(std::string(HX_CONFIG_DIR) + "/mesh8x8_uniform.yaml", {"router.routing=adaptive"});
+    load_config(std::string(HX_CONFIG_DIR) + "/mesh8x8_uniform.yaml", {"routing.algorithm=adaptive"});
     FAIL() << "no error";
   } catch (const ConfigError& e) {
     EXPECT_STREQ(e.what(),
-                 "--set router.routing=adaptive: router.routing: expected one of xy, north_last, min_adaptive, "
+                 "--set routing.algorithm=adaptive: routing.algorithm: expected one of xy, north_last, min_adaptive, "
                  "found 'adaptive' (did you mean 'min_adaptive'?)");
   }
+}
+
+// The routing keys of before the common `routing` section name their new place; a routing
+// function of another kind of topology is refused.
+TEST(ConfigRouting, OldKeysAndOtherKindsAreRefused) {
+  const ConfigError old = error_of(kBase + "router:\n  routing: xy\n");
+  EXPECT_EQ(old.key_path(), "router.routing");
+  EXPECT_EQ(old.problem(), "renamed key");
+  EXPECT_EQ(old.expected(), "'routing.algorithm'");
+  const ConfigError ft = error_of(
+      "topology: {kind: fat_tree, endpoints: 16}\nrouting: {algorithm: north_last}\ntraffic: {injection_rate: 0.1}\n");
+  EXPECT_EQ(ft.key_path(), "routing.algorithm");
+  EXPECT_EQ(ft.expected(), "one of updown");
+  const SimConfig df = load_ok(
+      "topology: {kind: dragonfly, dragonfly: {a: 4, p: 2, h: 2, groups: 9}}\nrouter: {vcs: 3}\n"
+      "traffic: {injection_rate: 0.1}\n");
+  EXPECT_TRUE(df.topology.dragonfly.ugal) << "UGAL-L is the default";
+  const SimConfig min = load_ok(
+      "topology: {kind: dragonfly, dragonfly: {a: 4, p: 2, h: 2, groups: 9}}\nrouter: {vcs: 3}\n"
+      "routing: {algorithm: dragonfly_minimal}\ntraffic: {injection_rate: 0.1}\n");
+  EXPECT_FALSE(min.topology.dragonfly.ugal);
 }
 
 TEST(ConfigShipped, BuiltInDefault) {

@@ -174,7 +174,7 @@ TEST(HxsimChecks, WatchdogReportsADeadlockAndWhereTheFlitsAre) {
   // long packets at saturation: a cyclic channel dependency forms.
   const fs::path d = scratch();
   const Result r = hxsim("run " + config("board4x4_adaptive.yaml") +
-                         " --set router.routing=min_adaptive --set router.vc_policy=keep"
+                         " --set routing.algorithm=min_adaptive --set router.vc_policy=keep"
                          " --set traffic.packet_length=16 --set traffic.injection_rate=0.9"
                          " --set run.watchdog=1000cycles --seed 1 --quiet --out " +
                          (d / "r.json").string());
@@ -190,7 +190,7 @@ TEST(HxsimChecks, WatchdogReportsADeadlockAndWhereTheFlitsAre) {
 TEST(HxsimChecks, NorthLastDoesNotDeadlockOnTheSameTraffic) {
   const fs::path d = scratch();
   const Result r = hxsim("run " + config("board4x4_adaptive.yaml") +
-                         " --set router.routing=north_last --set router.vc_policy=keep"
+                         " --set routing.algorithm=north_last --set router.vc_policy=keep"
                          " --set traffic.packet_length=16 --set traffic.injection_rate=0.9"
                          " --set run.warmup=200cycles --set run.measure=3000cycles"
                          " --set run.watchdog=1000cycles --seed 1 --quiet --out " +

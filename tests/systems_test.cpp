@@ -187,7 +187,7 @@ TEST_P(Dragonfly, SaturatedAllToAllIsCleanAndPathsAreBounded) {
   const DragonflyCase& c = GetParam();
   const json j = run(config("dragonfly_1024_alltoall.yaml") +
                      " --set topology.dragonfly.a=4 --set topology.dragonfly.p=2 --set topology.dragonfly.h=2"
-                     " --set topology.dragonfly.groups=9 --set topology.dragonfly.routing=" +
+                     " --set topology.dragonfly.groups=9 --set routing.algorithm=" +
                      c.routing + " --set run.warmup=1000cycles --set run.measure=30000cycles");
   ASSERT_TRUE(j.contains("checks"));
   expect_clean(j);
@@ -201,7 +201,7 @@ TEST_P(Dragonfly, SaturatedAllToAllIsCleanAndPathsAreBounded) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Groups9, Dragonfly,
-                         ::testing::Values(DragonflyCase{"minimal", 5, 1}, DragonflyCase{"ugal_l", 7, 2}),
+                         ::testing::Values(DragonflyCase{"dragonfly_minimal", 5, 1}, DragonflyCase{"ugal_l", 7, 2}),
                          [](const auto& info) { return std::string(info.param.routing); });
 
 // ---- the comparison torus: 2x2 boards, routers of the switch model ------------------------------

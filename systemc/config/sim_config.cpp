@@ -23,7 +23,8 @@ const Options<std::string> kTopologyKinds = {{"board", "board"},
                                              {"fat_tree", "fat_tree"},
                                              {"dragonfly", "dragonfly"},
                                              {"torus", "torus"}};
-const Options<bool> kDragonflyRoutings = {{"minimal", false}, {"ugal_l", true}};
+// routing.algorithm of a dragonfly: the registered routing functions (routing/registry.cpp).
+const Options<bool> kDragonflyRoutings = {{"dragonfly_minimal", false}, {"ugal_l", true}};
 const Options<TreeSpan> kTreeSpans = {{"line", TreeSpan::Line}, {"board", TreeSpan::Board}};
 const Options<RouteMode> kRouteModes = {
     {"xy", RouteMode::Xy}, {"north_last", RouteMode::NorthLast}, {"min_adaptive", RouteMode::MinAdaptive}};
@@ -269,6 +270,18 @@ uint64_t read_cycles(const Field& f, const SimConfig& c, Duration& given, bool p
 // The whole schema. Handlers store into `c` and `g`, so both must outlive the reader. Keys are
 // read in this order, which is also the order of dependencies (config_reader.h): router before
 // links, traffic and run (clock, flit width); topology before traffic (board size).
+// routing.algorithm: its names depend on topology.kind, read before it.
+void read_routing(const Field& f, SimConfig& c) {
+  if (c.topology.kind == "board" || c.hammingmesh()) {
+    c.router.routing = f.choice(kRouteModes);
+  } else if (c.dragonfly()) {
+    c.topology.dragonfly.ugal = f.choice(kDragonflyRoutings);
+  } else {
+    const std::string only = c.fat_tree() ? "updown" : "dor_dateline";
+    f.choice<int>({{only, 0}});
+  }
+}
+
 KeySpec make_schema(SimConfig& c, Given& g) {
   using P = Presence;
   const auto integer_key = [](std::string name, uint64_t lo, uint64_t hi, std::string dflt,
@@ -339,8 +352,7 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                                    [&c](const Field& f) {
                                      c.topology.dragonfly.groups = static_cast<unsigned>(f.integer(2, 4097));
                                    }),
-                              leaf("routing", P::Defaulted, one_of(kDragonflyRoutings), "ugal_l",
-                                   [&c](const Field& f) { c.topology.dragonfly.ugal = f.choice(kDragonflyRoutings); }),
+                              moved("routing", "routing.algorithm", "minimal is dragonfly_minimal"),
                           }),
                   section("tree", P::Defaulted,
                           {
@@ -354,6 +366,15 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                                    }),
                           }),
               }),
+          // How packets find their way, for every kind: the RTL router's mode on boards, the
+          // registered routing function of the C++ switches elsewhere (hxsim list).
+          section("routing", P::Defaulted,
+                  {
+                      leaf("algorithm", P::Optional,
+                           one_of(kRouteModes) + " (board, hammingmesh); " + one_of(kDragonflyRoutings) +
+                               " (dragonfly); updown (fat_tree); dor_dateline (torus)",
+                           "north_last; ugal_l on a dragonfly", [&c](const Field& f) { read_routing(f, c); }),
+                  }),
           section("router", P::Defaulted,
                   {
                       leaf("clock", P::Defaulted, "a frequency in (0 Hz, 10 GHz]", "1 GHz",
@@ -363,8 +384,7 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                                f.fail("a frequency in (0 Hz, " + format_frequency(kMaxClockHz) + "]");
                              c.router.clock_hz = hz;
                            }),
-                      leaf("routing", P::Defaulted, one_of(kRouteModes), "north_last",
-                           [&c](const Field& f) { c.router.routing = f.choice(kRouteModes); }),
+                      moved("routing", "routing.algorithm"),
                       leaf("vc_policy", P::Defaulted, one_of(kVcPolicies), "keep",
                            [&c](const Field& f) { c.router.vc_policy = f.choice(kVcPolicies); }),
                       integer_key("vcs", 1, 4, "3", [&c](uint64_t v) { c.router.vcs = static_cast<unsigned>(v); }),
@@ -714,6 +734,7 @@ SimConfig load(const std::function<void(ConfigReader&)>& parse, const std::strin
   parse(reader);
   for (const std::string& o : overrides) reader.apply_override(o);
   reader.read();
+  if (!reader.present("routing.algorithm") && c.dragonfly()) c.topology.dragonfly.ugal = true;  // the default
   check_hotspot_section(reader, c);
   check_topology(reader, c);
   check_collective(reader, c);
@@ -750,9 +771,10 @@ description: "4x4 board, north-last adaptive routing, uniform traffic at 0.2 fli
 topology:
   kind: board
   board: 4x4
+routing:
+  algorithm: north_last
 router:
   clock: 1 GHz
-  routing: north_last
   vc_policy: keep
   vcs: 3
   buffer_depth: 8
@@ -793,16 +815,18 @@ std::vector<std::pair<std::string, std::string>> effective_values(const SimConfi
     v.emplace_back("topology.dragonfly.p", std::to_string(d.p));
     v.emplace_back("topology.dragonfly.h", std::to_string(d.h));
     v.emplace_back("topology.dragonfly.groups", std::to_string(d.groups));
-    v.emplace_back("topology.dragonfly.routing", name_in(kDragonflyRoutings, d.ugal));
   }
   if (hm || c.fat_tree()) {
     v.emplace_back("topology.tree.span", tree_span_name(c.topology.tree_span));
     v.emplace_back("topology.tree.radix", std::to_string(c.topology.tree_radix));
     v.emplace_back("topology.tree.taper", format_number(c.topology.tree_taper));
   }
+  v.emplace_back("routing.algorithm", c.dragonfly()  ? name_in(kDragonflyRoutings, c.topology.dragonfly.ugal)
+                                      : c.fat_tree() ? std::string("updown")
+                                      : c.torus()    ? std::string("dor_dateline")
+                                                     : route_mode_name(c.router.routing));
   v.insert(v.end(), {
                         {"router.clock", format_frequency(c.router.clock_hz)},
-                        {"router.routing", route_mode_name(c.router.routing)},
                         {"router.vc_policy", vc_policy_name(c.router.vc_policy)},
                         {"router.vcs", std::to_string(c.router.vcs)},
                         {"router.buffer_depth", std::to_string(c.router.buffer_depth)},
