@@ -95,8 +95,8 @@ std::vector<NetworkModel> make_models() {
   for (const FabricTopology* t : fabric_topologies()) fabric.topologies.push_back({t->kind(), t->description()});
   // The RTL router's routing modes (rtl/hx_route.sv, router.routing), then the C++ switch's
   // registered routing functions (routing/routing_function.h).
-  fabric.routings = {{"xy", "RTL router: dimension order on the boards (router.routing)"},
-                     {"north_last", "RTL router: minimal adaptive with the north-last turn rule (router.routing)"},
+  fabric.routings = {{"xy", "RTL router: dimension order on the boards (routing.algorithm)"},
+                     {"north_last", "RTL router: minimal adaptive with the north-last turn rule (routing.algorithm)"},
                      {"min_adaptive", "RTL router: minimal adaptive without turn rule (deadlocks: for tests)"}};
   for (const RegisteredRouting& r : routing_functions())
     fabric.routings.push_back({r.name, "C++ switch: " + r.description});
