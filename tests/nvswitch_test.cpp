@@ -195,8 +195,8 @@ TEST(NvSwitchConfig, BadInputIsRefusedWithFileLineAndKey) {
         Case{"--set switch.table=512B", "switch.table"}, Case{"--set 'switch.buffer=128 B'", "switch.buffer"},
         Case{"--set 'switch.buffer=1000 B'", "switch.buffer"},
         Case{"--set 'collective.message=100 B'", "collective.message"},
-        Case{"--set collective.barrier=true", "collective.barrier"},
-        Case{"--set topology.groups=4", "topology.groups"}}) {
+        Case{"--set collective.barrier=true", "collective.barrier"}, Case{"--set topology.groups=4", "topology.groups"},
+        Case{"--set routing.algorithm=ugal_l", "routing.algorithm"}}) {
     const NvRun r = nvswitch("dgx2_push.yaml", c.sets);
     EXPECT_EQ(r.cli.exit_code, 2) << c.sets << "\n" << r.cli.output;
     EXPECT_NE(r.cli.output.find(c.key), std::string::npos) << r.cli.output;

@@ -85,6 +85,16 @@ KeySpec schema(NvConfig& c) {
                              if (c.link_latency_s < 0 || c.link_latency_s > 1e-6) f.fail("a time in [0, 1 us]");
                            }),
                   }),
+          // The common routing section: the fabric manager's routing and multicast tables are this
+          // fabric's only routing (hxsim list).
+          section("routing", P::Defaulted,
+                  {
+                      leaf("algorithm", P::Defaulted, "table (the routing and multicast tables of the fabric manager)",
+                           "table",
+                           [](const Field& f) {
+                             f.choice<int>({{"table", 0}});
+                           }),
+                  }),
           section(
               "switch", P::Defaulted,
               {
