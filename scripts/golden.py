@@ -2,7 +2,8 @@
 """Record or check the golden results table (tests/golden/golden.json).
 
 The table pins exact results of representative runs of every system: cycle counts, packets and
-flits delivered, flit hops, latency sums, collective times. It is the safety net for refactors:
+flits delivered, flit hops, mean and maximum latencies with the packet counts (so the latency sums),
+collective times. It is the safety net for refactors:
 tests/golden_test.cpp re-runs every case and demands the same numbers, bit for bit.
 
   scripts/golden.py --hxsim build/hxsim --record     # (re)write tests/golden/golden.json

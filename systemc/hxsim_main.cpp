@@ -34,8 +34,6 @@
 #include "cost_report.h"
 #include "gtkw.h"
 #include "network_models.h"
-#include "sim_config.h"
-#include "simulation.h"
 
 namespace {
 
@@ -203,12 +201,6 @@ int cmd_run(hx::RunRequest req, const std::string& seed, const std::string& out,
   }
   const hx::RunOutcome r = model.run(req);
   if (!out.empty()) write_atomically(out, r.results.dump(2) + "\n");
-  if (!opt.trace_path.empty() && model.name == "fabric") {
-    hx::write_gtkw(hx::gtkw_path_for(opt.trace_path), opt.trace_path,
-                   req.config_path.empty()
-                       ? hx::load_config_text(hx::default_config_yaml(), "<built-in>", req.overrides)
-                       : hx::load_config(req.config_path, req.overrides));
-  }
   if (!quiet) print_summary(r.results, r.passed, out);
   if (!r.passed) {
     std::fprintf(stderr, "hxsim: run FAILED\n%s\n", r.failure.c_str());

@@ -56,15 +56,8 @@ BenchConfig board_config(const RandomCase& rc, uint64_t seed) {
 
 template <class B>
 void expect_all_clean(const B& b) {
-  const ScoreboardSummary s = b.scoreboard().summary();
   EXPECT_FALSE(b.deadlocked()) << b.deadlock_report();
-  EXPECT_TRUE(b.ok()) << b.report();
-  EXPECT_TRUE(s.all_delivered()) << b.report();
-  EXPECT_EQ(s.lost, 0u);
-  EXPECT_EQ(s.duplicated, 0u);
-  EXPECT_EQ(s.corrupted, 0u);
-  EXPECT_EQ(s.misrouted, 0u);
-  EXPECT_EQ(s.bad_vc, 0u);
+  expect_scoreboard_clean(b);
   for (unsigned p = 0; p < b.num_ports(); ++p) {
     for (unsigned v = 0; v < b.config().num_vcs; ++v) {
       EXPECT_EQ(b.source(p).credits(v), b.config().buf_depth) << b.port_name(p) << " vc " << v;

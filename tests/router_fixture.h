@@ -71,16 +71,7 @@ class RouterFixture : public ::testing::Test {
   }
 
   /// Everything delivered, exactly once, intact, on an allowed port and VC; no bench error.
-  static void expect_clean(const Bench& b) {
-    const ScoreboardSummary s = b.scoreboard().summary();
-    EXPECT_TRUE(b.ok()) << b.report();
-    EXPECT_TRUE(s.all_delivered()) << b.report();
-    EXPECT_EQ(s.lost, 0u);
-    EXPECT_EQ(s.duplicated, 0u);
-    EXPECT_EQ(s.corrupted, 0u);
-    EXPECT_EQ(s.misrouted, 0u);
-    EXPECT_EQ(s.bad_vc, 0u);
-  }
+  static void expect_clean(const Bench& b) { expect_scoreboard_clean(b); }
 
   /// Every source holds BufDepth credits per VC again, and every sink returned exactly one
   /// credit per flit it received and holds nothing.

@@ -36,4 +36,18 @@ inline uint64_t test_seed(uint64_t fixed) {
   return seed;
 }
 
+/// A LinkBench's scoreboard is clean: everything delivered, exactly once, intact, on an allowed
+/// port and VC, and no bench error. Shared by the router and board-plane suites.
+template <class Bench>
+void expect_scoreboard_clean(const Bench& b) {
+  const auto s = b.scoreboard().summary();
+  EXPECT_TRUE(b.ok()) << b.report();
+  EXPECT_TRUE(s.all_delivered()) << b.report();
+  EXPECT_EQ(s.lost, 0u);
+  EXPECT_EQ(s.duplicated, 0u);
+  EXPECT_EQ(s.corrupted, 0u);
+  EXPECT_EQ(s.misrouted, 0u);
+  EXPECT_EQ(s.bad_vc, 0u);
+}
+
 }  // namespace hx::test

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
 #include <functional>
 
@@ -26,6 +25,13 @@ unsigned cycles_in(const Field& f, uint64_t lo, uint64_t hi, double clock_hz) {
   const uint64_t n = f.duration().to_cycles(clock_hz);
   if (n < lo || n > hi) f.fail("cycles in " + std::to_string(lo) + ".." + std::to_string(hi) + " of the fabric clock");
   return static_cast<unsigned>(n);
+}
+
+// A link's bandwidth, in bit/s, within [1 GB/s, 1 TB/s].
+double link_bandwidth(const Field& f) {
+  const double bps = f.bandwidth();
+  if (bps < 8e9 || bps > 8e12) f.fail("a bandwidth in [1 GB/s, 1 TB/s]");
+  return bps;
 }
 
 // A data size in whole 128-B lines, from `lowest` B (0 or 128) to 1 GiB; `expected` for the error.
@@ -65,20 +71,11 @@ KeySpec schema(NvConfig& c) {
                       leaf("links", P::Defaulted, "an integer in 1..8 (links per GPU, one per plane)", "6",
                            [&c](const Field& f) { c.links = static_cast<unsigned>(f.integer(1, 8)); }),
                       leaf("link_bandwidth", P::Defaulted, "a bandwidth in [1 GB/s, 1 TB/s]", "25 GB/s",
-                           [&c](const Field& f) {
-                             c.link_bandwidth = f.bandwidth();
-                             if (c.link_bandwidth < 8e9 || c.link_bandwidth > 8e12)
-                               f.fail("a bandwidth in [1 GB/s, 1 TB/s]");
-                           }),
+                           [&c](const Field& f) { c.link_bandwidth = link_bandwidth(f); }),
                       leaf("trunk_bandwidth", P::Optional,
                            "a bandwidth in [1 GB/s, 1 TB/s] of the switch-to-switch links (DGX-2 trunks, "
                            "fat-tree leaf-spine links)",
-                           "topology.link_bandwidth",
-                           [&c](const Field& f) {
-                             c.trunk_bandwidth = f.bandwidth();
-                             if (c.trunk_bandwidth < 8e9 || c.trunk_bandwidth > 8e12)
-                               f.fail("a bandwidth in [1 GB/s, 1 TB/s]");
-                           }),
+                           "topology.link_bandwidth", [&c](const Field& f) { c.trunk_bandwidth = link_bandwidth(f); }),
                       leaf("link_latency", P::Defaulted, "a time in [0, 1 us]", "0 ns",
                            [&c](const Field& f) {
                              c.link_latency_s = f.time();
@@ -232,7 +229,6 @@ NvConfig load(const std::function<void(ConfigReader&)>& parse, const std::string
   c.clock_hz = c.link_bandwidth / 128.0;  // one 16-B flit per cycle
   // Switch-to-switch links of another bandwidth carry that many flits per fabric cycle.
   if (!reader.present("topology.trunk_bandwidth")) c.trunk_bandwidth = c.link_bandwidth;
-  c.trunk_rate = c.trunk_bandwidth / c.link_bandwidth;
   c.link_latency = std::max<unsigned>(1, static_cast<unsigned>(std::lround(c.link_latency_s * c.clock_hz)));
   c.switch_latency = static_cast<unsigned>(std::lround(c.switch_latency_s * c.clock_hz));
   c.timeout = static_cast<unsigned>(std::lround(c.timeout_s * c.clock_hz));
@@ -250,15 +246,11 @@ NvConfig load(const std::function<void(ConfigReader&)>& parse, const std::string
 }  // namespace
 
 std::vector<std::string> NvConfig::derivations() const {
-  const auto num = [](double v) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%.6g", v);
-    return std::string(b);
-  };
+  const auto num = [](double v) { return format_number(v); };  // units.h: the configs' own number format
   return {"fabric clock = topology.link_bandwidth " + num(link_bandwidth / 8e9) +
               " GB/s / 16-B flit = " + num(clock_hz / 1e9) + " GHz (a GPU link carries one flit per cycle)",
           "switch-to-switch links: topology.trunk_bandwidth " + num(trunk_bandwidth / 8e9) +
-              " GB/s = " + num(trunk_rate) + " flits per cycle",
+              " GB/s = " + num(trunk_rate()) + " flits per cycle",
           "switch.latency " + num(switch_latency_s * 1e9) + " ns = " + std::to_string(switch_latency) +
               " cycles; topology.link_latency " + num(link_latency_s * 1e9) + " ns = " + std::to_string(link_latency) +
               " cycles (at least 1)",

@@ -45,7 +45,8 @@ struct NvConfig {
 
   // derived
   double clock_hz = 0;
-  double trunk_rate = 1;  // flits per fabric cycle of a switch-to-switch link
+  /// Flits per fabric cycle of a switch-to-switch link.
+  double trunk_rate() const { return trunk_bandwidth / link_bandwidth; }
   unsigned link_latency = 1, switch_latency = 0, input_buffer = 0, timeout = 0;
   unsigned gpus() const { return groups * 8; }
   /// How the cycle-level numbers were derived from the physical ones, one line each.

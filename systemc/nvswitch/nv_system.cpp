@@ -5,10 +5,9 @@
 #include <cstdio>
 #include <sstream>
 
-#include <sys/resource.h>
-
 #include "nv_gpu.h"
 #include "nv_switch.h"
+#include "process_stats.h"
 #include "watchdog.h"
 
 namespace hx::nv {
@@ -69,7 +68,7 @@ NvSystem::NvSystem(sc_core::sc_module_name name, const NvConfig& cfg)
         switches_[s]->set_upstream(q, &up);
       } else if (peer.kind == PortPeer::Kind::Switch) {
         out.connect(switches_[peer.index].get(), peer.port, cfg.link_latency, sp.output_queue, sp.input_buffer,
-                    cfg.trunk_rate);
+                    cfg.trunk_rate());
         switches_[peer.index]->set_upstream(peer.port, &out);
       }
     }
@@ -174,7 +173,6 @@ NvResults NvSystem::run(bool progress, const std::string& trace) {
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   uint64_t lat_sum = 0, lat_n = 0, writes_received = 0;
-  double busy = 0;
   for (const auto& g : gpus_) {
     writes_received += g->writes_received();
     lat_sum += g->latency_sum();
@@ -194,29 +192,14 @@ NvResults NvSystem::run(bool progress, const std::string& trace) {
     r.partials_merged += g->partials_merged();
     if (r.error.empty() && !c.ok()) r.error = c.first_error;
     done_at = std::max(done_at, g->done_at());
-    for (unsigned j = 0; j < topo_.links(); ++j) {
-      busy += g->link(j).busy_cycles();
-      r.gpu_injection_max = std::max(r.gpu_injection_max, g->link(j).busy_cycles());
-      r.gpu_injection_flits += g->link(j).flits_sent();
-    }
+    for (unsigned j = 0; j < topo_.links(); ++j) r.injection.add(g->link(j));
   }
   unsigned leftover = 0;
-  double eject_busy = 0, fabric_busy = 0;
-  uint64_t fabric_links = 0;
   for (const auto& s : switches_) {
     for (unsigned q = 0; q < NvTopology::kPorts; ++q) {
       const PortPeer::Kind k = topo_.peer(s->id(), q).kind;
-      if (k == PortPeer::Kind::Gpu) {
-        eject_busy += s->output(q).busy_cycles();
-        r.gpu_ejection_max = std::max(r.gpu_ejection_max, s->output(q).busy_cycles());
-        r.gpu_ejection_flits += s->output(q).flits_sent();
-      }
-      if (k == PortPeer::Kind::Switch) {
-        fabric_busy += s->output(q).busy_cycles();
-        r.fabric_max = std::max(r.fabric_max, s->output(q).busy_cycles());
-        r.fabric_flits += s->output(q).flits_sent();
-        ++fabric_links;
-      }
+      if (k == PortPeer::Kind::Gpu) r.ejection.add(s->output(q));
+      if (k == PortPeer::Kind::Switch) r.fabric.add(s->output(q));
     }
     const SwitchStats& st = s->stats();
     r.results += st.results;
@@ -236,25 +219,17 @@ NvResults NvSystem::run(bool progress, const std::string& trace) {
   r.seconds = static_cast<double>(done_at) / cfg_.clock_hz;
   if (r.seconds > 0) r.bandwidth = static_cast<double>(cfg_.message_bytes) / r.seconds;
   r.fraction_of_peak = r.bandwidth / cfg_.payload_peak_bytes_per_s();
-  if (done_at > 0) {
-    const double link_cycles = static_cast<double>(done_at) * static_cast<double>(gpus_.size() * topo_.links());
-    r.gpu_injection_utilisation = busy / link_cycles;
-    r.gpu_ejection_utilisation = eject_busy / link_cycles;
-    r.fabric_links = fabric_links;
-    // The busiest link of each class, as a busy fraction.
-    r.gpu_injection_max /= static_cast<double>(done_at);
-    r.gpu_ejection_max /= static_cast<double>(done_at);
-    r.fabric_max /= static_cast<double>(done_at);
-    if (fabric_links)
-      r.fabric_utilisation = fabric_busy / (static_cast<double>(done_at) * static_cast<double>(fabric_links));
-  }
   if (lat_n) r.reduction_latency_cycles = static_cast<double>(lat_sum) / static_cast<double>(lat_n);
   r.ok = r.error.empty();
   r.writes_received = writes_received;
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  r.peak_rss_mb = static_cast<double>(ru.ru_maxrss) / 1024.0;  // Linux: kilobytes
   return r;
+}
+
+void NvResults::LinkClass::add(const LinkTx& link) {
+  ++links;
+  flits += link.flits_sent();
+  busy_cycles += link.busy_cycles();
+  max_busy_cycles = std::max(max_busy_cycles, link.busy_cycles());
 }
 
 nlohmann::ordered_json nv_results(const NvConfig& c, const NvTopology& topo, const NvResults& r) {
@@ -273,7 +248,7 @@ nlohmann::ordered_json nv_results(const NvConfig& c, const NvTopology& topo, con
   cfg["links_per_gpu"] = topo.links();
   cfg["link_bandwidth_GBps"] = c.link_bandwidth / 8e9;
   cfg["trunk_bandwidth_GBps"] = c.trunk_bandwidth / 8e9;
-  cfg["trunk_flits_per_cycle"] = c.trunk_rate;
+  cfg["trunk_flits_per_cycle"] = c.trunk_rate();
   cfg["clock_hz"] = c.clock_hz;
   cfg["cycle_ns"] = 1e9 / c.clock_hz;
   cfg["switch_latency_cycles"] = c.switch_latency;
@@ -313,34 +288,24 @@ nlohmann::ordered_json nv_results(const NvConfig& c, const NvTopology& topo, con
                         {"bad_counts", r.bad_counts},
                         {"report", r.error}};
 
-  // Per class of link: the busy fraction, the bandwidth the class's links carried on average
-  // (16-B flits, headers included) and the bandwidth each of them has.
-  const double gpu_links = static_cast<double>(topo.gpus()) * topo.links();
-  const auto carried = [&r](uint64_t flits, double links) {
-    return r.seconds > 0 && links > 0 ? static_cast<double>(flits) * 16 / r.seconds / links / 1e9 : 0.0;
+  // Per class of link: the busy fraction on average and of the busiest link, the bandwidth the
+  // class's links carried on average (16-B flits, headers included) and the bandwidth each has.
+  const auto link_class = [&r](const NvResults::LinkClass& l, double link_bits_per_s) {
+    const double cycles = static_cast<double>(r.cycles), links = l.links;
+    const bool ran = r.cycles > 0 && l.links > 0;
+    return ordered_json{{"mean", ran ? l.busy_cycles / (cycles * links) : 0.0},
+                        {"max", ran ? l.max_busy_cycles / cycles : 0.0},
+                        {"GBps_per_link", ran ? static_cast<double>(l.flits) * 16 / r.seconds / links / 1e9 : 0.0},
+                        {"link_GBps", link_bits_per_s / 8e9},
+                        {"links", l.links}};
   };
-  ordered_json links = {{"injection",
-                         {{"mean", r.gpu_injection_utilisation},
-                          {"max", r.gpu_injection_max},
-                          {"GBps_per_link", carried(r.gpu_injection_flits, gpu_links)},
-                          {"link_GBps", c.link_bandwidth / 8e9},
-                          {"links", gpu_links}}},
-                        {"ejection",
-                         {{"mean", r.gpu_ejection_utilisation},
-                          {"max", r.gpu_ejection_max},
-                          {"GBps_per_link", carried(r.gpu_ejection_flits, gpu_links)},
-                          {"link_GBps", c.link_bandwidth / 8e9},
-                          {"links", gpu_links}}},
-                        {"fabric",
-                         {{"mean", r.fabric_utilisation},
-                          {"max", r.fabric_max},
-                          {"GBps_per_link", carried(r.fabric_flits, static_cast<double>(r.fabric_links))},
-                          {"link_GBps", c.trunk_bandwidth / 8e9},
-                          {"links", r.fabric_links}}},
-                        {"unit",
-                         "mean, max: busy fraction of the links over the run, on average and of the busiest; "
-                         "GBps_per_link: flits (headers included) "
-                         "carried per link; link_GBps: each link's bandwidth"}};
+  const ordered_json links = {
+      {"injection", link_class(r.injection, c.link_bandwidth)},
+      {"ejection", link_class(r.ejection, c.link_bandwidth)},
+      {"fabric", link_class(r.fabric, c.trunk_bandwidth)},
+      {"unit",
+       "mean, max: busy fraction of the links over the run, on average and of the busiest; GBps_per_link: flits "
+       "(headers included) carried per link; link_GBps: each link's bandwidth"}};
   const double time_us = r.seconds * 1e6;
   if (c.method == Method::Uniform) {
     ordered_json t;
@@ -402,7 +367,7 @@ nlohmann::ordered_json nv_results(const NvConfig& c, const NvTopology& topo, con
   sim["switches"] = topo.switches();
   sim["wall_seconds"] = r.wall_seconds;
   sim["cycles_per_second"] = r.wall_seconds > 0 ? static_cast<double>(r.cycles) / r.wall_seconds : 0.0;
-  sim["peak_rss_mb"] = r.peak_rss_mb;
+  sim["peak_rss_mb"] = peak_rss_mb();
   sim["seed"] = c.seed;
   j["sim"] = sim;
   return j;

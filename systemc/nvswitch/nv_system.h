@@ -20,6 +20,8 @@
 
 namespace hx::nv {
 
+class LinkTx;
+
 struct NvResults {
   bool ok = false;
   bool deadlock = false;  // the watchdog saw no progress for run.watchdog cycles
@@ -30,16 +32,18 @@ struct NvResults {
   uint64_t wrong_elements = 0, duplicate_lines = 0, misdelivered = 0, bad_checksums = 0, bad_counts = 0;
   uint64_t lines_final = 0;
   uint64_t writes_received = 0;  // uniform traffic: writes received at their destination
-  double peak_rss_mb = 0;
   uint64_t results = 0, evictions = 0, bypassed = 0, partials_merged = 0, pull_stall_cycles = 0;
   unsigned max_table_occupancy = 0;
-  double gpu_injection_utilisation = 0;  // busy fraction of the GPU -> switch links
-  double gpu_ejection_utilisation = 0;   // busy fraction of the switch -> GPU links
-  double fabric_utilisation = 0;         // busy fraction of the switch -> switch links
-  uint64_t gpu_injection_flits = 0, gpu_ejection_flits = 0, fabric_flits = 0;  // flits each class carried
-  uint64_t fabric_links = 0;
-  double gpu_injection_max = 0, gpu_ejection_max = 0, fabric_max = 0;  // the busiest link of each class
-  double reduction_latency_cycles = 0;                                 // mean, push write or pull request to its result
+  /// One class of links: GPU -> switch (injection), switch -> GPU (ejection), switch -> switch
+  /// (fabric). Busy fractions follow from the busy cycles and the run's length.
+  struct LinkClass {
+    unsigned links = 0;
+    uint64_t flits = 0;          // carried, headers included
+    double busy_cycles = 0;      // summed over the links: flits / rate
+    double max_busy_cycles = 0;  // of the busiest link
+    void add(const LinkTx& link);
+  } injection, ejection, fabric;
+  double reduction_latency_cycles = 0;  // mean, push write or pull request to its result
   // Pull: the cycle each GPU's last owned line came back reduced, earliest and latest over GPUs.
   // Their spread shows GPUs (in the DGX-2, whole groups) falling behind each other.
   uint64_t pull_owner_finish_first = 0, pull_owner_finish_last = 0;

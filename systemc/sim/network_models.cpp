@@ -8,6 +8,7 @@
 
 #include "config_reader.h"
 #include "fabric_topology.h"
+#include "gtkw.h"
 #include "nv_system.h"
 #include "routing_function.h"
 #include "sim_config.h"
@@ -42,6 +43,8 @@ RunOutcome run_fabric(const RunRequest& r) {
   Simulation sim(cfg, opt);
   RunOutcome out;
   out.results = sim.run();
+  // The GTKWave save file beside the waveform: the signals of this config's planes and links.
+  if (!opt.trace_path.empty()) write_gtkw(gtkw_path_for(opt.trace_path), opt.trace_path, cfg);
   out.passed = sim.passed();
   out.failure = sim.failure_report();
   return out;

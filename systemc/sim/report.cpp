@@ -1,8 +1,6 @@
 // report.cpp: a fabric-model run's results JSON (docs/simulator.md, "Results"): the derived
 // config, the checks every model reports and this model's check details, traffic or collective
 // results, and the run's speed; the analytical diameters the paths are checked against.
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <stdexcept>
@@ -11,6 +9,7 @@
 
 #include "fabric_topology.h"
 #include "netlist.h"
+#include "process_stats.h"
 
 namespace hx {
 
@@ -21,12 +20,6 @@ unsigned routers_crossed(const SimConfig& cfg, unsigned s, unsigned d) {
   const int dx = std::abs(static_cast<int>(s % ax) - static_cast<int>(d % ax));
   const int dy = std::abs(static_cast<int>(s / ax) - static_cast<int>(d / ax));
   return static_cast<unsigned>(dx + dy + 1);
-}
-
-double peak_rss_mb() {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  return static_cast<double>(ru.ru_maxrss) / 1024.0;  // Linux: kilobytes
 }
 
 // Min, median, max and a 10-bin histogram over [0, 1] of the nodes' receive bandwidth in the
