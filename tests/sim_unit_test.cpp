@@ -174,7 +174,7 @@ TEST(PacketTracker, CleanDeliveryCountsLatencyAndHops) {
   EXPECT_EQ(t.counts().delivered, 1u);
   EXPECT_EQ(t.counts().flit_hops, 3u * 7u);  // 3 flits x (3 + 3 + 1) routers
   EXPECT_EQ(t.outstanding(), 0u);
-  EXPECT_EQ(t.counts().corrupted + t.counts().duplicated + t.counts().misrouted, 0u);
+  EXPECT_EQ(t.counts().corrupted + t.counts().duplicated + t.counts().misdelivered, 0u);
 }
 
 TEST(PacketTracker, FlagsDuplicatesMisroutesCorruptionAndReorder) {
@@ -190,7 +190,7 @@ TEST(PacketTracker, FlagsDuplicatesMisroutesCorruptionAndReorder) {
   t.on_delivered(5, fa, 11);  // again
   EXPECT_EQ(t.counts().duplicated, 1u);
   t.on_delivered(9, t.flit(b, 0, 0), 12);  // wrong endpoint
-  EXPECT_EQ(t.counts().misrouted, 1u);
+  EXPECT_EQ(t.counts().misdelivered, 1u);
   Flit bad = t.flit(d, 0, 0);
   bad.payload[1] ^= 1ull << 63;  // above the tag: attributable, but not intact
   t.on_delivered(8, bad, 13);

@@ -8,7 +8,6 @@ namespace hx {
 
 PacketTracker::PacketTracker(const FlitFormat& fmt, std::vector<EndpointAddress> addresses, unsigned lanes)
     : fmt_(fmt), addr_(std::move(addresses)), lanes_(lanes) {
-  ring_.resize(1u << 12);
   assembly_.resize(addr_.size() * lanes_ * 4);
 }
 
@@ -32,48 +31,24 @@ uint64_t PacketTracker::data_hash(const Payload* body, unsigned flits) {
 uint32_t PacketTracker::create_data(unsigned src, unsigned dst, unsigned length, uint64_t cycle, uint64_t user,
                                     uint64_t body_hash) {
   const uint32_t id = create(src, dst, length, cycle, false);
-  Record& r = ring_[id & (ring_.size() - 1)];
-  r.data = true;
-  r.user = user;
-  r.body_hash = body_hash;
+  Record& r = *find(id);
+  r.x.data = true;
+  r.x.user = user;
+  r.payload_hash = body_hash;
   return id;
 }
 
-PacketTracker::Record* PacketTracker::find(uint32_t id) {
-  if (id < base_ || id >= base_ + live_) return nullptr;
-  return &ring_[id & (ring_.size() - 1)];
-}
-
-const PacketTracker::Record* PacketTracker::find(uint32_t id) const {
-  if (id < base_ || id >= base_ + live_) return nullptr;
-  return &ring_[id & (ring_.size() - 1)];
-}
-
 uint32_t PacketTracker::create(unsigned src, unsigned dst, unsigned length, uint64_t cycle, bool measured) {
-  const uint64_t id = base_ + live_;
-  if (id > UINT32_MAX) throw std::overflow_error("PacketTracker: more than 2^32 packets");
-  if (live_ == ring_.size()) {
-    // Grow the window (rare: only when more packets are in flight than ever before).
-    std::vector<Record> bigger(ring_.size() * 2);
-    for (uint64_t i = base_; i < base_ + live_; ++i) {
-      bigger[i & (bigger.size() - 1)] = ring_[i & (ring_.size() - 1)];
-    }
-    ring_.swap(bigger);
-  }
-  Record& r = ring_[id & (ring_.size() - 1)];
-  r = Record{};
-  r.src = src;
-  r.dst = dst;
-  r.length = static_cast<uint16_t>(length);
-  r.state = State::Created;
-  r.measured = measured;
-  r.created = cycle;
-  r.at_x = static_cast<uint8_t>(addr_[src].node_x);
-  r.at_y = static_cast<uint8_t>(addr_[src].node_y);
-  ++live_;
-  ++counts_.created;
+  // The flits carry 32-bit ids (EndpointTag).
+  if (sb_.counts().created > UINT32_MAX) throw std::overflow_error("PacketTracker: more than 2^32 packets");
+  const auto id = static_cast<uint32_t>(sb_.create(static_cast<int32_t>(src), static_cast<int32_t>(dst), cycle));
+  Path& x = find(id)->x;
+  x.length = static_cast<uint16_t>(length);
+  x.measured = measured;
+  x.at_x = static_cast<uint8_t>(addr_[src].node_x);
+  x.at_y = static_cast<uint8_t>(addr_[src].node_y);
   if (measured) ++measured_created_;
-  return static_cast<uint32_t>(id);
+  return id;
 }
 
 namespace {
@@ -88,13 +63,14 @@ PacketTracker::Record* PacketTracker::find_head(const Flit& head) {
 void PacketTracker::on_board_exit(const Flit& head, unsigned x, unsigned y) {
   Record* r = find_head(head);
   if (r == nullptr) return;
-  r->routers = static_cast<uint16_t>(r->routers + distance(x, r->at_x) + distance(y, r->at_y) + 1);
-  if (r->trees < UINT8_MAX) ++r->trees;
+  Path& p = r->x;
+  p.routers = static_cast<uint16_t>(p.routers + distance(x, p.at_x) + distance(y, p.at_y) + 1);
+  if (p.trees < UINT8_MAX) ++p.trees;
 }
 
 void PacketTracker::on_switch(const Flit& head) {
   Record* r = find_head(head);
-  if (r != nullptr && r->switches < UINT8_MAX) ++r->switches;
+  if (r != nullptr && r->x.switches < UINT8_MAX) ++r->x.switches;
 }
 
 void PacketTracker::set_jobs(std::vector<int> board_job, std::vector<int> endpoint_job) {
@@ -107,13 +83,13 @@ void PacketTracker::on_board_entry(const Flit& head, unsigned board, unsigned x,
   if (r == nullptr) return;
   if (!board_job_.empty() && board < board_job_.size() && board_job_[board] != endpoint_job_[r->src]) {
     ++counts_.foreign_boards;
-    note(
+    sb_.note(
         "packet from endpoint " + std::to_string(r->src) + " to " + std::to_string(r->dst) + " of job " +
         std::to_string(endpoint_job_[r->src]) + " entered board " + std::to_string(board) +
         (board_job_[board] < 0 ? ", which no job owns" : ", which job " + std::to_string(board_job_[board]) + " owns"));
   }
-  r->at_x = static_cast<uint8_t>(x);
-  r->at_y = static_cast<uint8_t>(y);
+  r->x.at_x = static_cast<uint8_t>(x);
+  r->x.at_y = static_cast<uint8_t>(y);
 }
 
 Header PacketTracker::header_of(const Record& r) const {
@@ -128,7 +104,7 @@ Header PacketTracker::header_of(const Record& r) const {
   h.src_board_y = s.board_y;
   h.src_node_x = s.node_x;
   h.src_node_y = s.node_y;
-  h.length = r.length;
+  h.length = r.x.length;
   return h;
 }
 
@@ -144,24 +120,10 @@ void PacketTracker::on_injected(uint32_t id, unsigned index, bool last, uint64_t
   Record* r = find(id);
   if (r == nullptr) throw std::logic_error("PacketTracker::on_injected: unknown packet");
   if (index == 0) {
-    r->state = State::InFlight;
-    ++counts_.injected;
-    r->injected = 1;
+    sb_.injected(*r);
+    r->x.injected = 1;
   }
-  if (last) r->injected = r->length;
-}
-
-void PacketTracker::note(std::string msg) {
-  if (messages_.size() < kMaxMessages) messages_.push_back(std::move(msg));
-}
-
-void PacketTracker::corrupt(Record* r, const std::string& msg) {
-  if (r != nullptr) {
-    if (r->bad) return;  // one count per packet
-    r->bad = true;
-  }
-  ++counts_.corrupted;
-  note(msg);
+  if (last) r->x.injected = r->x.length;
 }
 
 PacketTracker::Arrival PacketTracker::on_delivered(unsigned dst, unsigned lane, const Flit& f, uint64_t cycle) {
@@ -181,118 +143,103 @@ PacketTracker::Arrival PacketTracker::on_delivered(unsigned dst, unsigned lane, 
   unsigned index;
   if (is_head(f.type)) {
     if (as.id != UINT32_MAX) {
-      Record* open = find(as.id);
-      corrupt(open, "cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) + " vc " +
-                        std::to_string(f.vc) + ": head while packet " + std::to_string(as.id) +
-                        " is still open (its tail was lost)");
+      sb_.corrupt(find(as.id), "cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) + " vc " +
+                                   std::to_string(f.vc) + ": head while packet " + std::to_string(as.id) +
+                                   " is still open (its tail was lost)");
       as.id = UINT32_MAX;
     }
     if (!tag_ok(fmt_, f.payload)) {
-      corrupt(nullptr, "cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) +
-                           ": head with a bad checksum: " + f.to_string());
+      sb_.corrupt(nullptr, "cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) +
+                               ": head with a bad checksum: " + f.to_string());
       return a;
     }
     id = read_tag(fmt_, f.payload).packet_id;
     index = 0;
   } else {
     if (as.id == UINT32_MAX) {
-      corrupt(nullptr, "cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) + " vc " +
-                           std::to_string(f.vc) + ": " + to_string(f.type) + " flit with no open packet");
+      sb_.corrupt(nullptr, "cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) + " vc " +
+                               std::to_string(f.vc) + ": " + to_string(f.type) + " flit with no open packet");
       return a;
     }
     id = as.id;
     index = as.next;
   }
-  Record* r = find(id);
-  if (r == nullptr && id < base_ && index == 0) {  // retired: it was delivered before
-    ++counts_.duplicated;
-    note("cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) + ": packet " + std::to_string(id) +
-         " arrived again (duplicate)");
-    return a;
+  Record* r;
+  if (index == 0) {
+    // The head is the packet's arrival: the scoreboard checks it is known, injected, not a
+    // duplicate and at its destination (a misdelivered packet is still checked flit by flit).
+    const Board::Record* known = find(id);
+    const bool addressed = known == nullptr || known->dst == static_cast<int32_t>(dst);
+    const Board::Arrival arrival = sb_.arrive(id, static_cast<int32_t>(dst), addressed, cycle);
+    r = arrival.record;
+    if (r == nullptr) return a;
+  } else {
+    r = find(id);
+    if (r == nullptr || r->state == State::Created) {
+      sb_.corrupt(nullptr, "cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) +
+                               ": flit of unknown or not yet injected packet " + std::to_string(id));
+      return a;
+    }
   }
-  if (r == nullptr || r->state == State::Created) {
-    corrupt(nullptr, "cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) +
-                         ": flit of unknown or not yet injected packet " + std::to_string(id));
-    return a;
-  }
-  if (index == 0 && (r->state == State::Delivered || r->delivered > 0)) {
-    ++counts_.duplicated;
-    note("cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) + ": packet " + std::to_string(id) +
-         " arrived again (duplicate)");
-    return a;
-  }
-  if (index == 0 && r->dst != dst) {
-    ++counts_.misrouted;
-    note("cycle " + std::to_string(cycle) + ": packet " + std::to_string(id) + " for endpoint " +
-         std::to_string(r->dst) + " arrived at endpoint " + std::to_string(dst));
-  }
-  if (r->data && index > 0) {
+  Path& x = r->x;
+  if (x.data && index > 0) {
     as.folded = fold(as.folded, f.payload);
-    if (is_tail(f.type) && as.folded != r->body_hash)
-      corrupt(r, "cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) + ": data packet " +
-                     std::to_string(id) + ": its body differs from what was sent (hash mismatch)");
+    if (is_tail(f.type) && as.folded != r->payload_hash)
+      sb_.corrupt(r, "cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) + ": data packet " +
+                         std::to_string(id) + ": its body differs from what was sent (hash mismatch)");
   }
   // A data packet's body is checked by its hash (above); its flit types still must be right.
   Flit expect;
-  if (r->data && index > 0) {
+  if (x.data && index > 0) {
     expect = f;
-    expect.type = index + 1u == r->length ? FlitType::Tail : FlitType::Body;
+    expect.type = index + 1u == x.length ? FlitType::Tail : FlitType::Body;
   } else {
     expect = make_packet_flit(fmt_, header_of(*r), id, index, f.vc);
   }
   if (!(expect == f)) {
-    corrupt(r, "cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) + ": packet " +
-                   std::to_string(id) + " flit " + std::to_string(index) + " differs from what was sent\n    sent " +
-                   expect.to_string() + "\n    got  " + f.to_string());
+    sb_.corrupt(r, "cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) + ": packet " +
+                       std::to_string(id) + " flit " + std::to_string(index) +
+                       " differs from what was sent\n    sent " + expect.to_string() + "\n    got  " + f.to_string());
   }
-  r->delivered = static_cast<uint16_t>(index + 1);
+  x.delivered = static_cast<uint16_t>(index + 1);
   a.ok = true;
   a.id = id;
   a.index = index;
-  a.user = r->user;
+  a.user = x.user;
   if (is_tail(f.type)) {
     as.id = UINT32_MAX;
-    if (r->delivered != r->length) {
-      corrupt(r, "packet " + std::to_string(id) + ": tail after " + std::to_string(r->delivered) + " of " +
-                     std::to_string(r->length) + " flits");
+    if (x.delivered != x.length) {
+      sb_.corrupt(r, "packet " + std::to_string(id) + ": tail after " + std::to_string(x.delivered) + " of " +
+                         std::to_string(x.length) + " flits");
     }
-    r->state = State::Delivered;
-    ++counts_.delivered;
     {
-      const EndpointAddress& da = addr_[r->dst];
-      const unsigned routers = r->routers + distance(da.node_x, r->at_x) + distance(da.node_y, r->at_y) + 1;
-      const unsigned cables = routers + r->switches - 1;
-      counts_.flit_hops += uint64_t{r->length} * (routers + r->switches);
+      const EndpointAddress& da = addr_[static_cast<unsigned>(r->dst)];
+      const unsigned routers = x.routers + distance(da.node_x, x.at_x) + distance(da.node_y, x.at_y) + 1;
+      const unsigned cables = routers + x.switches - 1;
+      counts_.flit_hops += uint64_t{x.length} * (routers + x.switches);
       counts_.max_path_cables = std::max(counts_.max_path_cables, cables);
-      counts_.max_trees = std::max<unsigned>(counts_.max_trees, r->trees);
+      counts_.max_trees = std::max<unsigned>(counts_.max_trees, x.trees);
       counts_.max_vc = std::max(counts_.max_vc, f.vc);
-      if (path_rule_ && (r->trees > 2 || f.vc > 2)) {
+      if (path_rule_ && (x.trees > 2 || f.vc > 2)) {
         ++counts_.path_violations;
-        note("packet " + std::to_string(id) + " crossed " + std::to_string(r->trees) + " fat trees and arrived on VC " +
-             std::to_string(f.vc) + " (at most two trees and VCs 0..2 allowed)");
+        sb_.note("packet " + std::to_string(id) + " crossed " + std::to_string(x.trees) +
+                 " fat trees and arrived on VC " + std::to_string(f.vc) + " (at most two trees and VCs 0..2 allowed)");
       }
     }
     a.packet_done = true;
-    a.measured = r->measured;
+    a.measured = x.measured;
     a.latency = cycle - r->created;
-    if (r->measured) ++measured_delivered_;
-    retire();
+    if (x.measured) ++measured_delivered_;
+    sb_.complete(id, *r, cycle);  // retires the record: not used after this
   } else {
     if (index == 0) {
-      as.length = r->data ? r->length : 0;
+      as.length = x.data ? x.length : 0;
       as.folded = data_hash(nullptr, 0);
     }
     as.id = id;
     as.next = static_cast<uint16_t>(index + 1);
   }
   return a;
-}
-
-void PacketTracker::retire() {
-  while (live_ > 0 && ring_[base_ & (ring_.size() - 1)].state == State::Delivered) {
-    ++base_;
-    --live_;
-  }
 }
 
 const PacketTracker::Assembly* PacketTracker::assembly_of(uint32_t id, unsigned dst) const {
@@ -305,10 +252,7 @@ const PacketTracker::Assembly* PacketTracker::assembly_of(uint32_t id, unsigned 
 
 uint64_t PacketTracker::in_network() const {
   uint64_t n = 0;
-  for (uint64_t i = base_; i < base_ + live_; ++i) {
-    const Record& r = ring_[i & (ring_.size() - 1)];
-    if (r.state == State::InFlight) ++n;
-  }
+  sb_.for_each_live([&n](uint64_t, const Record& r) { n += r.state == State::InFlight; });
   return n;
 }
 
@@ -319,18 +263,19 @@ std::string PacketTracker::describe_packet(uint32_t id) const {
     os << "packet " << id << ": delivered or unknown";
     return os.str();
   }
-  const EndpointAddress& s = addr_[r->src];
-  const EndpointAddress& d = addr_[r->dst];
+  const EndpointAddress& s = addr_[static_cast<unsigned>(r->src)];
+  const EndpointAddress& d = addr_[static_cast<unsigned>(r->dst)];
+  const Path& x = r->x;
   os << "packet " << id << ": endpoint " << r->src << " (" << s.node_x << "," << s.node_y << ") -> endpoint " << r->dst
-     << " (" << d.node_x << "," << d.node_y << "), " << r->length << " flits, created cycle " << r->created << ", ";
+     << " (" << d.node_x << "," << d.node_y << "), " << x.length << " flits, created cycle " << r->created << ", ";
   switch (r->state) {
     case State::Created: os << "waiting in its source queue"; break;
     case State::InFlight: {
       // A data packet's body flits are counted in its assembly entry, not in the record.
-      const Assembly* as = assembly_of(id, r->dst);
-      os << (r->injected == r->length ? "all " + std::to_string(r->length) + " flits injected"
-                                      : std::string("head injected, tail not yet"))
-         << ", " << (as != nullptr ? as->next : r->delivered) << " delivered";
+      const Assembly* as = assembly_of(id, static_cast<unsigned>(r->dst));
+      os << (x.injected == x.length ? "all " + std::to_string(x.length) + " flits injected"
+                                    : std::string("head injected, tail not yet"))
+         << ", " << (as != nullptr ? as->next : x.delivered) << " delivered";
       break;
     }
     default: os << "delivered";
@@ -341,15 +286,14 @@ std::string PacketTracker::describe_packet(uint32_t id) const {
 std::string PacketTracker::describe_undelivered(std::size_t max) const {
   std::ostringstream os;
   std::size_t shown = 0, in_flight = 0;
-  for (uint64_t i = base_; i < base_ + live_; ++i) {
-    const Record& r = ring_[i & (ring_.size() - 1)];
-    if (r.state != State::InFlight) continue;
+  sb_.for_each_live([&](uint64_t i, const Record& r) {
+    if (r.state != State::InFlight) return;
     ++in_flight;
     if (shown < max) {
       os << "  " << describe_packet(static_cast<uint32_t>(i)) << "\n";
       ++shown;
     }
-  }
+  });
   if (in_flight > shown) os << "  ... and " << in_flight - shown << " more in the network\n";
   return os.str();
 }

@@ -6,14 +6,16 @@
 // deterministic pattern of (id, index) (body and tail), see systemc/core/hx_flit.h; so every arriving
 // flit can be checked on its own, without storing payloads.
 //
-// At each destination, per VC, flits must arrive as one contiguous packet in order: a head
+// The packet-level checks are those of every model, in the shared Scoreboard
+// (systemc/core/scoreboard.h): a packet's head is its arrival, its tail completes it. On top of
+// them, at each destination, per VC, flits must arrive as one contiguous packet in order: a head
 // opens the (endpoint, VC) assembly, body flits continue it with the next index, the tail
 // closes it. A flit is checked against the flit its source sent, bit for bit except the VC
 // field (the routers rewrite it). Problems are counted:
-//   duplicated  a head of a packet that already arrived or is arriving
-//   corrupted   a flit that differs from what was sent, an unattributable flit (bad checksum,
-//               unknown id, body with no open packet), or a broken type sequence
-//   misrouted   a packet that arrived at another endpoint than its destination
+//   duplicated    a head of a packet that already arrived or is arriving
+//   corrupted     a flit that differs from what was sent, an unattributable flit (bad checksum,
+//                 unknown id, body with no open packet), or a broken type sequence
+//   misdelivered  a packet that arrived at another endpoint than its destination
 // A packet still undelivered at the end of the run is lost.
 //
 // Data packets (a DMA engine's payloads, see collective_engine.h) carry data in their body
@@ -23,8 +25,7 @@
 // An accelerator may have several local ports (lanes) into its router; flits of two packets can
 // then interleave on one VC at one endpoint, so assembly is per (endpoint, lane, VC).
 //
-// Records live in a window indexed by id that slides forward as the oldest packets complete,
-// so memory follows the packets in flight, not the length of the run.
+// The records are the scoreboard's, with the fabric's own fields (Path) in them.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +33,7 @@
 #include <vector>
 
 #include "hx_flit.h"
+#include "scoreboard.h"
 
 namespace hx {
 
@@ -40,12 +42,10 @@ struct EndpointAddress {
   unsigned board_x = 0, board_y = 0, node_x = 0, node_y = 0;
 };
 
-struct TrackerCounts {
-  uint64_t created = 0;
-  uint64_t injected = 0;   ///< packets whose head entered the network
-  uint64_t delivered = 0;  ///< packets whose tail arrived
+/// The scoreboard's counts (created, injected, delivered, duplicated, corrupted, misdelivered:
+/// packets) and what the fabric model checks beyond them.
+struct TrackerCounts : ScoreboardCounts {
   uint64_t flits_injected = 0, flits_delivered = 0;
-  uint64_t duplicated = 0, corrupted = 0, misrouted = 0;
   /// Router and switch traversals of the delivered flits: each packet's flits times the routers
   /// and switches of its path (see the path accounting below).
   uint64_t flit_hops = 0;
@@ -123,8 +123,7 @@ class PacketTracker {
   void prefetch_open_packets(unsigned dst) const {
     const Assembly* a = &assembly_[std::size_t{dst} * lanes_ * 4];
     for (unsigned k = 0; k < lanes_ * 4; ++k) {
-      if (a[k].id != UINT32_MAX && (a[k].length == 0 || a[k].next + 1u == a[k].length))
-        __builtin_prefetch(&ring_[a[k].id & (ring_.size() - 1)], 1);
+      if (a[k].id != UINT32_MAX && (a[k].length == 0 || a[k].next + 1u == a[k].length)) sb_.prefetch(a[k].id);
     }
   }
 
@@ -132,44 +131,44 @@ class PacketTracker {
   Arrival on_delivered(unsigned dst, unsigned lane, const Flit& f, uint64_t cycle);
   Arrival on_delivered(unsigned dst, const Flit& f, uint64_t cycle) { return on_delivered(dst, 0, f, cycle); }
 
-  const TrackerCounts& counts() const { return counts_; }
-  uint64_t outstanding() const { return counts_.created - counts_.delivered; }
+  TrackerCounts counts() const {
+    TrackerCounts c = counts_;
+    static_cast<ScoreboardCounts&>(c) = sb_.counts();
+    return c;
+  }
+  uint64_t outstanding() const { return sb_.outstanding(); }
   uint64_t measured_outstanding() const { return measured_created_ - measured_delivered_; }
   /// Packets with flits injected and not all delivered.
   uint64_t in_network() const;
 
   /// First problem messages (the rest are only counted).
-  const std::vector<std::string>& messages() const { return messages_; }
+  const std::vector<std::string>& messages() const { return sb_.messages(); }
 
   /// A description of up to `max` undelivered packets, for deadlock and loss reports.
   std::string describe_undelivered(std::size_t max) const;
   std::string describe_packet(uint32_t id) const;
 
-  static constexpr std::size_t kMaxMessages = 32;
-
  private:
-  enum class State : uint8_t { Free, Created, InFlight, Delivered };
-  // A packet's record is written when it is created, injected (head and tail) and delivered
-  // (head and tail). A data packet's body flits touch only their assembly entry: a
-  // thousand-accelerator system delivers thousands of flits per cycle, and a record per flit
-  // was a cache miss per flit.
-  struct Record {
-    uint32_t src = 0, dst = 0;
+  // What the fabric keeps per packet beside the scoreboard's fields. A packet's record is
+  // written when it is created, injected (head and tail) and delivered (head and tail). A data
+  // packet's body flits touch only their assembly entry: a thousand-accelerator system delivers
+  // thousands of flits per cycle, and a record per flit was a cache miss per flit.
+  struct Path {
     uint16_t length = 0;
     uint16_t injected = 0;   ///< 0, 1 (head sent) or length (tail sent)
     uint16_t delivered = 0;  ///< flits delivered; of a data packet, as of its head or tail
                              ///< (its body flits are counted in the Assembly entry)
-    State state = State::Free;
     bool measured = false;
-    bool bad = false;   ///< already counted as corrupted
-    bool data = false;  ///< a data packet: body checked by hash
-    uint64_t user = 0;
-    uint64_t body_hash = 0;  ///< expected; folded on delivery in the assembly entry
+    bool data = false;  ///< a data packet: body checked by the record's payload_hash
     uint8_t trees = 0, switches = 0;
     uint8_t at_x = 0, at_y = 0;  ///< router where the packet entered its current board
     uint16_t routers = 0;        ///< routers crossed on the boards it has left
-    uint64_t created = 0;
+    uint64_t user = 0;
   };
+  using Board = Scoreboard<Path>;
+  using Record = Board::Record;
+  using State = Board::State;
+
   // The packet open at one (endpoint, lane, VC). For a data packet it also keeps what its body
   // flits need, so that they are checked without the record.
   struct Assembly {
@@ -180,24 +179,18 @@ class PacketTracker {
   };
   const Assembly* assembly_of(uint32_t id, unsigned dst) const;
 
-  Record* find(uint32_t id);
+  Record* find(uint32_t id) { return sb_.find(id); }
+  const Record* find(uint32_t id) const { return sb_.find(id); }
   Record* find_head(const Flit& head);
-  const Record* find(uint32_t id) const;
-  void retire();
-  void note(std::string msg);
-  void corrupt(Record* r, const std::string& msg);
   Header header_of(const Record& r) const;
 
   FlitFormat fmt_;
   std::vector<EndpointAddress> addr_;
-  // Window of records for ids [base_, base_ + live_), ring of power-of-two capacity.
-  std::vector<Record> ring_;
-  uint64_t base_ = 0, live_ = 0;
+  Board sb_;
   unsigned lanes_ = 1;
   std::vector<Assembly> assembly_;  // [(endpoint * lanes + lane) * 4 + vc]
-  TrackerCounts counts_;
+  TrackerCounts counts_;            // the fabric's own counts (the scoreboard keeps the packets')
   uint64_t measured_created_ = 0, measured_delivered_ = 0;
-  std::vector<std::string> messages_;
   bool path_rule_ = false;
   std::vector<int> board_job_, endpoint_job_;
 };

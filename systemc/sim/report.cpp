@@ -285,7 +285,7 @@ nlohmann::ordered_json Simulation::report(const RunRecord& r) {
   checks["lost"] = lost;
   checks["duplicated"] = c.duplicated;
   checks["corrupted"] = corrupted;
-  checks["misdelivered"] = c.misrouted;
+  checks["misdelivered"] = c.misdelivered;
   checks["deadlock"] = end == RunEnd::Deadlock;
   checks["passed"] = passed_;
   j["checks"] = checks;

@@ -56,14 +56,14 @@ nlohmann::ordered_json Simulation::run() {
     collectives_complete = collectives_complete && r.complete;
   }
   const uint64_t corrupted = c.corrupted + mismatched;
-  passed_ = end == RunEnd::Drained && lost == 0 && c.duplicated == 0 && corrupted == 0 && c.misrouted == 0 &&
+  passed_ = end == RunEnd::Drained && lost == 0 && c.duplicated == 0 && corrupted == 0 && c.misdelivered == 0 &&
             c.path_violations == 0 && acc.all_credits_home() && collectives_complete && coverage_errors == 0 &&
             c.foreign_boards == 0;
   failure_ = acc.end_report();
   if (!passed_ && failure_.empty()) {
     std::ostringstream os;
     os << "checks failed: " << lost << " lost, " << c.duplicated << " duplicated, " << c.corrupted << " corrupted, "
-       << c.misrouted << " misrouted, " << c.path_violations << " broke the two-tree/three-VC rule, "
+       << c.misdelivered << " misdelivered, " << c.path_violations << " broke the two-tree/three-VC rule, "
        << c.foreign_boards << " entered a board of another job";
     if (n.engine)
       os << "; collective: " << mismatched << " output elements wrong, " << coverage_errors

@@ -46,7 +46,7 @@ class Simulation {
   /// Run to the end; returns the results document (see docs/results.md).
   nlohmann::ordered_json run();
 
-  /// True when every check passed (nothing lost, duplicated, corrupted or misrouted, no
+  /// True when every check passed (nothing lost, duplicated, corrupted or misdelivered, no
   /// deadlock, no model error, drained). Valid after run().
   bool passed() const { return passed_; }
   /// The watchdog's or the error's report, empty when the run passed.
