@@ -35,8 +35,11 @@ void expect_verified(const NvRun& r, unsigned gpus, uint64_t message) {
   ASSERT_EQ(r.cli.exit_code, 0) << r.cli.output;
   const auto& c = r.json["checks"];
   EXPECT_TRUE(c["passed"].get<bool>()) << r.json["check_details"]["report"];
-  EXPECT_EQ(c["delivered"].get<uint64_t>(), gpus * (message / 128));
-  EXPECT_EQ(c["injected"].get<uint64_t>(), gpus * (message / 128));
+  // The checks count packets (the scoreboard's); every GPU must also hold every result line.
+  EXPECT_GT(c["injected"].get<uint64_t>(), gpus * (message / 128));
+  EXPECT_EQ(c["delivered"].get<uint64_t>(), c["injected"].get<uint64_t>());
+  EXPECT_EQ(r.json["check_details"]["lines_final"].get<uint64_t>(), gpus * (message / 128));
+  EXPECT_EQ(r.json["check_details"]["lines_expected"].get<uint64_t>(), gpus * (message / 128));
   EXPECT_EQ(c["lost"].get<uint64_t>(), 0u);
   EXPECT_EQ(c["duplicated"].get<uint64_t>(), 0u);
   EXPECT_EQ(c["corrupted"].get<uint64_t>(), 0u);
@@ -50,6 +53,10 @@ TEST(NvSwitchDgx2, PushVerifies) {
   const NvRun r = nvswitch("dgx2_push.yaml", "--set 'collective.message=16 KiB'");
   expect_verified(r, 16, 16384);
   EXPECT_EQ(r.json["in_network"]["table_results"].get<uint64_t>(), 128u) << "one result per line";
+  EXPECT_EQ(r.json["in_network"]["table_evictions"].get<uint64_t>(), 0u);
+  // Every packet, counted: 16 GPUs x 128 push writes, 128 results (one multicast each), and
+  // 16 x 128 acks of the results' copies.
+  EXPECT_EQ(r.json["checks"]["injected"].get<uint64_t>(), 16u * 128 + 128 + 16u * 128);
 }
 
 TEST(NvSwitchDgx2, PullVerifies) {
@@ -126,6 +133,7 @@ TEST(NvSwitchDgx2, SwitchBufferSetsTheCreditsOfEveryHop) {
 TEST(NvSwitchDgx2, UniformWritesArriveOnceIntactAndAcknowledged) {
   const NvRun r = nvswitch("dgx2_uniform.yaml", "--set 'traffic.message=64 KiB'");
   expect_verified(r, 16, 65536);  // every write acknowledged, and received exactly once (checked)
+  EXPECT_EQ(r.json["checks"]["injected"].get<uint64_t>(), 2u * 16 * 512) << "a write and its ack per line";
   EXPECT_EQ(r.json["traffic"]["pattern"], "uniform");
   EXPECT_FALSE(r.json.contains("in_network")) << "plain writes bypass the tables";
   EXPECT_GT(r.json["traffic"]["link_utilisation"]["fabric"]["mean"].get<double>(), 0.0)
@@ -170,8 +178,11 @@ TEST(NvSwitchChecks, CorruptedPacketFailsTheRun) {
   const NvRun r = nvswitch("dgx2_push.yaml", "--set 'collective.message=8 KiB' --inject-fault corrupt:3:5");
   EXPECT_EQ(r.cli.exit_code, 3) << r.cli.output;
   EXPECT_FALSE(r.json["checks"]["passed"].get<bool>());
-  EXPECT_GT(r.json["check_details"]["bad_checksums"].get<uint64_t>() + r.json["checks"]["corrupted"].get<uint64_t>(),
-            0u);
+  // The scoreboard compares the delivered payload with what its sender sent.
+  EXPECT_EQ(r.json["checks"]["corrupted"].get<uint64_t>(), 1u);
+  const std::string first = r.json["check_details"]["messages"][0].get<std::string>();
+  EXPECT_NE(first.find("GPU 3: packet"), std::string::npos) << first;
+  EXPECT_NE(first.find("payload differs from what was sent"), std::string::npos) << first;
 }
 
 TEST(NvSwitchChecks, DroppedPacketIsReportedNotHung) {
@@ -182,7 +193,9 @@ TEST(NvSwitchChecks, DroppedPacketIsReportedNotHung) {
       << r.json["check_details"]["report"];
   EXPECT_TRUE(r.json["checks"]["deadlock"].get<bool>());
   EXPECT_GT(r.json["checks"]["lost"].get<uint64_t>(), 0u);
-  EXPECT_LT(r.json["checks"]["delivered"].get<uint64_t>(), 16u * 64);
+  EXPECT_EQ(r.json["checks"]["lost"].get<uint64_t>(),
+            r.json["checks"]["injected"].get<uint64_t>() - r.json["checks"]["delivered"].get<uint64_t>());
+  EXPECT_LT(r.json["check_details"]["lines_final"].get<uint64_t>(), 16u * 64);
 }
 
 TEST(NvSwitchConfig, BadInputIsRefusedWithFileLineAndKey) {

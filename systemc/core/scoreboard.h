@@ -58,6 +58,20 @@ struct RunChecks {
   bool deadlock = false, passed = false;
 };
 
+/// Write the checks into a results document's object `j` (any JSON type with operator[]), in the
+/// order of the schema.
+template <class Json>
+void write_checks(Json& j, const RunChecks& c) {
+  j["injected"] = c.injected;
+  j["delivered"] = c.delivered;
+  j["lost"] = c.lost;
+  j["duplicated"] = c.duplicated;
+  j["corrupted"] = c.corrupted;
+  j["misdelivered"] = c.misdelivered;
+  j["deadlock"] = c.deadlock;
+  j["passed"] = c.passed;
+}
+
 struct NoExtra {};
 
 template <class Extra = NoExtra>
@@ -72,10 +86,10 @@ class Scoreboard {
     uint16_t arriving = 0;     ///< copies whose first flit arrived
     uint16_t arrived = 0;      ///< copies complete
     State state = State::Free;
-    bool bad = false;               ///< already counted as corrupted (once per packet)
-    bool multicast = false;         ///< its endpoints were named with address()
-    uint64_t created = 0;           ///< cycle
-    uint64_t payload_hash = 0;      ///< what the source sent; 0 for packets without data
+    bool bad = false;           ///< already counted as corrupted (once per packet)
+    bool multicast = false;     ///< its endpoints were named with address()
+    uint64_t created = 0;       ///< cycle
+    uint64_t payload_hash = 0;  ///< what the source sent; 0 for packets without data
     /// Multicast: the sum of endpoint_hash over the addressed endpoints minus the sum over the
     /// endpoints its copies reached, 0 when they are the same set (unicast: always 0).
     uint64_t unreached = 0;
@@ -146,8 +160,8 @@ class Scoreboard {
       return a;
     }
     if (r == nullptr || r->state == State::Created) {
-      corrupt(nullptr, at_cycle(cycle) + name(at) + ": arrival of unknown or not yet injected packet " +
-                           std::to_string(id));
+      corrupt(nullptr,
+              at_cycle(cycle) + name(at) + ": arrival of unknown or not yet injected packet " + std::to_string(id));
       return a;
     }
     if (r->arriving >= r->copies) {
@@ -203,10 +217,8 @@ class Scoreboard {
   }
 
   const ScoreboardCounts& counts() const { return counts_; }
-  /// Packets created and not done.
+  /// Packets created and not done: lost, when the run has ended.
   uint64_t outstanding() const { return counts_.created - counts_.delivered; }
-  /// Injected and not done: lost, when the run has ended with the network empty.
-  uint64_t undelivered() const { return counts_.injected - counts_.delivered; }
   const std::vector<std::string>& messages() const { return messages_; }
   static constexpr std::size_t kMaxMessages = 32;
 

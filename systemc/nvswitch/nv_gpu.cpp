@@ -24,11 +24,11 @@ uint32_t element_bits(DataType t, int64_t v) {
 }
 }  // namespace
 
-Gpu::Gpu(unsigned id, const NvTopology& topo, const GpuParams& params, uint64_t* next_packet_id)
+Gpu::Gpu(unsigned id, const NvTopology& topo, const GpuParams& params, PacketBoard* board)
     : id_(id),
       topo_(topo),
       p_(params),
-      next_id_(next_packet_id),
+      board_(board),
       rng_(Rng::stream(params.seed, id)),
       tx_(topo.links()),
       pending_(topo.links() * kVcs),
@@ -99,7 +99,7 @@ void Gpu::accept(unsigned port, Packet&& pkt, uint64_t head_time) {
 }
 
 void Gpu::send(Packet&& pkt) {
-  if (pkt.id == 0) pkt.id = ++*next_id_;
+  track(*board_, pkt, p_.gpus, now_);  // whatever a GPU sends is a new packet
   const unsigned j = topo_.plane_of_line(pkt.line);
   auto& pend = pending_[j * kVcs + pkt.vc()];
   if (pend.empty() && tx_[j].can_accept(pkt.vc(), pkt.flits()))
@@ -167,13 +167,11 @@ void Gpu::finalise(uint64_t line, const std::array<uint32_t, kLineWords>& data, 
 }
 
 void Gpu::handle(Packet&& pkt, uint64_t now) {
-  const bool for_me =
-      pkt.dst == static_cast<NodeId>(id_) || (pkt.dst == kAllGpus && pkt.exclude != static_cast<int32_t>(id_));
-  if (!for_me) {
-    error(checks_.misdelivered, "received a packet for " + std::to_string(pkt.dst) + " (kind " +
-                                    std::to_string(static_cast<int>(pkt.kind)) + ")");
-    return;
-  }
+  // The scoreboard first: the packet arrives once, here, as it was sent (a push write never ends
+  // at a GPU). Then the data's own checksum, which a bypassing reduction unit carries through.
+  const bool for_me = pkt.kind != Kind::PushWr && (pkt.dst == static_cast<NodeId>(id_) ||
+                                                   (pkt.dst == kAllGpus && pkt.exclude != static_cast<int32_t>(id_)));
+  if (!ends_here(*board_, pkt, static_cast<NodeId>(id_), for_me, now)) return;
   if (carries_line(pkt.kind) && pkt.checksum != payload_checksum(pkt.data)) {
     error(checks_.bad_checksums, "line " + std::to_string(pkt.line) + ": payload does not match its checksum");
     return;
@@ -266,7 +264,7 @@ void Gpu::handle(Packet&& pkt, uint64_t now) {
     case Kind::Flag:
       memory(now, std::move(pkt), FlagSeen);  // the poll sees it one memory access later
       return;
-    case Kind::PushWr: error(checks_.misdelivered, "a push write reached a GPU"); return;
+    case Kind::PushWr: return;  // not for a GPU: the scoreboard counted it misdelivered
   }
 }
 
@@ -275,7 +273,7 @@ void Gpu::handle(Packet&& pkt, uint64_t now) {
 void Gpu::received_write(const Packet& w) {
   const auto src = static_cast<unsigned>(w.src);
   if (w.src < 0 || src >= p_.gpus || w.line >= p_.lines || uniform_target(p_.seed, src, w.line, p_.gpus) != id_) {
-    error(checks_.misdelivered,
+    error(checks_.wrong_writer,
           "write of line " + std::to_string(w.line) + " from " + std::to_string(w.src) + " was not meant for this GPU");
     return;
   }
@@ -395,6 +393,7 @@ void Gpu::issue(uint64_t now) {
       b.kind = Kind::PushWr;
       b.src = static_cast<NodeId>(id_);
       b.line = p_.lines;  // a flag line outside the buffer
+      b.dst = home_port(b.line);
       b.count = 1;
       b.expected = static_cast<uint16_t>(p_.gpus);
       ++in_flight_;
@@ -418,6 +417,7 @@ void Gpu::issue(uint64_t now) {
     w.kind = Kind::PushWr;
     w.src = static_cast<NodeId>(id_);
     w.line = line;
+    w.dst = home_port(line);
     w.count = 1;
     w.expected = static_cast<uint16_t>(p_.gpus);
     memory(now, std::move(w), SendWithOwn);
@@ -434,6 +434,7 @@ void Gpu::issue(uint64_t now) {
 }
 
 void Gpu::step(uint64_t now) {
+  now_ = now;
   for (auto& q : rx_)
     while (!q.empty() && q.front().first <= now) {
       Packet p = std::move(q.front().second);

@@ -62,10 +62,17 @@ struct GpuParams {
   uint64_t fault_n = 0;
 };
 
+/// What a GPU checks beyond the scoreboard's packets: the collective's data and bookkeeping.
+///   wrong_elements   a final line (or a uniform write) differs from the reference
+///   duplicate_lines  a line finalised twice, or a writer's line received twice (in two packets)
+///   wrong_writer     a uniform write whose writer did not mean it for this GPU
+///   bad_checksums    data whose end-to-end checksum (set by the GPU that read it from memory,
+///                    carried through bypassing reduction units) does not match
+///   bad_counts       a reduction of the wrong number of contributions
 struct GpuChecks {
-  uint64_t wrong_elements = 0, duplicate_lines = 0, misdelivered = 0, bad_checksums = 0, bad_counts = 0;
+  uint64_t wrong_elements = 0, duplicate_lines = 0, wrong_writer = 0, bad_checksums = 0, bad_counts = 0;
   std::string first_error;
-  bool ok() const { return wrong_elements + duplicate_lines + misdelivered + bad_checksums + bad_counts == 0; }
+  bool ok() const { return wrong_elements + duplicate_lines + wrong_writer + bad_checksums + bad_counts == 0; }
 };
 
 /// Element i of GPU g's input: a small integer, so every sum is exact in fp32 whatever the order.
@@ -84,7 +91,9 @@ inline unsigned uniform_target(uint64_t seed, unsigned src, uint64_t line, unsig
 
 class Gpu : public PacketSink {
  public:
-  Gpu(unsigned id, const NvTopology& topo, const GpuParams& params, uint64_t* next_packet_id);
+  /// board: the system's scoreboard, where every packet this GPU sends gets its record and every
+  /// packet it receives is checked.
+  Gpu(unsigned id, const NvTopology& topo, const GpuParams& params, PacketBoard* board);
 
   unsigned id() const { return id_; }
   LinkTx& link(unsigned j) { return tx_[j]; }
@@ -136,6 +145,11 @@ class Gpu : public PacketSink {
     const uint64_t l = topo_.links();
     return line / (l * p_.gpus) * l + line % l;
   }
+  /// Push: the switch port whose table reduces `line` (where its push writes end).
+  NodeId home_port(uint64_t line) const {
+    const NvTopology::Home h = topo_.home_of_line(line);
+    return switch_port_id(h.sw, h.port);
+  }
   uint64_t wave_of(uint64_t index) const { return p_.wave_lines ? index / p_.wave_lines : 0; }
   bool wave_open(uint64_t wave);
   void wave_progress(uint64_t wave);
@@ -147,8 +161,9 @@ class Gpu : public PacketSink {
   unsigned id_;
   const NvTopology& topo_;
   GpuParams p_;
-  uint64_t* next_id_;
-  Rng rng_;  // this GPU's stream: memory jitter, DMA issue order
+  PacketBoard* board_;
+  uint64_t now_ = 0;  // the cycle being handled (for the records of the packets it sends)
+  Rng rng_;           // this GPU's stream: memory jitter, DMA issue order
   std::vector<LinkTx> tx_;
   std::vector<std::deque<Packet>> pending_;                  // per link and VC: waiting for room in the link queue
   std::vector<std::deque<std::pair<uint64_t, Packet>>> rx_;  // per link: (tail arrival, packet)

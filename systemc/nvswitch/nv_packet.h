@@ -12,6 +12,10 @@
 #include <array>
 #include <cstdint>
 
+#include <string>
+
+#include "scoreboard.h"
+
 namespace hx::nv {
 
 enum class Kind : uint8_t {
@@ -52,8 +56,10 @@ inline NodeId switch_port_id(unsigned sw, unsigned port) { return -2 - static_ca
 inline bool is_switch_id(NodeId id) { return id <= -2; }
 inline unsigned switch_of_id(NodeId id) { return static_cast<unsigned>(-2 - id) / 16; }
 
+constexpr uint64_t kNoRecord = UINT64_MAX;
+
 struct Packet {
-  uint64_t id = 0;  // unique per injected packet (copies of a multicast share it)
+  uint64_t id = kNoRecord;  // its scoreboard record (copies of a multicast share it); see track()
   Kind kind = Kind::Write;
   uint16_t count = 0;     // contributions reduced into the data (pull responses, push)
   uint16_t expected = 0;  // contributions that complete the reduction
@@ -77,6 +83,42 @@ inline uint32_t payload_checksum(const std::array<uint32_t, kLineWords>& d) {
     h *= 16777619u;
   }
   return h;
+}
+
+/// The NVSwitch model's scoreboard: the shared one, with the model's node numbers as endpoints.
+using PacketBoard = Scoreboard<>;
+
+/// A packet enters the network: it gets its scoreboard record, with the copies it must deliver
+/// (a multicast: one to every GPU but `exclude`) and its payload's hash.
+inline void track(PacketBoard& sb, Packet& p, unsigned gpus, uint64_t now) {
+  const bool multicast = p.dst == kAllGpus;
+  const unsigned copies = multicast ? gpus - (p.exclude >= 0 && static_cast<unsigned>(p.exclude) < gpus) : 1;
+  p.id = sb.create(p.src, p.dst, now, copies, carries_line(p.kind) ? payload_checksum(p.data) : 0);
+  PacketBoard::Record& r = *sb.find(p.id);
+  if (multicast)
+    for (unsigned g = 0; g < gpus; ++g)
+      if (static_cast<int32_t>(g) != p.exclude) sb.address(r, static_cast<int32_t>(g));
+  sb.injected(r);
+}
+
+/// A copy of `p` ends at node `at` (a GPU, or a switch port that absorbs or reduces it);
+/// `addressed`: it was meant to end there. The scoreboard checks it arrives once, there, intact.
+/// True when the receiver should go on and use it.
+inline bool ends_here(PacketBoard& sb, const Packet& p, NodeId at, bool addressed, uint64_t now) {
+  const PacketBoard::Arrival a = sb.arrive(p.id, at, addressed, now);
+  if (a.record == nullptr) return false;
+  bool ok = a.outcome == PacketBoard::Outcome::Ok;
+  if (carries_line(p.kind) && !sb.payload_ok(p.id, *a.record, payload_checksum(p.data), at, now)) ok = false;
+  sb.complete(p.id, *a.record, now);
+  return ok;
+}
+
+/// "GPU 3", "switch 2 port 7": the scoreboard's names for the model's nodes.
+inline std::string node_name(NodeId n) {
+  if (n >= 0) return "GPU " + std::to_string(n);
+  if (n == kAllGpus) return "every GPU";
+  const unsigned k = static_cast<unsigned>(-2 - n);
+  return "switch " + std::to_string(k / 16) + " port " + std::to_string(k % 16);
 }
 
 }  // namespace hx::nv

@@ -17,8 +17,9 @@ RedFlit data_flit(const Packet& p, unsigned i) {
 }
 }  // namespace
 
-NvSwitch::NvSwitch(unsigned id, const NvTopology& topo, const SwitchParams& params, std::unique_ptr<ReductionBank> bank)
-    : id_(id), topo_(topo), p_(params), bank_(std::move(bank)) {
+NvSwitch::NvSwitch(unsigned id, const NvTopology& topo, const SwitchParams& params, std::unique_ptr<ReductionBank> bank,
+                   PacketBoard* board)
+    : id_(id), topo_(topo), p_(params), bank_(std::move(bank)), board_(board) {
   for (unsigned q = 0; q < NvTopology::kPorts; ++q) in_[reinject_index(q)].from_link = false;
 }
 
@@ -110,10 +111,15 @@ bool NvSwitch::dispatch(Input& in, int in_index, uint64_t now) {
 
     if (h.sink) {
       ++stats_.absorbed_acks;
+      ends_here(*board_, h.pkt, h.pkt.dst, switch_of_id(h.pkt.dst) == id_, now);
     } else if (h.to_table) {
       if (now < in.xbar_free) continue;
       TableFeed& t = table_[h.table_port];
       if (t.queued_flits + flits > p_.table_queue) continue;
+      // The packet ends here: the unit reduces it or, a pull response without an entry, passes
+      // its data on in a new packet. A push write must be at its line's home port.
+      const NodeId port = switch_port_id(id_, h.table_port);
+      ends_here(*board_, h.pkt, port, h.pkt.kind != Kind::PushWr || h.pkt.dst == port, now);
       in.xbar_free = std::max(in.xbar_free, static_cast<double>(now)) + flits / p_.speedup;
       t.queued_flits += flits;
       t.queue.push_back(std::move(h.pkt));
@@ -245,6 +251,8 @@ void NvSwitch::collect_output(unsigned q, const BankPortIo& io) {
     t.assembling = false;
     t.out_done = true;
     if (!t.bypass) t.out.checksum = payload_checksum(t.out.data);  // new data: the unit made it
+    t.out.src = switch_port_id(id_, q);
+    track(*board_, t.out, topo_.gpus(), now_);
     deliver_output(q);
   }
 }
@@ -272,6 +280,7 @@ bool NvSwitch::deliver_output(unsigned q) {
 }
 
 void NvSwitch::step(uint64_t now) {
+  now_ = now;
   for (unsigned q = 0; q < NvTopology::kPorts; ++q) deliver_output(q);
   // Inputs compete for room in the output queues and tables. The input served first changes
   // every cycle (round robin): a fixed order would let low-numbered ports take the room first

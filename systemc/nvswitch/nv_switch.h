@@ -48,7 +48,11 @@ struct SwitchStats {
 
 class NvSwitch : public PacketSink {
  public:
-  NvSwitch(unsigned id, const NvTopology& topo, const SwitchParams& params, std::unique_ptr<ReductionBank> bank);
+  /// board: the system's scoreboard. A packet ends at a switch when the switch absorbs it (an ack
+  /// to one of its ports) or a reduction unit takes it in (a push write, a pull response); what a
+  /// unit emits is a new packet of the switch port's.
+  NvSwitch(unsigned id, const NvTopology& topo, const SwitchParams& params, std::unique_ptr<ReductionBank> bank,
+           PacketBoard* board);
 
   unsigned id() const { return id_; }
   LinkTx& output(unsigned port) { return out_[port]; }
@@ -117,6 +121,8 @@ class NvSwitch : public PacketSink {
   std::array<LinkTx, NvTopology::kPorts> out_;
   std::array<TableFeed, NvTopology::kPorts> table_;
   std::array<BankPortIo, NvTopology::kPorts> io_;
+  PacketBoard* board_;
+  uint64_t now_ = 0;       // the cycle being handled
   unsigned buffered_ = 0;  // packets in input queues
   unsigned rr_ = 0;        // round-robin pointer: the input served first, and the output tried first
   SwitchStats stats_;

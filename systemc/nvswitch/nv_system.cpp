@@ -52,9 +52,11 @@ NvSystem::NvSystem(sc_core::sc_module_name name, const NvConfig& cfg)
   sp.speedup = cfg.speedup;
   sp.op = cfg.dtype == DataType::Fp32 ? AluOp::FAdd : AluOp::IAdd;
   for (unsigned s = 0; s < topo_.switches(); ++s)
-    switches_.push_back(std::make_unique<NvSwitch>(s, topo_, sp, make_reduction_bank(cfg.table_bytes, cfg.timeout)));
+    switches_.push_back(
+        std::make_unique<NvSwitch>(s, topo_, sp, make_reduction_bank(cfg.table_bytes, cfg.timeout), &board_));
   const GpuParams gp = gpu_params(cfg);
-  for (unsigned g = 0; g < topo_.gpus(); ++g) gpus_.push_back(std::make_unique<Gpu>(g, topo_, gp, &next_packet_id_));
+  for (unsigned g = 0; g < topo_.gpus(); ++g) gpus_.push_back(std::make_unique<Gpu>(g, topo_, gp, &board_));
+  board_.set_namer(node_name);
 
   // Cables: every switch port to its peer, both directions.
   for (unsigned s = 0; s < topo_.switches(); ++s)
@@ -185,7 +187,7 @@ NvResults NvSystem::run(bool progress, const std::string& trace) {
     const GpuChecks& c = g->checks();
     r.wrong_elements += c.wrong_elements;
     r.duplicate_lines += c.duplicate_lines;
-    r.misdelivered += c.misdelivered;
+    r.wrong_writer += c.wrong_writer;
     r.bad_checksums += c.bad_checksums;
     r.bad_counts += c.bad_counts;
     r.lines_final += g->lines_final();
@@ -215,6 +217,11 @@ NvResults NvSystem::run(bool progress, const std::string& trace) {
   if (r.error.empty() && cfg_.method == Method::Uniform && writes_received != r.lines_final)
     r.error =
         std::to_string(r.lines_final) + " writes acknowledged but " + std::to_string(writes_received) + " received";
+  r.packets = board_.counts();
+  r.packet_messages = board_.messages();
+  if (r.error.empty() && !r.packet_messages.empty()) r.error = r.packet_messages.front();
+  if (r.error.empty() && board_.outstanding() != 0)
+    r.error = std::to_string(board_.outstanding()) + " packets never reached their end";
   r.cycles = done_at;
   r.seconds = static_cast<double>(done_at) / cfg_.clock_hz;
   if (r.seconds > 0) r.bandwidth = static_cast<double>(cfg_.message_bytes) / r.seconds;
@@ -265,27 +272,36 @@ nlohmann::ordered_json nv_results(const NvConfig& c, const NvTopology& topo, con
   cfg["derivations"] = c.derivations();
   j["config"] = cfg;
 
-  // The checks count 128-B lines at the GPUs: each GPU must end with every line of the result
-  // (or, for uniform traffic, receive every write it was sent) exactly once and intact.
-  const uint64_t expected_lines =
-      c.method == Method::Uniform ? r.lines_final : static_cast<uint64_t>(topo.gpus()) * (c.message_bytes / kLineBytes);
-  const uint64_t delivered = c.method == Method::Uniform ? r.writes_received : r.lines_final;
+  // The checks count packets, as the scoreboard saw them (every packet a GPU or a switch sent,
+  // each copy of a multicast at its GPU); the GPUs' checks of the collective's data add to them:
+  // a wrong final element is corrupted data, a line finalised twice a duplicate.
+  const ScoreboardCounts& p = r.packets;
+  RunChecks rc;
+  rc.injected = p.injected;
+  rc.delivered = p.delivered;
+  rc.lost = p.created - p.delivered;
+  rc.duplicated = p.duplicated + r.duplicate_lines;
+  rc.corrupted = p.corrupted + r.wrong_elements + r.bad_checksums + r.bad_counts;
+  rc.misdelivered = p.misdelivered + r.wrong_writer;
+  rc.deadlock = r.deadlock;
+  rc.passed = r.ok;
   ordered_json checks;
-  checks["injected"] = expected_lines;
-  checks["delivered"] = delivered;
-  checks["lost"] = expected_lines > delivered ? expected_lines - delivered : 0;
-  checks["duplicated"] = r.duplicate_lines;
-  checks["corrupted"] = r.wrong_elements + r.bad_checksums + r.bad_counts;
-  checks["misdelivered"] = r.misdelivered;
-  checks["deadlock"] = r.deadlock;
-  checks["passed"] = r.ok;
+  write_checks(checks, rc);
   j["checks"] = checks;
-  j["check_details"] = {{"unit", c.method == Method::Uniform
-                                     ? "writes: injected = writes acknowledged, delivered = writes received"
-                                     : "128-B result lines at the GPUs: injected = lines every GPU must end with"},
+  // Every GPU ends with every line of the result (uniform traffic: receives as many writes as
+  // it sends, on average; in total, one per line of every GPU).
+  const uint64_t expected_lines = static_cast<uint64_t>(topo.gpus()) * (c.message_bytes / kLineBytes);
+  j["check_details"] = {{"unit", "packets, each checked end to end by the scoreboard (core/scoreboard.h)"},
+                        {"lines_expected", expected_lines},
+                        {"lines_final", c.method == Method::Uniform ? r.writes_received : r.lines_final},
+                        {"lines_unit", c.method == Method::Uniform ? "writes received, each checked once"
+                                                                   : "128-B result lines the GPUs hold, checked"},
                         {"wrong_elements", r.wrong_elements},
+                        {"duplicate_lines", r.duplicate_lines},
+                        {"wrong_writer", r.wrong_writer},
                         {"bad_checksums", r.bad_checksums},
                         {"bad_counts", r.bad_counts},
+                        {"messages", r.packet_messages},
                         {"report", r.error}};
 
   // Per class of link: the busy fraction on average and of the busiest link, the bandwidth the

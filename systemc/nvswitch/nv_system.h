@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "nv_config.h"
+#include "nv_packet.h"
 
 namespace hx::nv {
 
@@ -29,7 +30,9 @@ struct NvResults {
   uint64_t cycles = 0;
   double seconds = 0, bandwidth = 0, fraction_of_peak = 0;
   double wall_seconds = 0;
-  uint64_t wrong_elements = 0, duplicate_lines = 0, misdelivered = 0, bad_checksums = 0, bad_counts = 0;
+  ScoreboardCounts packets;  // the scoreboard's: every packet a GPU or a switch sent
+  std::vector<std::string> packet_messages;
+  uint64_t wrong_elements = 0, duplicate_lines = 0, wrong_writer = 0, bad_checksums = 0, bad_counts = 0;
   uint64_t lines_final = 0;
   uint64_t writes_received = 0;  // uniform traffic: writes received at their destination
   uint64_t results = 0, evictions = 0, bypassed = 0, partials_merged = 0, pull_stall_cycles = 0;
@@ -70,7 +73,8 @@ class NvSystem : public sc_core::sc_module {
   NvConfig cfg_;
   NvTopology topo_;
   sc_core::sc_clock clock_;
-  uint64_t cycle_ = 0, next_packet_id_ = 0;
+  uint64_t cycle_ = 0;
+  PacketBoard board_;  // every packet, end to end (core/scoreboard.h)
   std::vector<std::unique_ptr<class NvSwitch>> switches_;
   std::vector<std::unique_ptr<class Gpu>> gpus_;
   std::string failure_;

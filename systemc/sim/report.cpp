@@ -280,14 +280,16 @@ nlohmann::ordered_json Simulation::report(const RunRecord& r) {
   if (!opt_.dump_buffers.empty() && n.engine) write_buffers(opt_.dump_buffers, *n.engine);
   // The checks every hxsim run reports, with the same keys for every model.
   ordered_json checks;
-  checks["injected"] = c.injected;
-  checks["delivered"] = c.delivered;
-  checks["lost"] = lost;
-  checks["duplicated"] = c.duplicated;
-  checks["corrupted"] = corrupted;
-  checks["misdelivered"] = c.misdelivered;
-  checks["deadlock"] = end == RunEnd::Deadlock;
-  checks["passed"] = passed_;
+  RunChecks rc;
+  rc.injected = c.injected;
+  rc.delivered = c.delivered;
+  rc.lost = lost;
+  rc.duplicated = c.duplicated;
+  rc.corrupted = corrupted;
+  rc.misdelivered = c.misdelivered;
+  rc.deadlock = end == RunEnd::Deadlock;
+  rc.passed = passed_;
+  write_checks(checks, rc);
   j["checks"] = checks;
   // What this model checks beyond them: the run's end, the flits, the credits, the collective's
   // data, the paths against the routing rules and the diameter.
