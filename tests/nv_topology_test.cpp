@@ -241,7 +241,7 @@ TEST(NvLink, RatesSetTheTimeOnTheWire) {
     tx.connect(&sink, 0, 3, 1000, 1000, rate);
     for (int i = 0; i < 4; ++i) {
       Packet p;
-      p.kind = Kind::Write;
+      set_kind(p, Kind::Write);
       tx.push(std::move(p));
     }
     for (uint64_t t = 0; t < 100; ++t) tx.step(t);

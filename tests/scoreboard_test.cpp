@@ -43,7 +43,7 @@ TEST(Scoreboard, UnicastArrivesOnceIntactAtItsDestination) {
 TEST(Scoreboard, TellsDuplicateMisdeliveredCorruptedUnknownAndLost) {
   Board sb;
   const Board::Id a = sent(sb, 0, 1, 7), b = sent(sb, 0, 2, 8), c = sent(sb, 0, 3, 9);
-  sent(sb, 0, 4);  // never arrives: lost
+  sent(sb, 0, 4);                                // never arrives: lost
   const Board::Id waiting = sb.create(0, 5, 0);  // created, not injected
   EXPECT_EQ(deliver(sb, a, 1, true, 7), Board::Outcome::Ok);
   EXPECT_EQ(deliver(sb, a, 1, true, 7), Board::Outcome::Duplicate) << "retired already";

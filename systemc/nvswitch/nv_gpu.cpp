@@ -90,7 +90,7 @@ void Gpu::error(uint64_t& counter, const std::string& what) {
 
 void Gpu::accept(unsigned port, Packet&& pkt, uint64_t head_time) {
   const uint64_t tail = head_time + pkt.flits() - 1;
-  if (p_.fault != GpuParams::Fault::None && id_ == p_.fault_gpu && carries_line(pkt.kind) &&
+  if (p_.fault != GpuParams::Fault::None && id_ == p_.fault_gpu && carries_line(kind_of(pkt)) &&
       ++data_packets_in_ == p_.fault_n) {
     if (p_.fault == GpuParams::Fault::Drop) return;
     pkt.data[0] ^= 1u << 3;  // one bit of the first element
@@ -100,7 +100,7 @@ void Gpu::accept(unsigned port, Packet&& pkt, uint64_t head_time) {
 
 void Gpu::send(Packet&& pkt) {
   track(*board_, pkt, p_.gpus, now_);  // whatever a GPU sends is a new packet
-  const unsigned j = topo_.plane_of_line(pkt.line);
+  const unsigned j = topo_.plane_of_line(pkt.address);
   auto& pend = pending_[j * kVcs + pkt.vc()];
   if (pend.empty() && tx_[j].can_accept(pkt.vc(), pkt.flits()))
     tx_[j].push(std::move(pkt));
@@ -111,11 +111,11 @@ void Gpu::send(Packet&& pkt) {
 // A final line this GPU holds goes to every other GPU as one multicast write.
 void Gpu::multicast_result(uint64_t line, const std::array<uint32_t, kLineWords>& data) {
   Packet m;
-  m.kind = Kind::McWrite;
+  set_kind(m, Kind::McWrite);
   m.src = static_cast<NodeId>(id_);
   m.dst = kAllGpus;
   m.exclude = static_cast<int32_t>(id_);
-  m.line = line;
+  m.address = line;
   m.data = data;
   m.checksum = payload_checksum(m.data);
   send(std::move(m));
@@ -123,10 +123,10 @@ void Gpu::multicast_result(uint64_t line, const std::array<uint32_t, kLineWords>
 
 void Gpu::ack(const Packet& w) {
   Packet a;
-  a.kind = Kind::Ack;
+  set_kind(a, Kind::Ack);
   a.src = static_cast<NodeId>(id_);
   a.dst = w.src;
-  a.line = w.line;
+  a.address = w.address;
   a.user = w.user;
   send(std::move(a));
 }
@@ -169,16 +169,17 @@ void Gpu::finalise(uint64_t line, const std::array<uint32_t, kLineWords>& data, 
 void Gpu::handle(Packet&& pkt, uint64_t now) {
   // The scoreboard first: the packet arrives once, here, as it was sent (a push write never ends
   // at a GPU). Then the data's own checksum, which a bypassing reduction unit carries through.
-  const bool for_me = pkt.kind != Kind::PushWr && (pkt.dst == static_cast<NodeId>(id_) ||
-                                                   (pkt.dst == kAllGpus && pkt.exclude != static_cast<int32_t>(id_)));
+  const bool for_me =
+      kind_of(pkt) != Kind::PushWr &&
+      (pkt.dst == static_cast<NodeId>(id_) || (pkt.dst == kAllGpus && pkt.exclude != static_cast<int32_t>(id_)));
   if (!ends_here(*board_, pkt, static_cast<NodeId>(id_), for_me, now)) return;
-  if (carries_line(pkt.kind) && pkt.checksum != payload_checksum(pkt.data)) {
-    error(checks_.bad_checksums, "line " + std::to_string(pkt.line) + ": payload does not match its checksum");
+  if (carries_line(kind_of(pkt)) && pkt.checksum != payload_checksum(pkt.data)) {
+    error(checks_.bad_checksums, "line " + std::to_string(pkt.address) + ": payload does not match its checksum");
     return;
   }
-  if (is_write(pkt.kind)) ack(pkt);
-  const bool barrier_line = pkt.line >= p_.lines;
-  switch (pkt.kind) {
+  if (is_write(kind_of(pkt))) ack(pkt);
+  const bool barrier_line = pkt.address >= p_.lines;
+  switch (kind_of(pkt)) {
     case Kind::Ack:
       if (p_.method == Method::Uniform) {  // a write of this GPU's landed: its line is done
         if (++finals_ == p_.lines) done_at_ = now;
@@ -189,10 +190,10 @@ void Gpu::handle(Packet&& pkt, uint64_t now) {
         if (it != ring_acks_.end() && --it->second == 0) {  // fence passed: raise the flag
           ring_acks_.erase(it);
           Packet f;
-          f.kind = Kind::Flag;
+          set_kind(f, Kind::Flag);
           f.src = static_cast<NodeId>(id_);
           f.dst = static_cast<NodeId>((id_ + 1) % p_.gpus);
-          f.line = pkt.line;
+          f.address = pkt.address;
           f.user = pkt.user;
           f.checksum = payload_checksum(f.data);
           send(std::move(f));
@@ -201,40 +202,40 @@ void Gpu::handle(Packet&& pkt, uint64_t now) {
       return;
     case Kind::PullReq: {
       Packet r;
-      r.kind = Kind::PullRsp;
+      set_kind(r, Kind::PullRsp);
       r.src = static_cast<NodeId>(id_);
       r.dst = pkt.src;
-      r.line = pkt.line;
+      r.address = pkt.address;
       r.count = 1;
       memory(now, std::move(r), SendWithOwn);
       return;
     }
     case Kind::PullRsp:
       if (pkt.count != p_.gpus - 1)
-        error(checks_.bad_counts, "line " + std::to_string(pkt.line) + ": pull result reduces " +
+        error(checks_.bad_counts, "line " + std::to_string(pkt.address) + ": pull result reduces " +
                                       std::to_string(pkt.count) + " responses, expected " +
                                       std::to_string(p_.gpus - 1));
       --in_flight_;
-      returned(pkt.line, now);
+      returned(pkt.address, now);
       if (++owned_returned_ == work_.size()) owned_done_at_ = now;
-      wave_progress(wave_of(owned_index(pkt.line)));
+      wave_progress(wave_of(owned_index(pkt.address)));
       memory(now, std::move(pkt), PullFinish);
       return;
     case Kind::Result:
     case Kind::McWrite:
-      if (pkt.kind == Kind::Result && pkt.count != p_.gpus)
-        error(checks_.bad_counts, "line " + std::to_string(pkt.line) + ": result of " + std::to_string(pkt.count) +
+      if (kind_of(pkt) == Kind::Result && pkt.count != p_.gpus)
+        error(checks_.bad_counts, "line " + std::to_string(pkt.address) + ": result of " + std::to_string(pkt.count) +
                                       " contributions, expected " + std::to_string(p_.gpus));
       if (barrier_line) {
         barrier_done_ = true;
       } else {
-        if (p_.method == Method::Push) returned(pkt.line, now);
-        finalise(pkt.line, pkt.data, now);
+        if (p_.method == Method::Push) returned(pkt.address, now);
+        finalise(pkt.address, pkt.data, now);
       }
       return;
     case Kind::Evict: {
       // This GPU is the line's home: add the partial in memory, counting contributions.
-      auto& [acc, count] = partial_[pkt.line];
+      auto& [acc, count] = partial_[pkt.address];
       if (count == 0)
         acc = pkt.data;
       else
@@ -242,15 +243,15 @@ void Gpu::handle(Packet&& pkt, uint64_t now) {
       count += pkt.count;
       ++partials_merged_;
       if (count > p_.gpus)
-        error(checks_.bad_counts, "line " + std::to_string(pkt.line) + ": more contributions than GPUs");
+        error(checks_.bad_counts, "line " + std::to_string(pkt.address) + ": more contributions than GPUs");
       if (count == p_.gpus) {
         const std::array<uint32_t, kLineWords> result = acc;
-        partial_.erase(pkt.line);
+        partial_.erase(pkt.address);
         if (barrier_line)
           barrier_done_ = true;
         else
-          finalise(pkt.line, result, now);
-        multicast_result(pkt.line, result);
+          finalise(pkt.address, result, now);
+        multicast_result(pkt.address, result);
       }
       return;
     }
@@ -259,7 +260,7 @@ void Gpu::handle(Packet&& pkt, uint64_t now) {
         received_write(pkt);
         return;
       }
-      mailbox_[ring_key(static_cast<unsigned>(pkt.user >> 40), pkt.line)] = pkt.data;
+      mailbox_[ring_key(static_cast<unsigned>(pkt.user >> 40), pkt.address)] = pkt.data;
       return;
     case Kind::Flag:
       memory(now, std::move(pkt), FlagSeen);  // the poll sees it one memory access later
@@ -272,22 +273,22 @@ void Gpu::handle(Packet&& pkt, uint64_t now) {
 // GPU's input line, and arrive once.
 void Gpu::received_write(const Packet& w) {
   const auto src = static_cast<unsigned>(w.src);
-  if (w.src < 0 || src >= p_.gpus || w.line >= p_.lines || uniform_target(p_.seed, src, w.line, p_.gpus) != id_) {
-    error(checks_.wrong_writer,
-          "write of line " + std::to_string(w.line) + " from " + std::to_string(w.src) + " was not meant for this GPU");
+  if (w.src < 0 || src >= p_.gpus || w.address >= p_.lines || uniform_target(p_.seed, src, w.address, p_.gpus) != id_) {
+    error(checks_.wrong_writer, "write of line " + std::to_string(w.address) + " from " + std::to_string(w.src) +
+                                    " was not meant for this GPU");
     return;
   }
-  const size_t key = static_cast<size_t>(src) * p_.lines + w.line;
+  const size_t key = static_cast<size_t>(src) * p_.lines + w.address;
   if (received_[key]) {
     error(checks_.duplicate_lines,
-          "line " + std::to_string(w.line) + " of GPU " + std::to_string(src) + " arrived twice");
+          "line " + std::to_string(w.address) + " of GPU " + std::to_string(src) + " arrived twice");
     return;
   }
   received_[key] = true;
   ++writes_received_;
   for (unsigned i = 0; i < kLineWords; ++i)
-    if (w.data[i] != element_bits(p_.dtype, input_value(src, w.line * kLineWords + i))) {
-      error(checks_.wrong_elements, "line " + std::to_string(w.line) + " of GPU " + std::to_string(src) + " word " +
+    if (w.data[i] != element_bits(p_.dtype, input_value(src, w.address * kLineWords + i))) {
+      error(checks_.wrong_elements, "line " + std::to_string(w.address) + " of GPU " + std::to_string(src) + " word " +
                                         std::to_string(i) + " differs from what GPU " + std::to_string(src) + " holds");
       return;
     }
@@ -297,30 +298,30 @@ void Gpu::complete(MemOp& op, uint64_t now) {
   Packet& p = op.pkt;
   switch (op.what) {
     case SendWithOwn: {
-      p.data = own_line(p.line >= p_.lines ? 0 : p.line);
-      if (p.line >= p_.lines) p.data.fill(0);  // the barrier's flag line
+      p.data = own_line(p.address >= p_.lines ? 0 : p.address);
+      if (p.address >= p_.lines) p.data.fill(0);  // the barrier's flag line
       p.checksum = payload_checksum(p.data);
-      if (p.kind == Kind::PushWr || p.kind == Kind::Write) {  // push, or uniform traffic
+      if (kind_of(p) == Kind::PushWr || kind_of(p) == Kind::Write) {  // push, or uniform traffic
         --in_flight_;
-        sent(p.line, now);
+        sent(p.address, now);
       }
       send(std::move(p));
       return;
     }
     case PullFinish: {
-      const auto own = own_line(p.line);
+      const auto own = own_line(p.address);
       for (unsigned w = 0; w < kLineWords; ++w) p.data[w] = combine(p.data[w], own[w]);
-      finalise(p.line, p.data, now);
-      multicast_result(p.line, p.data);
+      finalise(p.address, p.data, now);
+      multicast_result(p.address, p.data);
       return;
     }
     case RingSend: {
       const unsigned step = static_cast<unsigned>(p.user >> 40);
       const unsigned p1 = p_.gpus - 1;
       std::array<uint32_t, kLineWords> d{};
-      if (step <= p1) d = own_line(p.line);
+      if (step <= p1) d = own_line(p.address);
       if (step >= 1) {
-        auto it = mailbox_.find(ring_key(step - 1, p.line));
+        auto it = mailbox_.find(ring_key(step - 1, p.address));
         if (it == mailbox_.end())
           throw std::logic_error("ring: mailbox line missing after its flag (GPU " + std::to_string(id_) + ")");
         if (step <= p1)
@@ -329,7 +330,7 @@ void Gpu::complete(MemOp& op, uint64_t now) {
           d = it->second;
         mailbox_.erase(it);
       }
-      if (step == p1) finalise(p.line, d, now);  // this GPU's reduced chunk
+      if (step == p1) finalise(p.address, d, now);  // this GPU's reduced chunk
       p.data = d;
       p.checksum = payload_checksum(p.data);
       --in_flight_;
@@ -369,10 +370,10 @@ void Gpu::issue_ring(uint64_t now) {
   if (ring_ready_.empty() || in_flight_ >= p_.dma_window) return;
   RingTask& t = ring_ready_.front();
   Packet w;
-  w.kind = Kind::Write;
+  set_kind(w, Kind::Write);
   w.src = static_cast<NodeId>(id_);
   w.dst = static_cast<NodeId>((id_ + 1) % p_.gpus);
-  w.line = t.next_line;
+  w.address = t.next_line;
   w.user = ring_key(t.step, t.slice);
   ++in_flight_;
   memory(now, std::move(w), RingSend);
@@ -390,10 +391,10 @@ void Gpu::issue(uint64_t now) {
     if (!barrier_sent_) {
       barrier_sent_ = true;
       Packet b;
-      b.kind = Kind::PushWr;
+      set_kind(b, Kind::PushWr);
       b.src = static_cast<NodeId>(id_);
-      b.line = p_.lines;  // a flag line outside the buffer
-      b.dst = home_port(b.line);
+      b.address = p_.lines;  // a flag line outside the buffer
+      b.dst = home_port(b.address);
       b.count = 1;
       b.expected = static_cast<uint16_t>(p_.gpus);
       ++in_flight_;
@@ -407,27 +408,27 @@ void Gpu::issue(uint64_t now) {
   ++in_flight_;
   if (p_.method == Method::Uniform) {
     Packet w;
-    w.kind = Kind::Write;
+    set_kind(w, Kind::Write);
     w.src = static_cast<NodeId>(id_);
     w.dst = static_cast<NodeId>(uniform_target(p_.seed, id_, line, p_.gpus));
-    w.line = line;
+    w.address = line;
     memory(now, std::move(w), SendWithOwn);
   } else if (p_.method == Method::Push) {
     Packet w;
-    w.kind = Kind::PushWr;
+    set_kind(w, Kind::PushWr);
     w.src = static_cast<NodeId>(id_);
-    w.line = line;
+    w.address = line;
     w.dst = home_port(line);
     w.count = 1;
     w.expected = static_cast<uint16_t>(p_.gpus);
     memory(now, std::move(w), SendWithOwn);
   } else {
     Packet r;  // pull: a request needs no memory access; its response counts it down
-    r.kind = Kind::PullReq;
+    set_kind(r, Kind::PullReq);
     r.src = static_cast<NodeId>(id_);
     r.dst = kAllGpus;
     r.exclude = static_cast<int32_t>(id_);
-    r.line = line;
+    r.address = line;
     sent(line, now);
     send(std::move(r));
   }

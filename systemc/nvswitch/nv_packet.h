@@ -1,4 +1,4 @@
-// nv_packet.h: a packet of the NVSwitch-like fabric, as a C++ value.
+// nv_packet.h: the NVSwitch-like fabric's message kinds, on the core packet (core/packet.h).
 //
 // Section V of Klenk et al.: packets are at most 144 B, a 16-B header flit and 128 B (8 flits) of
 // payload; read requests and write acknowledgments are single-flit packets. Two virtual channels
@@ -9,11 +9,10 @@
 // request: every chain of dependencies ends at a GPU, which always sinks what it receives.
 #pragma once
 
-#include <array>
 #include <cstdint>
-
 #include <string>
 
+#include "packet.h"
 #include "scoreboard.h"
 
 namespace hx::nv {
@@ -36,6 +35,7 @@ constexpr unsigned kVcs = 2;
 constexpr unsigned kLineBytes = 128;
 constexpr unsigned kLineWords = kLineBytes / 4;
 constexpr unsigned kDataFlits = 8;
+static_assert(kLineWords == Packet::kWords && kDataFlits == Packet::kMaxPayloadFlits, "a line fills a packet");
 
 constexpr unsigned vc_of(Kind k) {
   return (k == Kind::Ack || k == Kind::PullRsp || k == Kind::Result || k == Kind::Evict) ? kVcResponse : kVcRequest;
@@ -56,33 +56,16 @@ inline NodeId switch_port_id(unsigned sw, unsigned port) { return -2 - static_ca
 inline bool is_switch_id(NodeId id) { return id <= -2; }
 inline unsigned switch_of_id(NodeId id) { return static_cast<unsigned>(-2 - id) / 16; }
 
-constexpr uint64_t kNoRecord = UINT64_MAX;
+// The model's packet is the core's (core/packet.h): `address` is the 128-B line (it picks the
+// plane, the trunk or spine, the home port), `user` the ring's step and slice, `data` the line.
+using hx::Packet;
 
-struct Packet {
-  uint64_t id = kNoRecord;  // its scoreboard record (copies of a multicast share it); see track()
-  Kind kind = Kind::Write;
-  uint16_t count = 0;     // contributions reduced into the data (pull responses, push)
-  uint16_t expected = 0;  // contributions that complete the reduction
-  NodeId src = 0;
-  NodeId dst = 0;         // a GPU, a switch port (acks of switch writes), or kAllGpus
-  int32_t exclude = -1;   // multicast: the GPU that does not receive a copy (the writer)
-  uint64_t line = 0;      // 128-B line address: picks the plane, the trunk/spine, the home port
-  uint64_t user = 0;      // endpoint bookkeeping (ring: step and slice), opaque to the fabric
-  uint32_t checksum = 0;  // of data, set by the sender of unreduced data, checked on delivery
-  std::array<uint32_t, kLineWords> data{};
-
-  unsigned vc() const { return vc_of(kind); }
-  unsigned flits() const { return flits_of(kind); }
-};
-
-/// FNV-1a over the payload words: a packet's integrity check.
-inline uint32_t payload_checksum(const std::array<uint32_t, kLineWords>& d) {
-  uint32_t h = 2166136261u;
-  for (uint32_t w : d) {
-    h ^= w;
-    h *= 16777619u;
-  }
-  return h;
+inline Kind kind_of(const Packet& p) { return static_cast<Kind>(p.kind); }
+/// Make `p` a packet of kind k: its VC and its length follow from the kind.
+inline void set_kind(Packet& p, Kind k) {
+  p.kind = static_cast<uint8_t>(k);
+  p.channel = static_cast<uint8_t>(vc_of(k));
+  p.length = static_cast<uint16_t>(flits_of(k));
 }
 
 /// The NVSwitch model's scoreboard: the shared one, with the model's node numbers as endpoints.
@@ -93,7 +76,7 @@ using PacketBoard = Scoreboard<>;
 inline void track(PacketBoard& sb, Packet& p, unsigned gpus, uint64_t now) {
   const bool multicast = p.dst == kAllGpus;
   const unsigned copies = multicast ? gpus - (p.exclude >= 0 && static_cast<unsigned>(p.exclude) < gpus) : 1;
-  p.id = sb.create(p.src, p.dst, now, copies, carries_line(p.kind) ? payload_checksum(p.data) : 0);
+  p.id = sb.create(p.src, p.dst, now, copies, carries_line(kind_of(p)) ? payload_checksum(p.data) : 0);
   PacketBoard::Record& r = *sb.find(p.id);
   if (multicast)
     for (unsigned g = 0; g < gpus; ++g)
@@ -108,7 +91,7 @@ inline bool ends_here(PacketBoard& sb, const Packet& p, NodeId at, bool addresse
   const PacketBoard::Arrival a = sb.arrive(p.id, at, addressed, now);
   if (a.record == nullptr) return false;
   bool ok = a.outcome == PacketBoard::Outcome::Ok;
-  if (carries_line(p.kind) && !sb.payload_ok(p.id, *a.record, payload_checksum(p.data), at, now)) ok = false;
+  if (carries_line(kind_of(p)) && !sb.payload_ok(p.id, *a.record, payload_checksum(p.data), at, now)) ok = false;
   sb.complete(p.id, *a.record, now);
   return ok;
 }

@@ -36,8 +36,8 @@ void NvSwitch::accept(unsigned port, Packet&& pkt, uint64_t head_time) {
 void NvSwitch::plan(Held& h, int in) {
   const Packet& p = h.pkt;
   h.planned = true;
-  auto to_gpu_port = [&](NodeId gpu) { return topo_.route_to_gpu(id_, static_cast<unsigned>(gpu), p.line); };
-  switch (p.kind) {
+  auto to_gpu_port = [&](NodeId gpu) { return topo_.route_to_gpu(id_, static_cast<unsigned>(gpu), p.address); };
+  switch (kind_of(p)) {
     case Kind::Ack:
       if (is_switch_id(p.dst)) {
         const unsigned target = switch_of_id(p.dst);
@@ -45,7 +45,7 @@ void NvSwitch::plan(Held& h, int in) {
           h.sink = true;
           return;
         }
-        h.remaining = 1u << topo_.route_to_switch(id_, target, p.line);
+        h.remaining = 1u << topo_.route_to_switch(id_, target, p.address);
       } else {
         h.remaining = 1u << to_gpu_port(p.dst);
       }
@@ -58,20 +58,20 @@ void NvSwitch::plan(Held& h, int in) {
       h.table_port = to_gpu_port(p.dst);
       return;
     case Kind::PullReq: {
-      const NvTopology::Fanout f = topo_.multicast(id_, in, p.line, p.exclude);
+      const NvTopology::Fanout f = topo_.multicast(id_, in, p.address, p.exclude);
       h.remaining = f.ports;
       h.pkt.expected = static_cast<uint16_t>(f.gpus);  // responses this switch will see
       return;
     }
     case Kind::McWrite:
-    case Kind::Result: h.remaining = topo_.multicast(id_, in, p.line, p.exclude).ports; return;
+    case Kind::Result: h.remaining = topo_.multicast(id_, in, p.address, p.exclude).ports; return;
     case Kind::PushWr: {
-      const NvTopology::Home home = topo_.home_of_line(p.line);
+      const NvTopology::Home home = topo_.home_of_line(p.address);
       if (home.sw == id_) {
         h.to_table = true;
         h.table_port = home.port;
       } else {
-        h.remaining = 1u << topo_.route_to_switch(id_, home.sw, p.line);
+        h.remaining = 1u << topo_.route_to_switch(id_, home.sw, p.address);
       }
       return;
     }
@@ -91,7 +91,7 @@ bool NvSwitch::dispatch(Input& in, int in_index, uint64_t now) {
     const unsigned flits = h.pkt.flits();
 
     // A pull request first allocates an entry in the table of the port it came in by.
-    if (h.pkt.kind == Kind::PullReq && h.table_step < 2) {
+    if (kind_of(h.pkt) == Kind::PullReq && h.table_step < 2) {
       if (h.table_step == 0) {
         TableFeed& t = table_[in_index];
         const bool first_hop = topo_.peer(id_, static_cast<unsigned>(in_index)).kind == PortPeer::Kind::Gpu;
@@ -119,7 +119,7 @@ bool NvSwitch::dispatch(Input& in, int in_index, uint64_t now) {
       // The packet ends here: the unit reduces it or, a pull response without an entry, passes
       // its data on in a new packet. A push write must be at its line's home port.
       const NodeId port = switch_port_id(id_, h.table_port);
-      ends_here(*board_, h.pkt, port, h.pkt.kind != Kind::PushWr || h.pkt.dst == port, now);
+      ends_here(*board_, h.pkt, port, kind_of(h.pkt) != Kind::PushWr || h.pkt.dst == port, now);
       in.xbar_free = std::max(in.xbar_free, static_cast<double>(now)) + flits / p_.speedup;
       t.queued_flits += flits;
       t.queue.push_back(std::move(h.pkt));
@@ -134,7 +134,7 @@ bool NvSwitch::dispatch(Input& in, int in_index, uint64_t now) {
         in.xbar_free = std::max(in.xbar_free, static_cast<double>(now)) + flits / p_.speedup;
         h.remaining &= ~(1u << port);
         Packet copy = h.pkt;
-        if (copy.kind == Kind::PullReq) copy.expected = 0;  // set again at the next switch
+        if (kind_of(copy) == Kind::PullReq) copy.expected = 0;  // set again at the next switch
         out_[port].push(std::move(copy));
       }
       if (h.remaining != 0) continue;
@@ -161,18 +161,18 @@ void NvSwitch::feed_tables(uint64_t now) {
       if (t.flit == 0) {
         RedHeader f;
         f.op = static_cast<uint8_t>(p_.op);
-        f.tag = static_cast<uint32_t>(p.line);
+        f.tag = static_cast<uint32_t>(p.address);
         f.count = p.count;
         f.expected = p.expected;
-        if (p.kind == Kind::PullReq) {
+        if (kind_of(p) == Kind::PullReq) {
           f.kind = static_cast<uint8_t>(RedKind::PullReq);
           f.first_hop = p.exclude != 0;
           f.src = static_cast<uint16_t>(p.src);
         } else {
-          f.kind = static_cast<uint8_t>(p.kind == Kind::PullRsp ? RedKind::PullRsp : RedKind::PushWr);
+          f.kind = static_cast<uint8_t>(kind_of(p) == Kind::PullRsp ? RedKind::PullRsp : RedKind::PushWr);
           f.nflits = kDataFlits;
           // pull: the requester the result goes to; push: none (marks a push entry's result)
-          f.src = static_cast<uint16_t>(p.kind == Kind::PullRsp ? static_cast<unsigned>(p.dst) : kNoSource);
+          f.src = static_cast<uint16_t>(kind_of(p) == Kind::PullRsp ? static_cast<unsigned>(p.dst) : kNoSource);
           f.opaque = p.checksum;  // carried through a bypass, checked at the GPU
         }
         io.in_flit = f.pack();
@@ -212,26 +212,26 @@ void NvSwitch::collect_output(unsigned q, const BankPortIo& io) {
     Packet& o = t.out;
     o = Packet{};
     t.bypass = false;
-    o.line = h.tag;
+    o.address = h.tag;
     o.count = static_cast<uint16_t>(h.count);
     o.expected = static_cast<uint16_t>(h.expected);
     if (kind == RedKind::PullRsp) {
-      o.kind = Kind::PullRsp;  // bypassed: unchanged, its checksum rode in the opaque bits
+      set_kind(o, Kind::PullRsp);  // bypassed: unchanged, its checksum rode in the opaque bits
       o.dst = static_cast<NodeId>(h.src);
       o.checksum = static_cast<uint32_t>(h.opaque);
       ++stats_.bypassed;
       t.bypass = true;
     } else if (kind == RedKind::Result && h.src != kNoSource) {
-      o.kind = Kind::PullRsp;
+      set_kind(o, Kind::PullRsp);
       o.dst = static_cast<NodeId>(h.src);
       ++stats_.results;
     } else if (kind == RedKind::Result) {
-      o.kind = Kind::Result;
+      set_kind(o, Kind::Result);
       o.src = switch_port_id(id_, q);
       o.dst = kAllGpus;
       ++stats_.results;
     } else if (kind == RedKind::Evict) {
-      o.kind = Kind::Evict;
+      set_kind(o, Kind::Evict);
       o.src = switch_port_id(id_, q);
       o.dst = static_cast<NodeId>(topo_.home_gpu(h.tag));
       ++stats_.evictions;
@@ -263,7 +263,7 @@ bool NvSwitch::deliver_output(unsigned q) {
   TableFeed& t = table_[q];
   if (!t.out_done) return true;
   const unsigned flits = t.out.flits();
-  if (t.out.kind == Kind::PullRsp) {
+  if (kind_of(t.out) == Kind::PullRsp) {
     if (!out_[q].can_accept(kVcResponse, flits)) return false;
     out_[q].push(std::move(t.out));
   } else {

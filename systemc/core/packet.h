@@ -1,0 +1,73 @@
+// packet.h: a packet as one value, the unit of the packet-granular models and of the endpoints.
+//
+// The flit (hx_flit.h) is the unit of a wormhole link: a type, a VC and a 128-bit payload, with
+// the routing header of the RTL router in the head flit. A packet-granular model (the
+// NVSwitch-like fabric, section V of Klenk et al.: packets move whole, virtual cut-through) moves
+// this instead: the header as fields, and the payload as the same 128-bit flit payloads a fabric
+// flit carries, held as 32-bit words (four per flit: the lanes of the reduction ALUs and the
+// elements of the collectives). flits() counts the header flit and the payload flits; it is what
+// a link's serialisation and a receiver's credits charge, whichever model sends it.
+// payload_flit() and set_payload_flit() convert between the words and the flit payloads.
+//
+// `kind` is the model's message kind (for the NVSwitch model an nv::Kind: write, ack, pull
+// request, ...); the network looks only at src, dst, vc and flits, the endpoints and the
+// in-network reduction units at the rest.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "hx_flit.h"
+
+namespace hx {
+
+/// A packet without a scoreboard record yet (scoreboard.h gives it one when it enters the network).
+constexpr uint64_t kNoRecord = UINT64_MAX;
+
+struct Packet {
+  static constexpr unsigned kMaxPayloadFlits = 8;                    ///< 128 B of data
+  static constexpr unsigned kWordsPerFlit = 4;                        ///< 32-bit words in a 128-bit flit
+  static constexpr unsigned kWords = kMaxPayloadFlits * kWordsPerFlit;  ///< 32
+
+  uint64_t id = kNoRecord;  ///< its scoreboard record (copies of a multicast share it)
+  int32_t src = 0;          ///< the model's node numbers (endpoints; a switch port that sends)
+  int32_t dst = 0;          ///< ... or a multicast group the model defines
+  int32_t exclude = -1;     ///< multicast: the endpoint of the group that gets no copy
+  uint8_t kind = 0;         ///< the model's message kind
+  uint8_t channel = 0;      ///< virtual channel
+  uint16_t length = 1;      ///< flits on the wire, the header flit included (as Header::length)
+  uint16_t count = 0;       ///< in-network reduction: contributions reduced into the data
+  uint16_t expected = 0;    ///< ... contributions that complete it
+  uint32_t checksum = 0;    ///< end-to-end, of the data, set where the data was read
+  uint64_t address = 0;     ///< what it reads or writes (the NVSwitch model: a 128-B line)
+  uint64_t user = 0;        ///< the endpoint's own bookkeeping, opaque to the network
+  std::array<uint32_t, kWords> data{};
+
+  unsigned vc() const { return channel; }
+  unsigned flits() const { return length; }
+
+  /// Payload flit i (0 .. kMaxPayloadFlits-1) as a fabric flit carries it: word 4i in bits 0..31.
+  Payload payload_flit(unsigned i) const {
+    const uint32_t* w = &data[kWordsPerFlit * i];
+    return {uint64_t{w[0]} | uint64_t{w[1]} << 32, uint64_t{w[2]} | uint64_t{w[3]} << 32};
+  }
+  void set_payload_flit(unsigned i, const Payload& p) {
+    uint32_t* w = &data[kWordsPerFlit * i];
+    w[0] = static_cast<uint32_t>(p[0]);
+    w[1] = static_cast<uint32_t>(p[0] >> 32);
+    w[2] = static_cast<uint32_t>(p[1]);
+    w[3] = static_cast<uint32_t>(p[1] >> 32);
+  }
+};
+
+/// FNV-1a over the payload words: a packet's end-to-end integrity check.
+inline uint32_t payload_checksum(const std::array<uint32_t, Packet::kWords>& d) {
+  uint32_t h = 2166136261u;
+  for (uint32_t w : d) {
+    h ^= w;
+    h *= 16777619u;
+  }
+  return h;
+}
+
+}  // namespace hx
