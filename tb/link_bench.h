@@ -41,9 +41,9 @@
 #include <utility>
 #include <vector>
 
+#include "board_mesh.h"
 #include "endpoints.h"
 #include "hx_flit.h"
-#include "route_ref.h"
 #include "scoreboard.h"
 #include "verilated.h"
 #include "verilated_ports.h"
@@ -231,7 +231,7 @@ class LinkBench {
   unsigned local_ports() const { return kBoardPlane ? cfg_.board.local_ports : cfg_.local_ports; }
 
   /// A packet from external port `src_port` to `dst` of `length` flits on `vc`, with the
-  /// allowed exits computed by the reference routing function (route_ref.h) for the current
+  /// allowed exits computed by the reference routing function (routing/board_mesh.h) for the current
   /// straps, and the VC rule of the current vc_policy.
   PacketSpec make_packet(unsigned src_port, const Destination& dst, unsigned length, unsigned vc) const {
     PacketSpec spec;
@@ -262,7 +262,7 @@ class LinkBench {
       spec.header.src_board_y = s.board_y;
       spec.header.src_node_x = s.node_x;
       spec.header.src_node_y = s.node_y;
-      const PortMask ports = route_ref(s.place(), src_port, s.route_mode, dst, cfg_.local_ports);
+      const PortMask ports = board_route_set(s.place(), src_port, s.route_mode, dst, cfg_.local_ports);
       for (unsigned p = 0; p < num_ports_; ++p) {
         if (ports & (1u << p)) spec.allowed_ports.set(p);
       }

@@ -14,8 +14,8 @@
 
 #include <cstdint>
 
+#include "board_mesh.h"
 #include "rng.h"
-#include "route_ref.h"
 #include "scoreboard.h"
 
 namespace hx {

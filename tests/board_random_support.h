@@ -6,7 +6,7 @@
 // Every test runs seeded uniform random traffic (the seed is printed; HX_SEED overrides it)
 // into the plane's local ports, with sinks that drain at a random per-port rate, then drains
 // the network and requires a clean scoreboard: every packet delivered exactly once, intact, at
-// an external port the reference routing function allows (route_ref.h, followed across the
+// an external port the reference routing function allows (routing/board_mesh.h, followed across the
 // board), on the VC the policy prescribes (VcKeep: injection VC on the board, VC+1 at an edge).
 #pragma once
 

@@ -14,8 +14,8 @@
 #include <memory>
 #include <string>
 
+#include "board_mesh.h"
 #include "link_bench.h"
-#include "route_ref.h"
 #include "test_support.h"
 
 namespace hx::test {

@@ -172,7 +172,8 @@ TEST(NetworkSwitch, DragonflyRouterTakesVcPlusOneOnAGlobalLink) {
 TEST(RoutingRegistry, EveryFunctionByNameAndAClearErrorOtherwise) {
   std::vector<std::string> names;
   for (const RegisteredRouting& r : routing_functions()) names.push_back(r.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"updown", "dor_dateline", "dragonfly_minimal", "ugal_l"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"updown", "dor_dateline", "dragonfly_minimal", "ugal_l", "xy",
+                                             "north_last", "min_adaptive"}));
   try {
     make_routing("xyz", RoutingContext{});
     FAIL() << "an unknown routing function must be refused";

@@ -7,10 +7,10 @@
 #include <stdexcept>
 #include <vector>
 
+#include "board_mesh.h"
 #include "endpoints.h"
 #include "hx_flit.h"
 #include "rng.h"
-#include "route_ref.h"
 #include "scoreboard.h"
 #include "verilated_ports.h"
 
@@ -289,51 +289,51 @@ constexpr PortMask N = 1 << kPortN, E = 1 << kPortE, S = 1 << kPortS, W = 1 << k
 
 TEST(RouteRef, SameBoard) {
   const RouterPlace c = place3(1, 1);
-  EXPECT_EQ(route_ref(c, kPortL, RouteMode::Xy, dst(2, 3, 1, 2)), N);
-  EXPECT_EQ(route_ref(c, kPortL, RouteMode::Xy, dst(2, 3, 1, 1)), L);
-  EXPECT_EQ(route_ref(c, kPortL, RouteMode::Xy, dst(2, 3, 2, 0)), E);
-  EXPECT_EQ(route_ref(c, kPortL, RouteMode::MinAdaptive, dst(2, 3, 2, 0)), E | S);
-  EXPECT_EQ(route_ref(c, kPortL, RouteMode::NorthLast, dst(2, 3, 2, 0)), E | S);
+  EXPECT_EQ(board_route_set(c, kPortL, RouteMode::Xy, dst(2, 3, 1, 2)), N);
+  EXPECT_EQ(board_route_set(c, kPortL, RouteMode::Xy, dst(2, 3, 1, 1)), L);
+  EXPECT_EQ(board_route_set(c, kPortL, RouteMode::Xy, dst(2, 3, 2, 0)), E);
+  EXPECT_EQ(board_route_set(c, kPortL, RouteMode::MinAdaptive, dst(2, 3, 2, 0)), E | S);
+  EXPECT_EQ(board_route_set(c, kPortL, RouteMode::NorthLast, dst(2, 3, 2, 0)), E | S);
   // North-last: no N while a W move is still needed.
-  EXPECT_EQ(route_ref(c, kPortL, RouteMode::MinAdaptive, dst(2, 3, 0, 2)), W | N);
-  EXPECT_EQ(route_ref(c, kPortL, RouteMode::NorthLast, dst(2, 3, 0, 2)), W);
-  EXPECT_EQ(route_ref(c, kPortL, RouteMode::Xy, dst(2, 3, 0, 2)), W);
+  EXPECT_EQ(board_route_set(c, kPortL, RouteMode::MinAdaptive, dst(2, 3, 0, 2)), W | N);
+  EXPECT_EQ(board_route_set(c, kPortL, RouteMode::NorthLast, dst(2, 3, 0, 2)), W);
+  EXPECT_EQ(board_route_set(c, kPortL, RouteMode::Xy, dst(2, 3, 0, 2)), W);
   // Travelling north (in on S, not in row 0): only N, L or a board exit.
-  EXPECT_EQ(route_ref(c, kPortS, RouteMode::NorthLast, dst(2, 3, 1, 2)), N);
-  EXPECT_EQ(route_ref(c, kPortS, RouteMode::NorthLast, dst(2, 3, 1, 1)), L);
-  EXPECT_EQ(route_ref(place3(1, 0), kPortS, RouteMode::NorthLast, dst(2, 3, 2, 2)), E)
+  EXPECT_EQ(board_route_set(c, kPortS, RouteMode::NorthLast, dst(2, 3, 1, 2)), N);
+  EXPECT_EQ(board_route_set(c, kPortS, RouteMode::NorthLast, dst(2, 3, 1, 1)), L);
+  EXPECT_EQ(board_route_set(place3(1, 0), kPortS, RouteMode::NorthLast, dst(2, 3, 2, 2)), E)
       << "row 0: S is a board input, the packet is not travelling north";
 }
 
 TEST(RouteRef, SameBoardRow) {
   // Middle column of a 3-wide board: both edges are nearer.
-  EXPECT_EQ(route_ref(place3(1, 1), kPortL, RouteMode::MinAdaptive, dst(3, 3, 0, 0)), E | W | S);
-  EXPECT_EQ(route_ref(place3(1, 1), kPortL, RouteMode::NorthLast, dst(3, 3, 0, 2)), E | W);
-  EXPECT_EQ(route_ref(place3(1, 1), kPortL, RouteMode::Xy, dst(0, 3, 0, 2)), E);
+  EXPECT_EQ(board_route_set(place3(1, 1), kPortL, RouteMode::MinAdaptive, dst(3, 3, 0, 0)), E | W | S);
+  EXPECT_EQ(board_route_set(place3(1, 1), kPortL, RouteMode::NorthLast, dst(3, 3, 0, 2)), E | W);
+  EXPECT_EQ(board_route_set(place3(1, 1), kPortL, RouteMode::Xy, dst(0, 3, 0, 2)), E);
   // East column: E is the edge port itself; N toward the destination row is allowed too.
-  EXPECT_EQ(route_ref(place3(2, 1), kPortL, RouteMode::MinAdaptive, dst(0, 3, 0, 2)), E | N);
-  EXPECT_EQ(route_ref(place3(2, 1), kPortL, RouteMode::NorthLast, dst(0, 3, 0, 2)), E | N);
-  EXPECT_EQ(route_ref(place3(2, 1), kPortL, RouteMode::Xy, dst(0, 3, 0, 2)), E);
-  EXPECT_EQ(route_ref(place3(0, 1), kPortL, RouteMode::Xy, dst(7, 3, 2, 2)), W);
+  EXPECT_EQ(board_route_set(place3(2, 1), kPortL, RouteMode::MinAdaptive, dst(0, 3, 0, 2)), E | N);
+  EXPECT_EQ(board_route_set(place3(2, 1), kPortL, RouteMode::NorthLast, dst(0, 3, 0, 2)), E | N);
+  EXPECT_EQ(board_route_set(place3(2, 1), kPortL, RouteMode::Xy, dst(0, 3, 0, 2)), E);
+  EXPECT_EQ(board_route_set(place3(0, 1), kPortL, RouteMode::Xy, dst(7, 3, 2, 2)), W);
   // Travelling north at the edge column may still leave through E.
-  EXPECT_EQ(route_ref(place3(2, 1), kPortS, RouteMode::NorthLast, dst(0, 3, 0, 2)), E | N);
+  EXPECT_EQ(board_route_set(place3(2, 1), kPortS, RouteMode::NorthLast, dst(0, 3, 0, 2)), E | N);
 }
 
 TEST(RouteRef, SameBoardColumnAndNeither) {
-  EXPECT_EQ(route_ref(place3(1, 1), kPortL, RouteMode::MinAdaptive, dst(2, 5, 0, 1)), N | S | W);
-  EXPECT_EQ(route_ref(place3(1, 1), kPortL, RouteMode::Xy, dst(2, 5, 0, 1)), W);
-  EXPECT_EQ(route_ref(place3(1, 1), kPortL, RouteMode::Xy, dst(2, 5, 1, 0)), N);
-  EXPECT_EQ(route_ref(place3(1, 0), kPortL, RouteMode::Xy, dst(2, 5, 1, 0)), S);
-  EXPECT_EQ(route_ref(place3(2, 2), kPortL, RouteMode::NorthLast, dst(2, 0, 2, 0)), N);
+  EXPECT_EQ(board_route_set(place3(1, 1), kPortL, RouteMode::MinAdaptive, dst(2, 5, 0, 1)), N | S | W);
+  EXPECT_EQ(board_route_set(place3(1, 1), kPortL, RouteMode::Xy, dst(2, 5, 0, 1)), W);
+  EXPECT_EQ(board_route_set(place3(1, 1), kPortL, RouteMode::Xy, dst(2, 5, 1, 0)), N);
+  EXPECT_EQ(board_route_set(place3(1, 0), kPortL, RouteMode::Xy, dst(2, 5, 1, 0)), S);
+  EXPECT_EQ(board_route_set(place3(2, 2), kPortL, RouteMode::NorthLast, dst(2, 0, 2, 0)), N);
   RouterPlace p4;  // 4x4 board, router (0,0)
   p4.last_x = 3;
   p4.last_y = 3;
-  EXPECT_EQ(route_ref(p4, kPortL, RouteMode::MinAdaptive, dst(5, 5, 0, 0)), W | S);
-  EXPECT_EQ(route_ref(p4, kPortL, RouteMode::Xy, dst(5, 5, 0, 0)), W);
+  EXPECT_EQ(board_route_set(p4, kPortL, RouteMode::MinAdaptive, dst(5, 5, 0, 0)), W | S);
+  EXPECT_EQ(board_route_set(p4, kPortL, RouteMode::Xy, dst(5, 5, 0, 0)), W);
   p4.node_x = 2;
   p4.node_y = 2;
-  EXPECT_EQ(route_ref(p4, kPortL, RouteMode::NorthLast, dst(5, 5, 0, 0)), E | N);
-  EXPECT_EQ(route_ref(p4, kPortL, RouteMode::Xy, dst(5, 5, 0, 0)), E);
+  EXPECT_EQ(board_route_set(p4, kPortL, RouteMode::NorthLast, dst(5, 5, 0, 0)), E | N);
+  EXPECT_EQ(board_route_set(p4, kPortL, RouteMode::Xy, dst(5, 5, 0, 0)), E);
 }
 
 TEST(RouteRef, BoardRoutes) {
@@ -373,19 +373,19 @@ TEST(RouteRef, LocalLanes) {
   EXPECT_EQ(local_lanes(1), L);
   for (RouteMode m : {RouteMode::Xy, RouteMode::NorthLast, RouteMode::MinAdaptive}) {
     for (unsigned in = 0; in < num_router_ports(4); ++in) {
-      EXPECT_EQ(route_ref(c, in, m, dst(2, 3, 1, 1), 4), lanes4) << port_name(in);
-      EXPECT_EQ(route_ref(c, in, m, dst(2, 3, 1, 1), 2), local_lanes(2)) << port_name(in);
+      EXPECT_EQ(board_route_set(c, in, m, dst(2, 3, 1, 1), 4), lanes4) << port_name(in);
+      EXPECT_EQ(board_route_set(c, in, m, dst(2, 3, 1, 1), 2), local_lanes(2)) << port_name(in);
     }
     for (unsigned lane = 0; lane < 4; ++lane) {
       for (const Destination& d : {dst(2, 3, 2, 0), dst(2, 3, 0, 2), dst(3, 3, 0, 0), dst(2, 5, 0, 1)}) {
-        EXPECT_EQ(route_ref(c, kPortL + lane, m, d, 4), route_ref(c, kPortL, m, d, 1)) << "lane " << lane;
+        EXPECT_EQ(board_route_set(c, kPortL + lane, m, d, 4), board_route_set(c, kPortL, m, d, 1)) << "lane " << lane;
       }
     }
   }
   // Travelling north may still eject, on any lane.
-  EXPECT_EQ(route_ref(c, kPortS, RouteMode::NorthLast, dst(2, 3, 1, 1), 4), lanes4);
-  EXPECT_THROW(route_ref(c, kPortL, RouteMode::Xy, dst(2, 3, 1, 1), 0), std::invalid_argument);
-  EXPECT_THROW(route_ref(c, kPortL, RouteMode::Xy, dst(2, 3, 1, 1), 5), std::invalid_argument);
+  EXPECT_EQ(board_route_set(c, kPortS, RouteMode::NorthLast, dst(2, 3, 1, 1), 4), lanes4);
+  EXPECT_THROW(board_route_set(c, kPortL, RouteMode::Xy, dst(2, 3, 1, 1), 0), std::invalid_argument);
+  EXPECT_THROW(board_route_set(c, kPortL, RouteMode::Xy, dst(2, 3, 1, 1), 5), std::invalid_argument);
   EXPECT_STREQ(port_name(kPortL), "L");
   EXPECT_STREQ(port_name(kPortL + 3), "L3");
   EXPECT_EQ(port_mask_string(lanes4 | N), "{N,L,L1,L2,L3}");

@@ -9,6 +9,8 @@
 #include <regex>
 #include <tuple>
 
+#include "board_mesh.h"
+
 namespace hx {
 
 namespace {
@@ -26,8 +28,12 @@ const Options<std::string> kTopologyKinds = {{"board", "board"},
 // routing.algorithm of a dragonfly: the registered routing functions (routing/registry.cpp).
 const Options<bool> kDragonflyRoutings = {{"dragonfly_minimal", false}, {"ugal_l", true}};
 const Options<TreeSpan> kTreeSpans = {{"line", TreeSpan::Line}, {"board", TreeSpan::Board}};
-const Options<RouteMode> kRouteModes = {
-    {"xy", RouteMode::Xy}, {"north_last", RouteMode::NorthLast}, {"min_adaptive", RouteMode::MinAdaptive}};
+// routing.algorithm of a board or a HammingMesh: the board routing functions (routing/board_mesh.h).
+const Options<RouteMode> kRouteModes = [] {
+  Options<RouteMode> o;
+  for (const BoardRouting& r : board_routings()) o.emplace_back(r.name, r.mode);
+  return o;
+}();
 const Options<VcPolicy> kVcPolicies = {{"any", VcPolicy::Any}, {"keep", VcPolicy::Keep}};
 const Options<CollectiveOp> kCollectiveOps = {{"allreduce", CollectiveOp::AllReduce},
                                               {"reduce_scatter", CollectiveOp::ReduceScatter},

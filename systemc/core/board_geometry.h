@@ -1,7 +1,7 @@
 // board_geometry.h: how the RTL numbers a router's ports and a board plane's external ports, and
 // where a router sits. The hardware's numbering, shared by the simulator (board planes, the
 // fabric's edge wiring), the waveforms and the test benches; the reference routing function
-// that checks the RTL is in tb/route_ref.h.
+// that checks the RTL is in systemc/routing/board_mesh.h.
 #pragma once
 
 #include <cstdint>

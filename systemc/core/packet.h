@@ -25,8 +25,8 @@ namespace hx {
 constexpr uint64_t kNoRecord = UINT64_MAX;
 
 struct Packet {
-  static constexpr unsigned kMaxPayloadFlits = 8;                    ///< 128 B of data
-  static constexpr unsigned kWordsPerFlit = 4;                        ///< 32-bit words in a 128-bit flit
+  static constexpr unsigned kMaxPayloadFlits = 8;                       ///< 128 B of data
+  static constexpr unsigned kWordsPerFlit = 4;                          ///< 32-bit words in a 128-bit flit
   static constexpr unsigned kWords = kMaxPayloadFlits * kWordsPerFlit;  ///< 32
 
   uint64_t id = kNoRecord;  ///< its scoreboard record (copies of a multicast share it)

@@ -15,8 +15,11 @@
 //   dragonfly_minimal, ugal_l
 //                  Dragonfly routers: minimal, or UGAL-L's choice of an intermediate group at the
 //                  source router; VC + 1 on every global link (dragonfly.cpp)
-// The RTL router of the boards routes in hardware (rtl/hx_route.sv: xy, north_last,
-// min_adaptive); its reference model is tb/route_ref.h.
+//   xy, north_last, min_adaptive
+//                  board routers (ports N, E, S, W, then the local lanes): the rules of
+//                  board_mesh.h, the route modes the RTL router implements in hardware
+//                  (rtl/hx_route.sv); the benches check the RTL's routes against the same rules
+//                  (board_router.cpp)
 //
 // Adding a routing function: one file with a class derived from RoutingFunction and a factory,
 // and one line in registry.cpp.
@@ -27,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "board_geometry.h"
 #include "hx_flit.h"
 
 namespace hx {
@@ -79,6 +83,9 @@ struct RoutingContext {
   uint64_t seed = 1;  ///< UGAL-L's draws
   // dor_dateline: this router and the torus size
   unsigned x = 0, y = 0, size_x = 0, size_y = 0;
+  // board routers: the router's place on its board and its local lanes
+  RouterPlace place;
+  unsigned local_ports = 1;
 };
 
 /// An output port and VC; port -1: no output can take the packet now.

@@ -6,6 +6,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "board_mesh.h"
 #include "config_reader.h"
 #include "fabric_topology.h"
 #include "gtkw.h"
@@ -96,13 +97,13 @@ std::vector<NetworkModel> make_models() {
   fabric.name = "fabric";
   fabric.description = "flit level: Verilated RTL board planes and C++ input-buffered VC switches, FlitLinks";
   for (const FabricTopology* t : fabric_topologies()) fabric.topologies.push_back({t->kind(), t->description()});
-  // The RTL router's routing modes (rtl/hx_route.sv, router.routing), then the C++ switch's
-  // registered routing functions (routing/routing_function.h).
-  fabric.routings = {{"xy", "RTL router: dimension order on the boards (routing.algorithm)"},
-                     {"north_last", "RTL router: minimal adaptive with the north-last turn rule (routing.algorithm)"},
-                     {"min_adaptive", "RTL router: minimal adaptive without turn rule (deadlocks: for tests)"}};
-  for (const RegisteredRouting& r : routing_functions())
-    fabric.routings.push_back({r.name, "C++ switch: " + r.description});
+  // The registered routing functions (routing/routing_function.h). The board routing functions
+  // are also the RTL router's route modes (rtl/hx_route.sv), which the boards route by in hardware.
+  for (const RegisteredRouting& r : routing_functions()) {
+    bool board = false;
+    for (const BoardRouting& b : board_routings()) board = board || r.name == b.name;
+    fabric.routings.push_back({r.name, (board ? "RTL router and C++ switch: " : "C++ switch: ") + r.description});
+  }
   fabric.collectives = {{"ring", "unidirectional ring"},
                         {"bidirectional_ring", "two rings, both directions"},
                         {"hamiltonian", "two edge-disjoint Hamiltonian cycles of the torus, both directions"},

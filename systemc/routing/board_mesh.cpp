@@ -1,7 +1,9 @@
-#include "route_ref.h"
+// board_mesh.cpp: the board routers' routing rules (board_mesh.h).
+#include "board_mesh.h"
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 namespace hx {
 
@@ -22,9 +24,34 @@ PortMask edge_ports(const RouterPlace& r) {
   return m;
 }
 
-PortMask route_ref(const RouterPlace& r, unsigned in_port, RouteMode mode, const Destination& d, unsigned local_ports) {
+const std::vector<BoardRouting>& board_routings() {
+  static const std::vector<BoardRouting> table = {
+      {"xy", RouteMode::Xy, "board routers: dimension order, x first (deterministic)"},
+      {"north_last", RouteMode::NorthLast, "board routers: minimal adaptive under the north-last turn rule"},
+      {"min_adaptive", RouteMode::MinAdaptive, "board routers: minimal adaptive, no turn rule (deadlock-prone)"},
+  };
+  return table;
+}
+
+RouteMode board_routing(const std::string& name) {
+  std::string names;
+  for (const BoardRouting& r : board_routings()) {
+    if (name == r.name) return r.mode;
+    names += (names.empty() ? "" : ", ") + std::string(r.name);
+  }
+  throw std::invalid_argument("no board routing function '" + name + "'; registered: " + names);
+}
+
+const BoardRouting& board_routing_info(RouteMode mode) {
+  for (const BoardRouting& r : board_routings())
+    if (r.mode == mode) return r;
+  throw std::invalid_argument("no board routing function for route mode " + std::to_string(static_cast<int>(mode)));
+}
+
+PortMask board_route_set(const RouterPlace& r, unsigned in_port, RouteMode mode, const Destination& d,
+                         unsigned local_ports) {
   if (local_ports < 1 || local_ports > kMaxLocalPorts) {
-    throw std::invalid_argument("route_ref: local_ports must be 1..4");
+    throw std::invalid_argument("board_route_set: local_ports must be 1..4");
   }
   // Ejection: the packet has arrived and the router may hand it to any lane.
   const PortMask eject = local_lanes(local_ports);
@@ -108,7 +135,7 @@ BoardRoutes board_routes(const BoardGeometry& g, unsigned board_x, unsigned boar
     if (s.active) throw std::logic_error("board_routes: the routing function has a cycle");
     s.active = true;
     const RouterPlace place = g.place(x, y, board_x, board_y);
-    const PortMask ports = route_ref(place, in_port, mode, dst, g.local_ports);
+    const PortMask ports = board_route_set(place, in_port, mode, dst, g.local_ports);
     const PortMask edges = edge_ports(place);
     bool first = true;
     std::vector<unsigned> exits;

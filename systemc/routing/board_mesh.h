@@ -1,6 +1,11 @@
-// route_ref.h: a reference model of the HammingMesh router's routing function, for checking.
+// board_mesh.h: the routing rules of a HammingMesh board's routers, the route modes xy,
+// north_last and min_adaptive, by name.
 //
-// Written from the routing rules, not from rtl/hx_route.sv, so that the two can disagree.
+// Two users: the C++ switch, which can be a board router with these as its routing functions
+// (registered in registry.cpp under the same names), and the benches that check the RTL router
+// (rtl/hx_route.sv routes in hardware; tests/ compare every route it takes with the set these
+// rules allow). Written from the routing rules, not from rtl/hx_route.sv, so that the two can
+// disagree.
 //
 // Coordinates: x grows east, y grows north; node (0,0) is a board's south-west corner, and a
 // board of a x b nodes has last_x = a-1, last_y = b-1. An output port of a router on the board
@@ -29,6 +34,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -37,13 +43,25 @@
 
 namespace hx {
 
+/// The board routing functions by name, as the config and `hxsim list` name them.
+struct BoardRouting {
+  const char* name;
+  RouteMode mode;
+  const char* description;
+};
+const std::vector<BoardRouting>& board_routings();
+/// The mode registered as `name`; throws std::invalid_argument naming the registered ones.
+RouteMode board_routing(const std::string& name);
+/// The entry of `mode`: its name ("xy", "north_last", "min_adaptive") and description.
+const BoardRouting& board_routing_info(RouteMode mode);
+
 /// Output ports of `place` that leave the board.
 PortMask edge_ports(const RouterPlace& place);
 
 /// The allowed output ports for a head that arrived on `in_port` (0 .. 3 + local_ports) of a
 /// router with `local_ports` lanes.
-PortMask route_ref(const RouterPlace& place, unsigned in_port, RouteMode mode, const Destination& dst,
-                   unsigned local_ports = 1);
+PortMask board_route_set(const RouterPlace& place, unsigned in_port, RouteMode mode, const Destination& dst,
+                         unsigned local_ports = 1);
 
 /// Every way the routing function can carry a packet across one board plane.
 struct BoardRoutes {
@@ -53,7 +71,7 @@ struct BoardRoutes {
   bool dead_end = false;        ///< some reachable router offered no output at all
 };
 
-/// Follow route_ref from the router behind external port `entry` (a packet injected at a local
+/// Follow board_route_set from the router behind external port `entry` (a packet injected at a local
 /// port, or arriving from outside at an edge port) through the board until it leaves.
 BoardRoutes board_routes(const BoardGeometry& geom, unsigned board_x, unsigned board_y, RouteMode mode, unsigned entry,
                          const Destination& dst);
