@@ -102,7 +102,8 @@ struct Mesh {
 void expect_all_delivered(const Mesh& m, uint64_t packets) {
   const TrackerCounts c = m.tracker.counts();
   EXPECT_EQ(c.delivered, packets);
-  EXPECT_EQ(c.duplicated + c.corrupted + c.misdelivered, 0u) << (m.tracker.messages().empty() ? "" : m.tracker.messages()[0]);
+  EXPECT_EQ(c.duplicated + c.corrupted + c.misdelivered, 0u)
+      << (m.tracker.messages().empty() ? "" : m.tracker.messages()[0]);
   EXPECT_EQ(m.tracker.outstanding(), 0u);
   EXPECT_TRUE(m.errors.empty()) << m.errors.front();
 }
