@@ -44,11 +44,11 @@ TEST_P(FullSize, EveryCheckPasses) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, FullSize,
-                         ::testing::Values("fat_tree_1024_alltoall", "dragonfly_1024_alltoall",
-                                           "hyperx_32x32_alltoall", "torus_32x32_alltoall", "hx2mesh_16x16_alltoall",
-                                           "hx2mesh_16x16_allreduce", "hx4mesh_8x8_alltoall", "hx4mesh_8x8_allreduce",
-                                           "dgx2_push", "dgx2_pull", "dgx2_ring", "dgx2_uniform", "fat_tree128_push",
-                                           "fat_tree128_pull", "fat_tree128_ring"),
+                         ::testing::Values("fat_tree_1024_alltoall", "dragonfly_1024_alltoall", "hyperx_32x32_alltoall",
+                                           "torus_32x32_alltoall", "hx2mesh_16x16_alltoall", "hx2mesh_16x16_allreduce",
+                                           "hx4mesh_8x8_alltoall", "hx4mesh_8x8_allreduce", "dgx2_push", "dgx2_pull",
+                                           "dgx2_ring", "dgx2_uniform", "fat_tree128_push", "fat_tree128_pull",
+                                           "fat_tree128_ring"),
                          [](const ::testing::TestParamInfo<const char*>& i) { return std::string(i.param); });
 
 }  // namespace

@@ -82,7 +82,7 @@ Tree multicast(const NvTopology& t, unsigned src, uint64_t line, int exclude) {
 }
 
 TEST(NvTopology, Dgx2HasTwelveSwitchesWiredAsSectionV) {
-  const NvTopology t(SystemKind::Dgx2, 2, 6);
+  const NvTopology t("dgx2", 2, 6);
   EXPECT_EQ(t.gpus(), 16u);
   EXPECT_EQ(t.switches(), 12u);
   for (unsigned sw = 0; sw < t.switches(); ++sw) {
@@ -103,7 +103,7 @@ TEST(NvTopology, Dgx2HasTwelveSwitchesWiredAsSectionV) {
 }
 
 TEST(NvTopology, FatTreeHas144SwitchesAndFullSpineConnectivity) {
-  const NvTopology t(SystemKind::FatTree, 16, 6);
+  const NvTopology t("nvswitch_tree", 16, 6);
   EXPECT_EQ(t.gpus(), 128u);
   EXPECT_EQ(t.switches(), 144u);
   unsigned spines = 0;
@@ -118,7 +118,7 @@ TEST(NvTopology, FatTreeHas144SwitchesAndFullSpineConnectivity) {
 }
 
 TEST(NvTopology, EveryRouteArrivesWithinTheDiameter) {
-  for (const NvTopology& t : {NvTopology(SystemKind::Dgx2, 2, 6), NvTopology(SystemKind::FatTree, 4, 6)})
+  for (const NvTopology& t : {NvTopology("dgx2", 2, 6), NvTopology("nvswitch_tree", 4, 6)})
     for (uint64_t line = 0; line < 96; line += 5)
       for (unsigned s = 0; s < t.gpus(); ++s)
         for (unsigned d = 0; d < t.gpus(); ++d) {
@@ -128,7 +128,7 @@ TEST(NvTopology, EveryRouteArrivesWithinTheDiameter) {
 }
 
 TEST(NvTopology, ResponsesRetraceTheirRequestsPath) {
-  const NvTopology t(SystemKind::FatTree, 4, 6);
+  const NvTopology t("nvswitch_tree", 4, 6);
   for (uint64_t line = 0; line < 48; ++line) {
     std::vector<unsigned> there = walk(t, 3, 29, line), back = walk(t, 29, 3, line);
     std::reverse(back.begin(), back.end());
@@ -137,7 +137,7 @@ TEST(NvTopology, ResponsesRetraceTheirRequestsPath) {
 }
 
 TEST(NvTopology, MulticastReachesEveryOtherGpuExactlyOnce) {
-  for (const NvTopology& t : {NvTopology(SystemKind::Dgx2, 2, 6), NvTopology(SystemKind::FatTree, 16, 6)})
+  for (const NvTopology& t : {NvTopology("dgx2", 2, 6), NvTopology("nvswitch_tree", 16, 6)})
     for (uint64_t line : {0u, 7u, 13u, 50u})
       for (unsigned src : {0u, 9u}) {
         const Tree tree = multicast(t, src, line, static_cast<int>(src));
@@ -149,7 +149,7 @@ TEST(NvTopology, MulticastReachesEveryOtherGpuExactlyOnce) {
 }
 
 TEST(NvTopology, ResultMulticastWithoutExclusionReachesEveryGpu) {
-  const NvTopology t(SystemKind::Dgx2, 2, 6);
+  const NvTopology t("dgx2", 2, 6);
   const NvTopology::Home h = t.home_of_line(21);
   const NvTopology::Fanout f = t.multicast(h.sw, -1, 21, -1);
   EXPECT_EQ(f.gpus, 16u);
@@ -158,7 +158,7 @@ TEST(NvTopology, ResultMulticastWithoutExclusionReachesEveryGpu) {
 TEST(NvTopology, ResultFromEveryHomePortReachesEveryGpuExactlyOnce) {
   // Push results leave the table of the line's home port, which may be a spine's or a trunk's:
   // a copy coming down must not be sent up again.
-  for (const NvTopology& t : {NvTopology(SystemKind::Dgx2, 2, 6), NvTopology(SystemKind::FatTree, 16, 6)}) {
+  for (const NvTopology& t : {NvTopology("dgx2", 2, 6), NvTopology("nvswitch_tree", 16, 6)}) {
     const uint64_t lines = uint64_t{t.switches()} * NvTopology::kPorts;  // every (plane, home port)
     for (uint64_t line = 0; line < lines; ++line) {
       const NvTopology::Home h = t.home_of_line(line);
@@ -172,7 +172,7 @@ TEST(NvTopology, ResultFromEveryHomePortReachesEveryGpuExactlyOnce) {
 TEST(NvTopology, EachGpusLinesCrossEveryTrunk) {
   // A GPU's own lines (pull requests, push home) must not all cross one trunk or spine: that
   // trunk's congestion would slow that GPU alone, and the slowest GPU sets the allreduce's time.
-  for (const NvTopology& t : {NvTopology(SystemKind::Dgx2, 2, 6), NvTopology(SystemKind::FatTree, 16, 6)}) {
+  for (const NvTopology& t : {NvTopology("dgx2", 2, 6), NvTopology("nvswitch_tree", 16, 6)}) {
     std::vector<std::set<unsigned>> ups(t.gpus());
     for (uint64_t line = 0; line < uint64_t{t.links()} * t.gpus() * NvTopology::kUpPorts; ++line)
       ups[t.home_gpu(line)].insert(t.up_of_line(line));
@@ -181,7 +181,7 @@ TEST(NvTopology, EachGpusLinesCrossEveryTrunk) {
 }
 
 TEST(NvTopology, HomePortsCoverEveryPortOfThePlane) {
-  const NvTopology t(SystemKind::Dgx2, 2, 6);
+  const NvTopology t("dgx2", 2, 6);
   std::map<std::pair<unsigned, unsigned>, unsigned> uses;
   for (uint64_t line = 0; line < 6 * 32 * 10; ++line) {
     const NvTopology::Home h = t.home_of_line(line);
@@ -193,9 +193,9 @@ TEST(NvTopology, HomePortsCoverEveryPortOfThePlane) {
 }
 
 TEST(NvTopology, RejectsShapesThePaperDoesNotDefine) {
-  EXPECT_THROW(NvTopology(SystemKind::Dgx2, 3, 6), std::invalid_argument);
-  EXPECT_THROW(NvTopology(SystemKind::FatTree, 17, 6), std::invalid_argument);
-  EXPECT_THROW(NvTopology(SystemKind::FatTree, 4, 0), std::invalid_argument);
+  EXPECT_THROW(NvTopology("dgx2", 3, 6), std::invalid_argument);
+  EXPECT_THROW(NvTopology("nvswitch_tree", 17, 6), std::invalid_argument);
+  EXPECT_THROW(NvTopology("nvswitch_tree", 4, 0), std::invalid_argument);
 }
 
 }  // namespace
@@ -204,7 +204,7 @@ TEST(NvTopology, RejectsShapesThePaperDoesNotDefine) {
 namespace hx::nv {
 namespace {
 TEST(NvTopology, PushWritesReachTheirHomeSwitch) {
-  for (const NvTopology& t : {NvTopology(SystemKind::Dgx2, 2, 6), NvTopology(SystemKind::FatTree, 16, 6)})
+  for (const NvTopology& t : {NvTopology("dgx2", 2, 6), NvTopology("nvswitch_tree", 16, 6)})
     for (uint64_t line = 0; line < 2000; line += 7)
       for (unsigned g = 0; g < t.gpus(); g += 5) {
         const NvTopology::Home h = t.home_of_line(line);

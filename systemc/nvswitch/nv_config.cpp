@@ -6,11 +6,21 @@
 #include <functional>
 
 #include "config_reader.h"
+#include "nv_system_builder.h"
 #include "reduction_bank.h"
 
 namespace hx::nv {
 
 namespace {
+
+// "dgx2 or nvswitch_tree": the registered kinds.
+std::string kinds_text() {
+  std::string t;
+  const auto& all = nv_system_builders();
+  for (std::size_t i = 0; i < all.size(); ++i)
+    t += (i == 0 ? "" : i + 1 == all.size() ? " or " : ", ") + std::string(all[i]->kind());
+  return t;
+}
 using P = Presence;
 constexpr unsigned kDefaultBufferBytes = 32 * 1024;  // switch.buffer: per VC and port
 
@@ -57,16 +67,21 @@ KeySpec schema(NvConfig& c) {
                 "allreduce.method ring/pull/push is collective.algorithm; method uniform is traffic.pattern uniform"),
           section("topology", P::Required,
                   {
-                      leaf("kind", P::Required, "dgx2 or nvswitch_tree", "",
+                      leaf("kind", P::Required, kinds_text(), "",
                            [&c](const Field& f) {
-                             c.system = f.choice<SystemKind>(
-                                 {{"dgx2", SystemKind::Dgx2}, {"nvswitch_tree", SystemKind::FatTree}});
+                             std::vector<std::pair<std::string, std::string>> kinds;
+                             for (const NvSystemBuilder* b : nv_system_builders())
+                               kinds.emplace_back(b->kind(), b->kind());
+                             c.kind = f.choice(kinds);
                            }),
-                      leaf("groups", P::Optional, "an integer in 2..16 (leaf groups of 8 GPUs; nvswitch_tree only)", "",
+                      leaf("groups", P::Optional,
+                           "an integer in 2..16 (leaf groups of 8 GPUs; for a kind that comes in several sizes)", "",
                            [&c](const Field& f) {
-                             if (c.system == SystemKind::Dgx2)
-                               f.fail("no groups key for a dgx2 (it has 2 groups of 8 GPUs)");
-                             c.groups = static_cast<unsigned>(f.integer(2, 16));
+                             const NvSystemBuilder& b = nv_system_builder(c.kind);
+                             if (b.min_groups() == b.max_groups())
+                               f.fail("no groups key for a " + c.kind + " (it has " + std::to_string(b.min_groups()) +
+                                      " groups of 8 GPUs)");
+                             c.groups = static_cast<unsigned>(f.integer(b.min_groups(), b.max_groups()));
                            }),
                       leaf("links", P::Defaulted, "an integer in 1..8 (links per GPU, one per plane)", "6",
                            [&c](const Field& f) { c.links = static_cast<unsigned>(f.integer(1, 8)); }),
@@ -221,7 +236,7 @@ NvConfig load(const std::function<void(ConfigReader&)>& parse, const std::string
     reader.field("traffic").fail("no traffic section beside a collective: a run is one or the other");
   if (!collective && !traffic)
     reader.field("").fail_missing("collective", "a ring, pull or push allreduce; or a traffic section instead");
-  if (c.system == SystemKind::FatTree && !reader.present("topology.groups")) c.groups = 16;
+  if (!reader.present("topology.groups")) c.groups = nv_system_builder(c.kind).default_groups();
   if (c.method != Method::Ring && c.gpus() > 0xFFFE)
     reader.field("topology.groups").fail("fewer GPUs than the unit's 16-bit source field holds");
   if (c.method == Method::Ring && c.wave_bytes != 0)

@@ -17,7 +17,7 @@ namespace hx::nv {
 
 struct NvConfig {
   std::string source, name, description;
-  SystemKind system = SystemKind::Dgx2;
+  std::string kind = "dgx2";  // topology.kind: a registered NVSwitch system (nv_system_builder.h)
   unsigned groups = 2, links = 6;
   double link_bandwidth = 25e9 * 8;  // bit/s, GPU links; sets the fabric clock
   double trunk_bandwidth = 0;        // bit/s, switch-to-switch links; 0 until derived

@@ -40,7 +40,7 @@ GpuParams gpu_params(const NvConfig& c) {
 NvSystem::NvSystem(sc_core::sc_module_name name, const NvConfig& cfg)
     : sc_core::sc_module(name),
       cfg_(cfg),
-      topo_(cfg.system, cfg.groups, cfg.links),
+      topo_(cfg.kind, cfg.groups, cfg.links),
       clock_("clk", sc_core::sc_time(1e12 / cfg.clock_hz, sc_core::SC_PS)) {
   SwitchParams sp;
   sp.latency = cfg.switch_latency;
@@ -246,7 +246,7 @@ nlohmann::ordered_json nv_results(const NvConfig& c, const NvTopology& topo, con
   j["hxsim"] = {{"command", "run"}, {"config", c.source}, {"name", c.name}, {"model", "nvswitch"}};
 
   ordered_json cfg;
-  cfg["kind"] = c.system == SystemKind::Dgx2 ? "dgx2" : "nvswitch_tree";
+  cfg["kind"] = c.kind;
   cfg["system"] = topo.name().substr(0, topo.name().find(" ("));  // "DGX-2": the counts follow
   cfg["description"] = c.description;
   cfg["endpoints"] = topo.gpus();

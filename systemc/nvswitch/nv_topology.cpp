@@ -2,30 +2,30 @@
 
 #include <stdexcept>
 
+#include "nv_system_builder.h"
+
 namespace hx::nv {
 
-NvTopology::NvTopology(SystemKind kind, unsigned groups, unsigned links) : kind_(kind), groups_(groups), links_(links) {
-  if (links_ < 1 || links_ > 16) throw std::invalid_argument("NvTopology: links must be in 1..16");
-  if (kind_ == SystemKind::Dgx2 && groups_ != 2)
-    throw std::invalid_argument("NvTopology: a DGX-2 has exactly 2 groups of 8 GPUs");
-  if (kind_ == SystemKind::FatTree && (groups_ < 2 || groups_ > kPorts))
-    throw std::invalid_argument("NvTopology: a two-level fat tree has 2..16 leaf groups");
+NvTopology::NvTopology(const std::string& kind, unsigned groups, unsigned links)
+    : NvTopology(nv_system_builder(kind), groups, links) {}
 
+NvTopology::NvTopology(const NvSystemBuilder& builder, unsigned groups, unsigned links)
+    : builder_(builder), groups_(groups), links_(links), spines_(builder.spines_per_plane()) {
+  if (links_ < 1 || links_ > 16) throw std::invalid_argument("NvTopology: links must be in 1..16");
+  if (groups_ < builder_.min_groups() || groups_ > builder_.max_groups())
+    throw std::invalid_argument(
+        std::string("NvTopology: a ") + builder_.kind() + " has " +
+        (builder_.min_groups() == builder_.max_groups()
+             ? "exactly " + std::to_string(builder_.min_groups())
+             : std::to_string(builder_.min_groups()) + ".." + std::to_string(builder_.max_groups())) +
+        " groups of 8 GPUs");
+
+  // The leaves' GPU ports; the builder cables the rest.
   peers_.assign(static_cast<size_t>(links_) * switches_per_plane(), std::vector<PortPeer>(kPorts));
   for (unsigned j = 0; j < links_; ++j) {
-    for (unsigned g = 0; g < groups_; ++g) {
-      const unsigned sw = leaf(j, g);
-      for (unsigned p = 0; p < kDownPorts; ++p) peers_[sw][p] = {PortPeer::Kind::Gpu, g * kDownPorts + p, j};
-      for (unsigned k = 0; k < kUpPorts; ++k) {
-        if (kind_ == SystemKind::Dgx2)
-          peers_[sw][kDownPorts + k] = {PortPeer::Kind::Switch, leaf(j, 1 - g), kDownPorts + k};
-        else
-          peers_[sw][kDownPorts + k] = {PortPeer::Kind::Switch, spine(j, k), g};
-      }
-    }
-    for (unsigned k = 0; k < spines_per_plane(); ++k)
-      for (unsigned g = 0; g < groups_; ++g)
-        peers_[spine(j, k)][g] = {PortPeer::Kind::Switch, leaf(j, g), kDownPorts + k};
+    for (unsigned g = 0; g < groups_; ++g)
+      for (unsigned p = 0; p < kDownPorts; ++p) peers_[leaf(j, g)][p] = {PortPeer::Kind::Gpu, g * kDownPorts + p, j};
+    builder_.wire_plane(*this, j);
   }
 
   // The all-GPU multicast per switch, entry port and up choice (the line only matters through
@@ -53,10 +53,9 @@ NvTopology::NvTopology(SystemKind kind, unsigned groups, unsigned links) : kind_
   }
 }
 
-std::string NvTopology::name() const {
-  if (kind_ == SystemKind::Dgx2) return "DGX-2 (16 GPUs, 12 switches)";
-  return "two-level fat tree (" + std::to_string(gpus()) + " GPUs, " + std::to_string(switches()) + " switches)";
-}
+const char* NvTopology::kind() const { return builder_.kind(); }
+std::string NvTopology::name() const { return builder_.name(*this); }
+unsigned NvTopology::diameter_hops() const { return builder_.diameter_hops(); }
 
 unsigned NvTopology::route_to_gpu(unsigned sw, unsigned dst, uint64_t line) const {
   const unsigned group = dst / kDownPorts;

@@ -1,12 +1,13 @@
 // nv_topology.h: the NVSwitch-like fabrics of Klenk et al. (ISCA 2020, section V) as a netlist
 // with its deterministic routes, multicast trees and reduction home ports. Plain C++, no SystemC.
 //
-// Both systems are built from "planes": GPU link j (of `links` = 6) goes to a switch of plane j,
-// and nothing crosses planes. In a plane:
-//   - DGX-2: two leaf switches (one per group of 8 GPUs). Each has 8 GPU ports (0..7) and 8 trunk
-//     ports (8..15); trunk port 8+k of one leaf is cabled to trunk port 8+k of the other.
-//   - Two-level fat tree (128 GPUs): 16 leaf switches (one per leaf group of 8 GPUs) and 8 spines.
-//     Leaf port 8+k goes to spine k; spine port G goes to the leaf of group G.
+// Every such system is built from "planes": GPU link j (of `links` = 6) goes to a switch of plane
+// j, and nothing crosses planes. A plane has one leaf switch per group of 8 GPUs, with 8 GPU
+// ports (0..7) and 8 up ports (8..15); where the up ports go is the kind's builder's choice
+// (topology/nv_system_builder.h, one file per kind):
+//   - dgx2: two leaves, trunk port 8+k of one cabled to trunk port 8+k of the other;
+//   - nvswitch_tree (128 GPUs): 16 leaves and 8 spines; leaf port 8+k goes to spine k, spine port
+//     G to the leaf of group G.
 // So the whole DGX-2 has 2 x 6 = 12 switches and the fat tree 16 x 6 + 8 x 6 = 144, as in the paper.
 //
 // Routes are deterministic (the paper's section IV-E2: deterministic routing for unicast and
@@ -22,7 +23,7 @@
 
 namespace hx::nv {
 
-enum class SystemKind { Dgx2, FatTree };
+class NvSystemBuilder;
 
 /// Who sits at the far end of a switch port.
 struct PortPeer {
@@ -37,20 +38,23 @@ class NvTopology {
   static constexpr unsigned kDownPorts = 8;  // GPU ports of a leaf (0..7); 8..15 go up/across
   static constexpr unsigned kUpPorts = kPorts - kDownPorts;
 
-  /// groups: leaf groups of 8 GPUs (DGX-2: 2; fat tree: 2..16). links: GPU links = planes.
-  NvTopology(SystemKind kind, unsigned groups, unsigned links);
+  /// The system `builder` wires: `groups` leaf groups of 8 GPUs (within the builder's sizes),
+  /// `links` GPU links = planes. Throws std::invalid_argument for a size the kind does not come in.
+  NvTopology(const NvSystemBuilder& builder, unsigned groups, unsigned links);
+  /// The same, by topology.kind.
+  NvTopology(const std::string& kind, unsigned groups, unsigned links);
 
-  SystemKind kind() const { return kind_; }
+  const char* kind() const;
   std::string name() const;
   unsigned gpus() const { return groups_ * kDownPorts; }
   unsigned links() const { return links_; }
   unsigned groups() const { return groups_; }
   unsigned switches() const { return static_cast<unsigned>(peers_.size()); }
   unsigned leaves_per_plane() const { return groups_; }
-  unsigned spines_per_plane() const { return kind_ == SystemKind::FatTree ? kUpPorts : 0; }
+  unsigned spines_per_plane() const { return spines_; }
   unsigned switches_per_plane() const { return leaves_per_plane() + spines_per_plane(); }
   /// Longest GPU-to-GPU path in switch hops (DGX-2 2, fat tree 3).
-  unsigned diameter_hops() const { return kind_ == SystemKind::FatTree ? 3 : 2; }
+  unsigned diameter_hops() const;
 
   unsigned plane_of_line(uint64_t line) const { return static_cast<unsigned>(line % links_); }
   /// Trunk (DGX-2) or spine (fat tree) a line's packets cross between leaves: 0..7. Lines go
@@ -72,6 +76,11 @@ class NvTopology {
   unsigned gpu_port(unsigned gpu) const { return gpu % kDownPorts; }
 
   const PortPeer& peer(unsigned sw, unsigned port) const { return peers_[sw][port]; }
+  /// A builder's cable between port `pa` of switch `a` and port `pb` of switch `b`.
+  void cable(unsigned a, unsigned pa, unsigned b, unsigned pb) {
+    peers_[a][pa] = {PortPeer::Kind::Switch, b, pb};
+    peers_[b][pb] = {PortPeer::Kind::Switch, a, pa};
+  }
 
   /// The output port of switch `sw` towards GPU `dst` for a packet of `line`.
   unsigned route_to_gpu(unsigned sw, unsigned dst, uint64_t line) const;
@@ -100,8 +109,8 @@ class NvTopology {
   Fanout multicast(unsigned sw, int in, uint64_t line, int exclude) const;
 
  private:
-  SystemKind kind_;
-  unsigned groups_, links_;
+  const NvSystemBuilder& builder_;
+  unsigned groups_, links_, spines_;
   std::vector<std::vector<PortPeer>> peers_;
   // fanout_[sw][in + 1][up]: the multicast to all GPUs, per entry port and trunk/spine choice.
   std::vector<std::vector<std::vector<Fanout>>> fanout_;

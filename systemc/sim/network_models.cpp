@@ -11,6 +11,7 @@
 #include "fabric_topology.h"
 #include "gtkw.h"
 #include "nv_system.h"
+#include "nv_system_builder.h"
 #include "routing_function.h"
 #include "sim_config.h"
 
@@ -124,8 +125,7 @@ std::vector<NetworkModel> make_models() {
   NetworkModel nvs;
   nvs.name = "nvswitch";
   nvs.description = "packet level: GPUs and output-queued NVSwitch-like switches with Verilated reduction units";
-  nvs.topologies = {{"dgx2", "16 GPUs, 12 switches in two groups of 6 (Klenk et al., section V)"},
-                    {"nvswitch_tree", "two-level fat tree of NVSwitch-like switches, groups of 8 GPUs"}};
+  for (const nv::NvSystemBuilder* b : nv::nv_system_builders()) nvs.topologies.push_back({b->kind(), b->description()});
   nvs.routings = {{"table", "routing tables and multicast (MCR) tables, set up by the fabric manager"}};
   nvs.collectives = {{"ring", "software ring allreduce with data-fence-flag"},
                      {"pull", "in-network pull allreduce"},

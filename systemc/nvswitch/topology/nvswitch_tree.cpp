@@ -1,0 +1,39 @@
+// nvswitch_tree.cpp: the two-level fat tree of NVSwitch-like switches (Klenk et al., section V:
+// 128 GPUs): per plane, one leaf per group of 8 GPUs and 8 spines; leaf port 8+k goes to spine k,
+// spine port G to the leaf of group G. 16 groups make 16 x 6 + 8 x 6 = 144 switches.
+#include "nv_system_builder.h"
+
+namespace hx::nv {
+
+namespace {
+
+class NvSwitchTree : public NvSystemBuilder {
+ public:
+  const char* kind() const override { return "nvswitch_tree"; }
+  const char* description() const override {
+    return "two-level fat tree of NVSwitch-like switches, groups of 8 GPUs";
+  }
+  unsigned default_groups() const override { return 16; }
+  unsigned min_groups() const override { return 2; }
+  unsigned max_groups() const override { return NvTopology::kPorts; }  // a spine's ports
+  unsigned spines_per_plane() const override { return NvTopology::kUpPorts; }
+  unsigned diameter_hops() const override { return 3; }
+  void wire_plane(NvTopology& t, unsigned plane) const override {
+    for (unsigned g = 0; g < t.groups(); ++g)
+      for (unsigned k = 0; k < NvTopology::kUpPorts; ++k)
+        t.cable(t.leaf(plane, g), NvTopology::kDownPorts + k, t.spine(plane, k), g);
+  }
+  std::string name(const NvTopology& t) const override {
+    return "two-level fat tree (" + std::to_string(t.gpus()) + " GPUs, " + std::to_string(t.switches()) +
+           " switches)";
+  }
+};
+
+}  // namespace
+
+const NvSystemBuilder& nvswitch_tree_builder() {
+  static const NvSwitchTree b;
+  return b;
+}
+
+}  // namespace hx::nv
