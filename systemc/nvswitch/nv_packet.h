@@ -67,7 +67,13 @@ struct Packet {
 
   unsigned vc() const { return vc_of(kind); }
   unsigned flits() const { return flits_of(kind); }
+  /// The largest packet, for a link's delay line (credit_link.h).
+  static constexpr unsigned kMaxFlits = 1 + kDataFlits;
 };
+
+/// The link fault hook's corruption (credit_link.h): one bit of the first element, which the
+/// checksum must catch.
+inline void corrupt(Packet& p) { p.data[0] ^= 1u << 3; }
 
 /// FNV-1a over the payload words: a packet's integrity check.
 inline uint32_t payload_checksum(const std::array<uint32_t, kLineWords>& d) {
