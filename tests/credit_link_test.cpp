@@ -152,7 +152,8 @@ TEST(CreditLink, CreditsInFlitsReturnAfterTheLatency) {
       EXPECT_EQ(link.credits_on_wire(), 11u);
     }
     if (t == 6) link.return_credit(t, 1, 1);
-    const unsigned c0 = link.take_credits(t, 0), c1 = link.take_credits(t, 1);
+    unsigned c0 = 0, c1 = 0;
+    link.take_credits(t, [&](unsigned vc, unsigned n) { (vc == 0 ? c0 : c1) += n; });
     EXPECT_EQ(c0, t == 10 ? 2u : 0u) << t;
     EXPECT_EQ(c1, t == 10 ? 9u : t == 11 ? 1u : 0u) << t;
   }

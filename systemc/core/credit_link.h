@@ -137,22 +137,14 @@ class CreditLink {
 
   /// While handling cycle t: may a unit start? (The wire is free by cycle t.)
   bool can_send(uint64_t t) const {
-    if (fast_) return slots_[(t + lead_) & mask_].units == 0;
+    if (single()) return slots_[(t + lead_) & mask_].units == 0;
     return free_at_ <= static_cast<double>(t);
   }
   /// While handling cycle t: how many single-flit units may start in this cycle (0 on a slow
   /// link that is still busy, up to floor(rate) + 1 on a fast one).
   unsigned budget(uint64_t t) const {
-    if (fast_) return can_send(t) ? 1 : 0;
-    // The same arithmetic as send(), so that what this promises, send() accepts.
-    const double now = static_cast<double>(t), hold = 1u / rate_;
-    double free_at = free_at_;
-    unsigned n = 0;
-    while (free_at <= now && n < lanes_) {
-      free_at = (free_at > now - 1.0 ? free_at : now) + hold;
-      ++n;
-    }
-    return n;
+    if (single()) return can_send(t) ? 1 : 0;
+    return budget_on_time_line(t);
   }
 
   /// While handling cycle t, start unit u (can_send(t) must hold); it arrives in cycle
@@ -161,14 +153,14 @@ class CreditLink {
   void send(uint64_t t, U&& u) {
     const unsigned flits = u.flits();
     uint64_t at = t + lead_;
-    if (!fast_) at += start(t, flits);
+    if (!single()) at += start(t, flits);
     const uint32_t i = static_cast<uint32_t>(at & mask_);
     Slot& s = slots_[i];
     const unsigned k = s.units;
     if (k == 0) {
       s.unit = std::forward<U>(u);
-    } else if (fast_ || k >= lanes_) {
-      throw std::logic_error(name_ + ": two flits in one cycle");
+    } else if (single() || k >= lanes_) {
+      fail("two flits in one cycle");
     } else {
       lane(i, k) = std::forward<U>(u);
     }
@@ -182,35 +174,50 @@ class CreditLink {
   Unit* receive(uint64_t t) {
     const uint32_t i = static_cast<uint32_t>(t & mask_);
     Slot& s = slots_[i];
+    const unsigned n = s.units;
+    if (n == 0) return nullptr;
     const unsigned k = s.head;
-    if (k == s.units) return nullptr;
-    Unit* u = k == 0 ? &s.unit : &lane(i, k);
-    if (k + 1u == s.units) {
+    Unit& u = k == 0 ? s.unit : lane(i, k);
+    if (k + 1u == n) {
       s.units = 0;
       s.head = 0;
     } else {
       s.head = static_cast<uint8_t>(k + 1);
     }
-    delivered_.add();
-    rx_cycle_ = t;
-    if (delivered_.get() == fault_at_) return apply_fault(*u);
-    return u;
+    return deliver(u, t);
+  }
+  /// Every unit arriving in cycle t, in order: take(Unit&) for each (it may move from it).
+  template <class F>
+  void receive_all(uint64_t t, F&& take) {
+    const uint32_t i = static_cast<uint32_t>(t & mask_);
+    Slot& s = slots_[i];
+    const unsigned n = s.units;
+    if (n == 0) return;
+    s.units = 0;
+    const unsigned first = s.head;  // 0 unless receive() took some of them
+    if (first != 0) s.head = 0;
+    // One call site of take(), so that it is inlined.
+    for (unsigned k = first; k < n; ++k)
+      if (Unit* u = deliver(k == 0 ? s.unit : lane(i, k), t)) take(*u);
   }
 
   // ---- backward direction: credits -----------------------------------------------------------
 
   /// Credits a flit-granular receiver returns per cycle at most: as many as the link carries
   /// flits (one on a rate-1 link, where two in one cycle are a logic error; at least one).
-  unsigned credit_width() const { return fast_ ? 1 : static_cast<unsigned>(std::max(1.0, std::ceil(rate_))); }
+  unsigned credit_width() const { return single() ? 1 : static_cast<unsigned>(std::max(1.0, std::ceil(rate_))); }
 
   /// While handling cycle t, return `flits` credits of `vc`; the sender gets them in t+1+latency.
   /// On a rate-1 flit link one credit per cycle, as one credit wire carries.
   void return_credit(uint64_t t, unsigned vc, unsigned flits = 1) {
     Slot& s = slots_[(t + lead_) & mask_];
     const unsigned shift = 8 * vc;
-    if (fast_ && s.credits != 0) throw std::logic_error(name_ + ": two credits in one cycle");
-    if (vc >= kMaxVcs || ((s.credits >> shift) & 0xFFu) + flits > 0xFFu)
-      throw std::logic_error(name_ + ": more than 255 credits of one VC in one cycle");
+    if (vc >= kMaxVcs) fail("a credit for a VC beyond the fourth");
+    if (single()) {
+      if (s.credits != 0) fail("two credits in one cycle");
+    } else if (((s.credits >> shift) & 0xFFu) + flits > 0xFFu) {
+      fail("more than 255 credits of one VC in one cycle");
+    }
     s.credits += flits << shift;
     credits_sent_.add(flits);
   }
@@ -228,18 +235,24 @@ class CreditLink {
     wire_credit_vc_ = vc;
     return vc;
   }
-  /// Take all credits of `vc` arriving in cycle t (packet-granular senders).
-  unsigned take_credits(uint64_t t, unsigned vc) {
+  /// Take every credit arriving in cycle t: take(vc, flits) for each VC that has some.
+  template <class F>
+  void take_credits(uint64_t t, F&& take) {
     Slot& s = slots_[t & mask_];
-    const unsigned shift = 8 * vc;
-    const unsigned n = (s.credits >> shift) & 0xFFu;
-    if (n != 0) {
-      s.credits &= ~(0xFFu << shift);
-      credits_taken_.add(n);
-      credit_cycle_ = t;
-      wire_credit_vc_ = static_cast<int>(vc);
-    }
-    return n;
+    uint32_t w = s.credits;
+    if (w == 0) return;
+    s.credits = 0;
+    credit_cycle_ = t;
+    wire_credit_vc_ = __builtin_ctz(w) / 8;
+    uint64_t total = 0;
+    do {
+      const unsigned shift = static_cast<unsigned>(__builtin_ctz(w)) & ~7u;
+      const unsigned n = (w >> shift) & 0xFFu;
+      take(shift / 8, n);
+      total += n;
+      w &= ~(0xFFu << shift);
+    } while (w != 0);
+    credits_taken_.add(total);
   }
 
   // ---- accounting ----------------------------------------------------------------------------
@@ -289,17 +302,40 @@ class CreditLink {
 
   /// Extra serialization of an n-flit unit holding the wire `hold` cycles: the head's delay.
   static uint64_t late(unsigned n, double hold) { return hold > n ? static_cast<uint64_t>(std::ceil(hold - n)) : 0; }
+  // Off the fast path, out of line: the per-cycle code of rate-1 flit links stays small.
+  [[noreturn, gnu::cold, gnu::noinline]] void fail(const char* what) const {
+    throw std::logic_error(name_ + ": " + what);
+  }
+  [[gnu::noinline]] unsigned budget_on_time_line(uint64_t t) const {
+    // The same arithmetic as send(), so that what this promises, send() accepts.
+    const double now = static_cast<double>(t), hold = 1u / rate_;
+    double free_at = free_at_;
+    unsigned n = 0;
+    while (free_at <= now && n < lanes_) {
+      free_at = (free_at > now - 1.0 ? free_at : now) + hold;
+      ++n;
+    }
+    return n;
+  }
   /// Start an n-flit unit on the wire's time line in cycle t; returns its lateness.
-  uint64_t start(uint64_t t, unsigned flits) {
+  [[gnu::noinline]] uint64_t start(uint64_t t, unsigned flits) {
     const double now = static_cast<double>(t);
-    if (free_at_ > now) throw std::logic_error(name_ + ": a unit sent while the wire is busy");
+    if (free_at_ > now) fail("a unit sent while the wire is busy");
     const double hold = flits / rate_;
     // Back to back: start where the last unit ended, even within the last cycle.
     const double begin = free_at_ > now - 1.0 ? free_at_ : now;
     free_at_ = begin + hold;
     return late(flits, hold);
   }
+  /// The fast path: a rate-1 link of single-flit units carries one unit and one credit per cycle.
+  bool single() const { return Unit::kMaxFlits == 1 && fast_; }
   Unit& lane(uint32_t slot, unsigned k) { return extra_[slot * (lanes_ - 1u) + (k - 1u)]; }
+  Unit* deliver(Unit& u, uint64_t t) {
+    delivered_.add();
+    rx_cycle_ = t;
+    if (delivered_.get() == fault_at_) return apply_fault(u);
+    return &u;
+  }
 
   Unit* apply_fault(Unit& u) {
     const Fault kind = fault_;

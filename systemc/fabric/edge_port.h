@@ -47,6 +47,7 @@ class EdgePort {
   void connect(FlitLink* in, FlitLink* out, PacketTracker* tracker, ErrorHandler on_error) {
     in_ = in;
     out_ = out;
+    credit_width_ = in->credit_width();
     tracker_ = tracker;
     on_error_ = std::move(on_error);
   }
@@ -58,13 +59,13 @@ class EdgePort {
     // include it; either way nothing arrives in cycle t, and a port that does not skip then
     // finds nothing and does nothing: the result is the same.
     if (buf_.total() == 0 && in_->flits_on_wire() == 0 && out_->credits_on_wire() == 0) return;
-    for (int c; (c = out_->credit(t)) >= 0;) ++credits_[static_cast<unsigned>(c)];
-    while (const Flit* f = in_->receive(t)) {
-      if (!buf_.push(*f, t)) fail(t, "a flit arrived on a full VC " + std::to_string(f->vc));
-    }
+    out_->take_credits(t, [this](unsigned vc, unsigned n) { credits_[vc] += n; });
+    in_->receive_all(t, [this, t](const Flit& f) {
+      if (!buf_.push(f, t)) fail(t, "a flit arrived on a full VC " + std::to_string(f.vc));
+    });
     if (buf_.total() == 0) return;
     // The VCs take turns at the link, among those with a flit and a credit.
-    for (unsigned n = std::min(out_->budget(t), in_->credit_width()); n != 0; --n) {
+    for (unsigned n = std::min(out_->budget(t), credit_width_); n != 0; --n) {
       const int pick = rr_.pick([&](unsigned v) { return !buf_.empty(v) && credits_[v] != 0; });
       if (pick < 0) break;
       const unsigned vc = static_cast<unsigned>(pick);
@@ -107,6 +108,7 @@ class EdgePort {
   FlitLink* out_ = nullptr;
   VcBuffer buf_;
   std::array<unsigned, VcBuffer::kMaxVcs> credits_{};
+  unsigned credit_width_ = 1;  // credits `in` carries back per cycle
   RoundRobin rr_;
   Direction dir_;
   unsigned board_, x_, y_;

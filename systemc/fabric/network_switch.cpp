@@ -61,13 +61,13 @@ void NetworkSwitch::step(uint64_t t) {
     if (in_[p] == nullptr) continue;
     // Everything the links deliver in this cycle: one credit and one flit on a rate-1 link,
     // more on a faster one.
-    for (int c; (c = out_[p]->credit(t)) >= 0;) ++credits_[p * vcs_ + static_cast<unsigned>(c)];
-    while (const Flit* f = in_[p]->receive(t)) {
-      if (!buf_[p].push(*f, t + latency_) && on_error_) {
+    out_[p]->take_credits(t, [&](unsigned vc, unsigned n) { credits_[p * vcs_ + vc] += n; });
+    in_[p]->receive_all(t, [&](const Flit& f) {
+      if (!buf_[p].push(f, t + latency_) && on_error_) {
         on_error_("cycle " + std::to_string(t) + ": " + name_ + " port " + std::to_string(p) +
-                  ": a flit arrived on a full VC " + std::to_string(f->vc));
+                  ": a flit arrived on a full VC " + std::to_string(f.vc));
       }
-    }
+    });
   }
 
   for (unsigned r = 0; r < speedup_; ++r) crossbar_round(t);
@@ -76,7 +76,7 @@ void NetworkSwitch::step(uint64_t t) {
   // link carries flits (one at rate 1), so with speedup an input may owe a few for a cycle or two.
   for (unsigned i = 0; i < ports; ++i) {
     if (owed_total_[i] == 0) continue;
-    for (unsigned k = 0; k < credit_width_[i] && owed_total_[i] != 0; ++k) {
+    for (unsigned k = credit_width_[i]; k != 0 && owed_total_[i] != 0; --k) {
       const int pick = rr_credit_[i].pick([&](unsigned v) { return owed_credits_[i * vcs_ + v] != 0; });
       const unsigned v = static_cast<unsigned>(pick);  // owed_total_ != 0: some VC is owed
       in_[i]->return_credit(t, v);

@@ -437,8 +437,7 @@ void Gpu::issue(uint64_t now) {
 
 void Gpu::step(uint64_t now) {
   for (unsigned j = 0; j < in_.size(); ++j)
-    if (in_[j] != nullptr)
-      while (Packet* p = in_[j]->receive(now)) accept(j, std::move(*p), now);
+    if (in_[j] != nullptr) in_[j]->receive_all(now, [&](Packet& p) { accept(j, std::move(p), now); });
   for (auto& q : rx_)
     while (!q.empty() && q.front().first <= now) {
       Packet p = std::move(q.front().second);

@@ -70,7 +70,7 @@ class LinkTx {
   /// One cycle: take the credits that have arrived; if the wire is free, start the next packet.
   void step(uint64_t now) {
     if (!wire_) return;
-    for (unsigned v = 0; v < kVcs; ++v) credits_[v] += wire_->take_credits(now, v);
+    wire_->take_credits(now, [this](unsigned vc, unsigned flits) { credits_[vc] += flits; });
     if (!wire_->can_send(now)) return;
     // The VCs take turns, packet by packet, among those whose next packet fits the receiver.
     const int pick =

@@ -26,14 +26,14 @@ NvSwitch::NvSwitch(unsigned id, const NvTopology& topo, const SwitchParams& para
 void NvSwitch::receive(unsigned port, uint64_t now) {
   LinkTx::Wire* link = in_[port].link;
   if (link == nullptr) return;
-  while (Packet* pkt = link->receive(now)) {
+  link->receive_all(now, [&](Packet& pkt) {
     Held h;
     h.ready = now + p_.latency;
-    const unsigned vc = pkt->vc();
-    h.pkt = std::move(*pkt);
+    const unsigned vc = pkt.vc();
+    h.pkt = std::move(pkt);
     in_[port].vcq[vc].push_back(std::move(h));
     ++buffered_;
-  }
+  });
 }
 
 // Packets on the input links, not yet arrived.
