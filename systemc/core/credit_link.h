@@ -194,7 +194,7 @@ class CreditLink {
     const unsigned n = s.units;
     if (n == 0) return;
     s.units = 0;
-    const unsigned first = s.head;  // 0 unless receive() took some of them
+    const unsigned first = single() ? 0u : s.head;  // 0 unless receive() took some of them
     if (first != 0) s.head = 0;
     // One call site of take(), so that it is inlined.
     for (unsigned k = first; k < n; ++k)
@@ -212,12 +212,14 @@ class CreditLink {
   void return_credit(uint64_t t, unsigned vc, unsigned flits = 1) {
     Slot& s = slots_[(t + lead_) & mask_];
     const unsigned shift = 8 * vc;
-    if (vc >= kMaxVcs) fail("a credit for a VC beyond the fourth");
     if (single()) {
-      if (s.credits != 0) fail("two credits in one cycle");
-    } else if (((s.credits >> shift) & 0xFFu) + flits > 0xFFu) {
-      fail("more than 255 credits of one VC in one cycle");
+      if ((s.credits | (vc & ~(kMaxVcs - 1))) != 0) fail("two credits in one cycle, or no such VC");
+      s.credits = 1u << shift;
+      credits_sent_.add();
+      return;
     }
+    if (vc >= kMaxVcs || ((s.credits >> shift) & 0xFFu) + flits > 0xFFu)
+      fail("more than 255 credits of one VC in one cycle, or no such VC");
     s.credits += flits << shift;
     credits_sent_.add(flits);
   }
@@ -245,12 +247,12 @@ class CreditLink {
     credit_cycle_ = t;
     wire_credit_vc_ = __builtin_ctz(w) / 8;
     uint64_t total = 0;
-    do {
+    do {  // one call site of take(), so that it is inlined
       const unsigned shift = static_cast<unsigned>(__builtin_ctz(w)) & ~7u;
-      const unsigned n = (w >> shift) & 0xFFu;
+      const unsigned n = single() ? 1u : (w >> shift) & 0xFFu;  // one credit per cycle
       take(shift / 8, n);
       total += n;
-      w &= ~(0xFFu << shift);
+      w = single() ? 0u : w & ~(0xFFu << shift);
     } while (w != 0);
     credits_taken_.add(total);
   }
