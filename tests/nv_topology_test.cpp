@@ -225,33 +225,30 @@ TEST(NvTopology, PushWritesReachTheirHomeSwitch) {
 namespace hx::nv {
 namespace {
 
-// A sink that records when each packet's head arrives.
-struct HeadTimes : PacketSink {
-  std::vector<uint64_t> at;
-  void accept(unsigned, Packet&&, uint64_t head_time) override { at.push_back(head_time); }
-};
-
 // 9-flit packets on links of rate 1, 2 and 1/2 flits per cycle, with latency 3: a packet holds the
 // link for 9 / rate cycles, fractions carry over on a busy link, and on the slow link the head is
 // late by the extra serialization (9 cycles) so that the tail arrives when it really does.
 TEST(NvLink, RatesSetTheTimeOnTheWire) {
   for (const double rate : {1.0, 2.0, 0.5}) {
-    HeadTimes sink;
     LinkTx tx;
-    tx.connect(&sink, 0, 3, 1000, 1000, rate);
+    tx.connect("l", 3, 1000, 1000, LinkRate::per_cycle(rate));
     for (int i = 0; i < 4; ++i) {
       Packet p;
       set_kind(p, Kind::Write);
       tx.push(std::move(p));
     }
-    for (uint64_t t = 0; t < 100; ++t) tx.step(t);
-    ASSERT_EQ(sink.at.size(), 4u) << rate;
+    std::vector<uint64_t> at;  // when each packet's head arrives (the receiver polls)
+    for (uint64_t t = 0; t < 100; ++t) {
+      tx.step(t);
+      while (tx.wire()->receive(t)) at.push_back(t);
+    }
+    ASSERT_EQ(at.size(), 4u) << rate;
     const uint64_t late = rate < 1 ? 9 : 0;
     // Starts: rate 1: 0, 9, 18, 27; rate 2: 0, 4.5 (seen at 5), 9, 13.5 (14); rate 1/2: 0, 18, 36, 54.
     const std::vector<uint64_t> starts = rate == 1.0   ? std::vector<uint64_t>{0, 9, 18, 27}
                                          : rate == 2.0 ? std::vector<uint64_t>{0, 5, 9, 14}
                                                        : std::vector<uint64_t>{0, 18, 36, 54};
-    for (unsigned i = 0; i < 4; ++i) EXPECT_EQ(sink.at[i], starts[i] + 3 + late) << "rate " << rate << " packet " << i;
+    for (unsigned i = 0; i < 4; ++i) EXPECT_EQ(at[i], starts[i] + 3 + late) << "rate " << rate << " packet " << i;
     EXPECT_DOUBLE_EQ(tx.busy_cycles(), 36 / rate);
     EXPECT_EQ(tx.flits_sent(), 36u);
   }

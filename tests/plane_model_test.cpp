@@ -106,5 +106,22 @@ TEST(VerilatedPlane, FourLanePlaneUsesEveryLane) {
   EXPECT_EQ(plane->stray_flits(), 0u);
 }
 
+// The RTL's ports take one flit per cycle: a plane refuses a link of any other rate, by name.
+TEST(VerilatedPlane, RefusesLinksThatAreNotOneFlitPerCycle) {
+  VerilatedContext ctx;
+  const PlaneVariant* v = find_plane_variant(2, 2, 3, 8, 128, 1);
+  ASSERT_NE(v, nullptr);
+  std::unique_ptr<PlaneModel> plane = make_plane(*v, &ctx, "plane");
+  FlitLink full("full", 0), fast("fast", 0, LinkRate::per_cycle(2)), slow("slow", 0, LinkRate::per_cycle(0.5));
+  EXPECT_NO_THROW(plane->connect(0, &full, &full));
+  EXPECT_THROW(plane->connect(1, &fast, &full), std::invalid_argument);
+  try {
+    plane->connect(2, &full, &slow);
+    ADD_FAILURE() << "a rate-1/2 link was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("slow"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace hx

@@ -169,6 +169,82 @@ TEST(NetworkSwitch, DragonflyRouterTakesVcPlusOneOnAGlobalLink) {
   EXPECT_TRUE(b.errors.empty());
 }
 
+// Links of two rates in one system of three switches. Switch s0 takes three saturating sources
+// (rate-1 links, one flit per cycle each whenever they hold a credit): two for endpoint 3, whose
+// port leads over a rate-2 link to switch s2, and one for endpoint 2, whose port leads over a
+// rate-1/2 link to switch s1; s1 and s2 pass the flits on to sinks of the same rates. Each link
+// then carries exactly its rate: the slow one because the switch waits for it (sending early
+// would be a logic error), the fast one because it sends two flits per cycle.
+TEST(NetworkSwitch, LinksOfTwoRatesEachCarryTheirRate) {
+  constexpr unsigned kVcs = 2, kDepth = 16, kLatency = 2, kPorts = 4;
+  std::vector<std::string> errors;
+  auto on_error = [&errors](const std::string& e) { errors.push_back(e); };
+  auto make_switch = [&](const std::string& name) {
+    RoutingContext ctx;
+    ctx.switch_name = name;
+    ctx.addressing.endpoints = true;  // endpoint d leaves by port d
+    return std::make_unique<NetworkSwitch>(name, kPorts, kVcs, kDepth, kLatency, 2, make_routing("updown", ctx),
+                                           nullptr, on_error);
+  };
+  auto s0 = make_switch("s0"), s1 = make_switch("s1"), s2 = make_switch("s2");
+  std::vector<std::unique_ptr<FlitLink>> links;
+  auto link = [&links](const std::string& name, double rate) {
+    links.push_back(std::make_unique<FlitLink>(name.c_str(), 1, LinkRate::per_cycle(rate)));
+    return links.back().get();
+  };
+  FlitLink* src[3] = {link("src0", 1), link("src1", 1), link("src2", 1)};
+  FlitLink* slow = link("s0_s1", 0.5);  // s0 port 2 -> s1 port 0
+  FlitLink* fast = link("s0_s2", 2);    // s0 port 3 -> s2 port 0
+  FlitLink* sink_slow = link("s1_sink", 0.5);
+  FlitLink* sink_fast = link("s2_sink", 2);
+  FlitLink* unused[4] = {link("u0", 1), link("u1", 1), link("u2", 1), link("u3", 1)};
+  s0->connect(0, src[0], unused[0], kDepth);
+  s0->connect(1, src[1], unused[1], kDepth);
+  s0->connect(2, src[2], slow, kDepth);
+  s0->connect(3, link("in3", 1), fast, kDepth);
+  s1->connect(0, slow, unused[2], kDepth);
+  s1->connect(2, link("s1_in2", 1), sink_slow, kDepth);
+  s2->connect(0, fast, unused[3], kDepth);
+  s2->connect(3, link("s2_in3", 1), sink_fast, kDepth);
+
+  const unsigned dst[3] = {3, 3, 2};
+  unsigned credits[3] = {kDepth, kDepth, kDepth};  // VC 0 of s0's inputs
+  uint32_t id = 0;
+  constexpr uint64_t kWarmup = 200, kCycles = 5000;
+  uint64_t slow_at_warmup = 0, fast_at_warmup = 0, sunk_slow = 0, sunk_fast = 0;
+  for (uint64_t t = 0; t < kCycles; ++t) {
+    if (t == kWarmup) {
+      slow_at_warmup = slow->units_sent();
+      fast_at_warmup = fast->units_sent();
+      sunk_slow = sunk_fast = 0;
+    }
+    for (unsigned k = 0; k < 3; ++k) {
+      for (int c; (c = src[k]->credit(t)) >= 0;) ++credits[k];
+      if (credits[k] == 0) continue;
+      src[k]->send(t, Bench::flit(dst[k], 1, 0, 0, ++id));
+      --credits[k];
+    }
+    s0->step(t);
+    s1->step(t);
+    s2->step(t);
+    // The sinks take everything and return the credits at once.
+    while (const Flit* f = sink_slow->receive(t)) {
+      sink_slow->return_credit(t, f->vc);
+      ++sunk_slow;
+    }
+    while (const Flit* f = sink_fast->receive(t)) {
+      sink_fast->return_credit(t, f->vc);
+      ++sunk_fast;
+    }
+  }
+  const double cycles = static_cast<double>(kCycles - kWarmup);
+  EXPECT_NEAR(static_cast<double>(slow->units_sent() - slow_at_warmup) / cycles, 0.5, 0.5 * 0.02);
+  EXPECT_NEAR(static_cast<double>(fast->units_sent() - fast_at_warmup) / cycles, 2.0, 2.0 * 0.02);
+  EXPECT_NEAR(static_cast<double>(sunk_slow) / cycles, 0.5, 0.5 * 0.02);
+  EXPECT_NEAR(static_cast<double>(sunk_fast) / cycles, 2.0, 2.0 * 0.02);
+  EXPECT_TRUE(errors.empty()) << errors.front();
+}
+
 TEST(RoutingRegistry, EveryFunctionByNameAndAClearErrorOtherwise) {
   std::vector<std::string> names;
   for (const RegisteredRouting& r : routing_functions()) names.push_back(r.name);

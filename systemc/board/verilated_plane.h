@@ -45,6 +45,11 @@ class VerilatedPlane final : public PlaneModel {
 
   void connect(unsigned port, FlitLink* in, FlitLink* out) override {
     if (port >= in_.size()) throw std::out_of_range("VerilatedPlane::connect: port");
+    // The RTL's ports take and give one flit (and one credit) per cycle.
+    for (const FlitLink* l : {in, out})
+      if (l != nullptr && l->rate() != 1.0)
+        throw std::invalid_argument(std::string(l->name()) + ": a board plane's port carries one flit per cycle, not " +
+                                    LinkRate::per_cycle(l->rate()).describe());
     in_[port] = in;
     out_[port] = out;
   }

@@ -126,12 +126,21 @@ struct Flit {
   unsigned vc = 0;
   Payload payload{};
 
+  /// A flit is the unit of a flit link (credit_link.h): one flit on the wire.
+  static constexpr unsigned kMaxFlits = 1;
+  static constexpr unsigned flits() { return 1; }
+
   /// {type, vc, payload} as the flat link word of fmt.flit_width() bits.
   LinkWord pack(const FlitFormat& fmt) const;
   static Flit unpack(const FlitFormat& fmt, const LinkWord& word);
   bool operator==(const Flit& o) const { return type == o.type && vc == o.vc && payload == o.payload; }
   std::string to_string() const;
 };
+
+/// The link fault hook's corruption (credit_link.h): flip the top payload bit, above the header
+/// and the endpoint tag, so the flit can still be attributed to its packet and the payload
+/// comparison must catch it.
+inline void corrupt(Flit& f) { f.payload[1] ^= uint64_t{1} << 63; }
 
 /// The endpoint's identification of a head flit, stored above the header.
 struct EndpointTag {

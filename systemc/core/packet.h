@@ -28,6 +28,7 @@ struct Packet {
   static constexpr unsigned kMaxPayloadFlits = 8;                       ///< 128 B of data
   static constexpr unsigned kWordsPerFlit = 4;                          ///< 32-bit words in a 128-bit flit
   static constexpr unsigned kWords = kMaxPayloadFlits * kWordsPerFlit;  ///< 32
+  static constexpr unsigned kMaxFlits = 1 + kMaxPayloadFlits;           ///< for a link's delay line
 
   uint64_t id = kNoRecord;  ///< its scoreboard record (copies of a multicast share it)
   int32_t src = 0;          ///< the model's node numbers (endpoints; a switch port that sends)
@@ -59,6 +60,10 @@ struct Packet {
     w[3] = static_cast<uint32_t>(p[1] >> 32);
   }
 };
+
+/// The link fault hook's corruption (credit_link.h): one bit of the first payload word, which
+/// the receiver's checks must catch.
+inline void corrupt(Packet& p) { p.data[0] ^= 1u << 3; }
 
 /// FNV-1a over the payload words: a packet's end-to-end integrity check.
 inline uint32_t payload_checksum(const std::array<uint32_t, Packet::kWords>& d) {

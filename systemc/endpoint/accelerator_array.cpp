@@ -52,6 +52,11 @@ AcceleratorArray::AcceleratorArray(sc_core::sc_module_name name, const Accelerat
 
 void AcceleratorArray::connect(unsigned node, unsigned lane, FlitLink* to_router, FlitLink* from_router) {
   if (lane >= cfg_.lanes) throw std::out_of_range("AcceleratorArray::connect: lane " + std::to_string(lane));
+  // An accelerator's port sends and takes one flit (and one credit) per cycle.
+  for (const FlitLink* l : {to_router, from_router})
+    if (l->rate() != 1.0)
+      throw std::invalid_argument(std::string(l->name()) + ": an accelerator's link carries one flit per cycle, not " +
+                                  LinkRate::per_cycle(l->rate()).describe());
   nodes_.at(node).lanes[lane].tx = to_router;
   nodes_.at(node).lanes[lane].rx = from_router;
 }

@@ -7,13 +7,16 @@
 // port holds the credits of the switch's deep input buffer, towards the router it offers the
 // router's own BufDepth. Per direction that is one EdgePort: flits enter from `in` into a
 // per-VC buffer (returning their credits to `in` as they leave) and go out on `out` under the
-// credits of `out`'s receiver, at most one flit per cycle, VCs served round-robin. The VC of a
-// flit is kept.
+// credits of `out`'s receiver, VCs served round-robin. The VC of a flit is kept. Per cycle the
+// port passes on as many flits as `out`'s rate allows (one at rate 1, none while a slow link is
+// busy) and `in`'s credit wire can return credits for (one at rate 1): a port between a board
+// plane and a faster cable is as fast as the plane's side.
 //
 // The edge port is also where the packet's path is observed: heads leaving the board or
 // entering it are reported to the PacketTracker with the router they pass.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -44,6 +47,7 @@ class EdgePort {
   void connect(FlitLink* in, FlitLink* out, PacketTracker* tracker, ErrorHandler on_error) {
     in_ = in;
     out_ = out;
+    credit_width_ = in->credit_width();
     tracker_ = tracker;
     on_error_ = std::move(on_error);
   }
@@ -55,15 +59,15 @@ class EdgePort {
     // include it; either way nothing arrives in cycle t, and a port that does not skip then
     // finds nothing and does nothing: the result is the same.
     if (buf_.total() == 0 && in_->flits_on_wire() == 0 && out_->credits_on_wire() == 0) return;
-    const int c = out_->credit(t);
-    if (c >= 0) ++credits_[static_cast<unsigned>(c)];
-    if (const Flit* f = in_->receive(t)) {
-      if (!buf_.push(*f, t)) fail(t, "a flit arrived on a full VC " + std::to_string(f->vc));
-    }
+    out_->take_credits(t, [this](unsigned vc, unsigned n) { credits_[vc] += n; });
+    in_->receive_all(t, [this, t](const Flit& f) {
+      if (!buf_.push(f, t)) fail(t, "a flit arrived on a full VC " + std::to_string(f.vc));
+    });
     if (buf_.total() == 0) return;
     // The VCs take turns at the link, among those with a flit and a credit.
-    const int pick = rr_.pick([&](unsigned v) { return !buf_.empty(v) && credits_[v] != 0; });
-    if (pick >= 0) {
+    for (unsigned n = std::min(out_->budget(t), credit_width_); n != 0; --n) {
+      const int pick = rr_.pick([&](unsigned v) { return !buf_.empty(v) && credits_[v] != 0; });
+      if (pick < 0) break;
       const unsigned vc = static_cast<unsigned>(pick);
       const Flit f = buf_.front(vc).flit;
       buf_.pop(vc);
@@ -104,6 +108,7 @@ class EdgePort {
   FlitLink* out_ = nullptr;
   VcBuffer buf_;
   std::array<unsigned, VcBuffer::kMaxVcs> credits_{};
+  unsigned credit_width_ = 1;  // credits `in` carries back per cycle
   RoundRobin rr_;
   Direction dir_;
   unsigned board_, x_, y_;

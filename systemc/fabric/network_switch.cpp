@@ -23,6 +23,7 @@ NetworkSwitch::NetworkSwitch(std::string name, unsigned ports, unsigned vcs, uns
       owed_credits_(static_cast<std::size_t>(ports) * vcs, 0),
       owed_total_(ports, 0),
       rr_credit_(ports, RoundRobin(vcs)),
+      credit_width_(ports, 1),
       route_(static_cast<std::size_t>(ports) * vcs, kNone),
       route_vc_(static_cast<std::size_t>(ports) * vcs, 0),
       owner_(static_cast<std::size_t>(ports) * vcs, kNone),
@@ -40,6 +41,7 @@ NetworkSwitch::NetworkSwitch(std::string name, unsigned ports, unsigned vcs, uns
 void NetworkSwitch::connect(unsigned port, FlitLink* in, FlitLink* out, unsigned out_credits) {
   in_.at(port) = in;
   out_.at(port) = out;
+  credit_width_[port] = in != nullptr ? in->credit_width() : 1;
   full_credits_[port] = out_credits;
   for (unsigned v = 0; v < vcs_; ++v) credits_[port * vcs_ + v] = out_credits;
 }
@@ -57,41 +59,46 @@ void NetworkSwitch::step(uint64_t t) {
       out_[p + 2]->prefetch_slots(t);
     }
     if (in_[p] == nullptr) continue;
-    const int c = out_[p]->credit(t);
-    if (c >= 0) ++credits_[p * vcs_ + static_cast<unsigned>(c)];
-    if (const Flit* f = in_[p]->receive(t)) {
-      if (!buf_[p].push(*f, t + latency_) && on_error_) {
+    // Everything the links deliver in this cycle: one credit and one flit on a rate-1 link,
+    // more on a faster one.
+    out_[p]->take_credits(t, [&](unsigned vc, unsigned n) { credits_[p * vcs_ + vc] += n; });
+    in_[p]->receive_all(t, [&](const Flit& f) {
+      if (!buf_[p].push(f, t + latency_) && on_error_) {
         on_error_("cycle " + std::to_string(t) + ": " + name_ + " port " + std::to_string(p) +
-                  ": a flit arrived on a full VC " + std::to_string(f->vc));
+                  ": a flit arrived on a full VC " + std::to_string(f.vc));
       }
-    }
+    });
   }
 
   for (unsigned r = 0; r < speedup_; ++r) crossbar_round(t);
 
-  // Credits for what left the input buffers: a credit wire carries one per cycle, so with
-  // speedup an input may owe a few for a cycle or two.
+  // Credits for what left the input buffers: a credit wire carries as many per cycle as its
+  // link carries flits (one at rate 1), so with speedup an input may owe a few for a cycle or two.
   for (unsigned i = 0; i < ports; ++i) {
     if (owed_total_[i] == 0) continue;
-    const int pick = rr_credit_[i].pick([&](unsigned v) { return owed_credits_[i * vcs_ + v] != 0; });
-    if (pick < 0) continue;
-    const unsigned v = static_cast<unsigned>(pick);
-    in_[i]->return_credit(t, v);
-    --owed_credits_[i * vcs_ + v];
-    --owed_total_[i];
-    rr_credit_[i].grant(v);
+    for (unsigned k = credit_width_[i]; k != 0 && owed_total_[i] != 0; --k) {
+      const int pick = rr_credit_[i].pick([&](unsigned v) { return owed_credits_[i * vcs_ + v] != 0; });
+      const unsigned v = static_cast<unsigned>(pick);  // owed_total_ != 0: some VC is owed
+      in_[i]->return_credit(t, v);
+      --owed_credits_[i * vcs_ + v];
+      --owed_total_[i];
+      rr_credit_[i].grant(v);
+    }
   }
 
-  // Output links: one flit each, from a VC with a credit downstream.
+  // Output links: as many flits as the link's budget allows in this cycle (one on a rate-1
+  // link, none while a slow link is still busy), each from a VC with a credit downstream.
   for (unsigned o = 0; o < ports; ++o) {
     if (obuf_[o].total() == 0) continue;
-    const int pick = rr_link_[o].pick([&](unsigned v) { return !obuf_[o].empty(v) && credits_[o * vcs_ + v] != 0; });
-    if (pick < 0) continue;
-    const unsigned v = static_cast<unsigned>(pick);
-    out_[o]->send(t, obuf_[o].front(v).flit);
-    obuf_[o].pop(v);
-    --credits_[o * vcs_ + v];
-    rr_link_[o].grant(v);
+    for (unsigned n = out_[o]->budget(t); n != 0; --n) {
+      const int pick = rr_link_[o].pick([&](unsigned v) { return !obuf_[o].empty(v) && credits_[o * vcs_ + v] != 0; });
+      if (pick < 0) break;
+      const unsigned v = static_cast<unsigned>(pick);
+      out_[o]->send(t, obuf_[o].front(v).flit);
+      obuf_[o].pop(v);
+      --credits_[o * vcs_ + v];
+      rr_link_[o].grant(v);
+    }
   }
 }
 

@@ -8,7 +8,9 @@
 // paper: 40 ns input plus 40 ns output buffer latency). The crossbar runs `speedup` times faster
 // than a link (Table III: 800 Gb/s crossbar for 400 Gb/s links, speedup 2): per cycle an input
 // may move up to `speedup` flits into output queues and an output may take up to `speedup`,
-// while each output link sends one (and each input's credit wire returns one credit). Speedup
+// while each output link sends what its rate allows (one flit at rate 1, two at rate 2, one
+// every other cycle at rate 1/2; credit_link.h) and each input's credit wire returns as many
+// credits (at least one). Links of different rates meet in one switch. Speedup
 // lets a backed-up input drain faster than its link fills it; it does not remove head-of-line
 // blocking within one VC FIFO (docs/hammingmesh.md measures both).
 // Flow control is credit based and wormhole per VC: a head reserves an output VC until its
@@ -24,8 +26,8 @@
 // each input picks, round-robin over its VCs, one VC whose front flit is ready and can go (room
 // in the output queue of its VC, and for a head a free output VC); each output grants one of
 // the inputs that picked it, round-robin. A grant moves the flit into the output queue and
-// returns its credit upstream. Each output link then sends one queued flit that has a credit,
-// VCs served round-robin.
+// returns its credit upstream. Each output link then sends queued flits that have a credit, up
+// to its budget for the cycle, VCs served round-robin.
 #pragma once
 
 #include <cstdint>
@@ -112,6 +114,7 @@ class NetworkSwitch {
   std::vector<unsigned> owed_credits_;  // [in * vcs + vc]: credits not yet returned upstream
   std::vector<unsigned> owed_total_;    // per input
   std::vector<RoundRobin> rr_credit_;   // per input: the VCs whose credits go back in turn
+  std::vector<unsigned> credit_width_;  // per input: credits its link carries back per cycle
   std::vector<int> route_;              // [in * vcs + vc]: output of the packet in progress
   std::vector<unsigned> route_vc_;      // [in * vcs + vc]: ... and its VC there
   std::vector<int> owner_;              // [out * vcs + vc]: input holding that output VC

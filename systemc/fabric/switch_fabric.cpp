@@ -27,8 +27,8 @@ SwitchFabric::SwitchFabric(sc_core::sc_module_name name, const SimConfig& cfg, P
 
 SwitchFabric::~SwitchFabric() = default;
 
-FlitLink* SwitchFabric::make_link(const std::string& name, unsigned latency) {
-  links_.push_back(std::make_unique<FlitLink>(name.c_str(), latency));
+FlitLink* SwitchFabric::make_link(const std::string& name, unsigned latency, LinkRate rate) {
+  links_.push_back(std::make_unique<FlitLink>(name.c_str(), latency, rate));
   return links_.back().get();
 }
 
@@ -36,10 +36,11 @@ void SwitchFabric::cable(NetworkSwitch* s, unsigned sp, NetworkSwitch* d, unsign
   cable(s, sp, d, dp, cable_latency_);
 }
 
-void SwitchFabric::cable(NetworkSwitch* s, unsigned sp, NetworkSwitch* d, unsigned dp, unsigned latency) {
+void SwitchFabric::cable(NetworkSwitch* s, unsigned sp, NetworkSwitch* d, unsigned dp, unsigned latency,
+                         LinkRate rate) {
   const std::string n = s->name() + "_p" + std::to_string(sp) + "__" + d->name() + "_p" + std::to_string(dp);
-  FlitLink* up = make_link(n + "_up", latency);
-  FlitLink* down = make_link(n + "_down", latency);
+  FlitLink* up = make_link(n + "_up", latency, rate);
+  FlitLink* down = make_link(n + "_down", latency, rate);
   s->connect(sp, down, up, switch_depth_);
   d->connect(dp, up, down, switch_depth_);
   ++cables_;

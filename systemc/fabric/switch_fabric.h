@@ -63,10 +63,13 @@ class SwitchFabric : public sc_core::sc_module {
 
  private:
   void on_clock();
-  FlitLink* make_link(const std::string& name, unsigned latency);
+  /// A link of `rate` flits per cycle (1 unless a builder says otherwise; config keys for
+  /// per-link bandwidths come later).
+  FlitLink* make_link(const std::string& name, unsigned latency, LinkRate rate = LinkRate{});
   /// A cable between two switch ports: a link each way.
   void cable(NetworkSwitch* s, unsigned sp, NetworkSwitch* d, unsigned dp);
-  void cable(NetworkSwitch* s, unsigned sp, NetworkSwitch* d, unsigned dp, unsigned latency);
+  void cable(NetworkSwitch* s, unsigned sp, NetworkSwitch* d, unsigned dp, unsigned latency,
+             LinkRate rate = LinkRate{});
   using TerminalPorts = std::vector<std::pair<NetworkSwitch*, unsigned>>;
   /// The switches and inner cables of one tree of `ports` terminals; where each terminal is.
   TerminalPorts build_tree(const std::string& name, unsigned ports, const TreeAddressing& addr);

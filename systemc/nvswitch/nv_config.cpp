@@ -264,8 +264,7 @@ std::vector<std::string> NvConfig::derivations() const {
   const auto num = [](double v) { return format_number(v); };  // units.h: the configs' own number format
   return {"fabric clock = topology.link_bandwidth " + num(link_bandwidth / 8e9) +
               " GB/s / 16-B flit = " + num(clock_hz / 1e9) + " GHz (a GPU link carries one flit per cycle)",
-          "switch-to-switch links: topology.trunk_bandwidth " + num(trunk_bandwidth / 8e9) +
-              " GB/s = " + num(trunk_rate()) + " flits per cycle",
+          "switch-to-switch links: topology.trunk_bandwidth " + trunk_link_rate().describe(),
           "switch.latency " + num(switch_latency_s * 1e9) + " ns = " + std::to_string(switch_latency) +
               " cycles; topology.link_latency " + num(link_latency_s * 1e9) + " ns = " + std::to_string(link_latency) +
               " cycles (at least 1)",

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "config_reader.h"
+#include "link_rate.h"
 #include "nv_gpu.h"
 #include "nv_switch.h"
 #include "nv_topology.h"
@@ -46,7 +47,9 @@ struct NvConfig {
   // derived
   double clock_hz = 0;
   /// Flits per fabric cycle of a switch-to-switch link.
-  double trunk_rate() const { return trunk_bandwidth / link_bandwidth; }
+  /// Switch-to-switch links: flits per fabric cycle, from the two bandwidths.
+  LinkRate trunk_link_rate() const { return LinkRate::from_bandwidth(trunk_bandwidth, link_bandwidth); }
+  double trunk_rate() const { return trunk_link_rate().flits_per_cycle; }
   unsigned link_latency = 1, switch_latency = 0, input_buffer = 0, timeout = 0;
   unsigned gpus() const { return groups * 8; }
   /// How the cycle-level numbers were derived from the physical ones, one line each.

@@ -31,6 +31,7 @@ Gpu::Gpu(unsigned id, const NvTopology& topo, const GpuParams& params, PacketBoa
       board_(board),
       rng_(Rng::stream(params.seed, id)),
       tx_(topo.links()),
+      in_(topo.links(), nullptr),
       pending_(topo.links() * kVcs),
       rx_(topo.links()),
       final_(params.lines, false) {
@@ -88,6 +89,7 @@ void Gpu::error(uint64_t& counter, const std::string& what) {
   ++counter;
 }
 
+// A packet whose head arrived on link `port`: it is handled when its tail has arrived too.
 void Gpu::accept(unsigned port, Packet&& pkt, uint64_t head_time) {
   const uint64_t tail = head_time + pkt.flits() - 1;
   if (p_.fault != GpuParams::Fault::None && id_ == p_.fault_gpu && carries_line(kind_of(pkt)) &&
@@ -436,6 +438,8 @@ void Gpu::issue(uint64_t now) {
 
 void Gpu::step(uint64_t now) {
   now_ = now;
+  for (unsigned j = 0; j < in_.size(); ++j)
+    if (in_[j] != nullptr) in_[j]->receive_all(now, [&](Packet& p) { accept(j, std::move(p), now); });
   for (auto& q : rx_)
     while (!q.empty() && q.front().first <= now) {
       Packet p = std::move(q.front().second);
@@ -478,6 +482,9 @@ std::string Gpu::where() const {
   if (p_.wave_lines) os << ", waves " << waves_started_ << " started, " << waves_open_ << " open";
   if (!barrier_done_) os << ", waiting at the barrier";
   if (!partial_.empty()) os << ", " << partial_.size() << " partial lines at home";
+  uint64_t on_links = 0;
+  for (const auto& t : tx_) on_links += t.packets_on_wire();
+  if (on_links) os << ", " << on_links << " packets on its links";
   return os.str();
 }
 

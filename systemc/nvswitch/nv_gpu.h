@@ -89,7 +89,7 @@ inline unsigned uniform_target(uint64_t seed, unsigned src, uint64_t line, unsig
   return k < src ? k : k + 1;
 }
 
-class Gpu : public PacketSink {
+class Gpu {
  public:
   /// board: the system's scoreboard, where every packet this GPU sends gets its record and every
   /// packet it receives is checked.
@@ -97,8 +97,9 @@ class Gpu : public PacketSink {
 
   unsigned id() const { return id_; }
   LinkTx& link(unsigned j) { return tx_[j]; }
+  /// The link from the switch on plane j: polled every cycle.
+  void set_input(unsigned j, LinkTx::Wire* link) { in_[j] = link; }
 
-  void accept(unsigned port, Packet&& pkt, uint64_t head_time) override;
   void step(uint64_t now);
 
   bool done() const { return finals_ == p_.lines; }
@@ -125,6 +126,7 @@ class Gpu : public PacketSink {
     bool operator>(const MemOp& o) const { return at != o.at ? at > o.at : seq > o.seq; }
   };
 
+  void accept(unsigned port, Packet&& pkt, uint64_t head_time);
   void handle(Packet&& pkt, uint64_t now);
   void finalise(uint64_t line, const std::array<uint32_t, kLineWords>& data, uint64_t now);
   void send(Packet&& pkt);
@@ -165,6 +167,7 @@ class Gpu : public PacketSink {
   uint64_t now_ = 0;  // the cycle being handled (for the records of the packets it sends)
   Rng rng_;           // this GPU's stream: memory jitter, DMA issue order
   std::vector<LinkTx> tx_;
+  std::vector<LinkTx::Wire*> in_;                            // per link: from the switch
   std::vector<std::deque<Packet>> pending_;                  // per link and VC: waiting for room in the link queue
   std::vector<std::deque<std::pair<uint64_t, Packet>>> rx_;  // per link: (tail arrival, packet)
   std::priority_queue<MemOp, std::vector<MemOp>, std::greater<MemOp>> mem_;

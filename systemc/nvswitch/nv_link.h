@@ -2,52 +2,51 @@
 //
 // A link moves `rate` 16-B flits per cycle: 1 at the fabric clock's own bandwidth (25 GB/s), and
 // any other positive rate for links of another bandwidth (topology.trunk_bandwidth), so links of
-// different speeds coexist in one system. A packet of n flits holds the link for n / rate cycles;
-// on a busy link the fraction of a cycle carries over to the next packet, so a link of rate 2
-// sends two 9-flit packets in 9 cycles. The next hop sees the packet's head `latency` cycles after
-// it starts; on a link slower than one flit per cycle, as late as a full-rate packet whose tail
-// arrives with this one's, so that no faster link downstream forwards data that has not arrived
-// yet (packets move whole: virtual cut-through at packet granularity). The sender keeps one queue
-// per VC, bounded in flits, and credits for the receiver's input buffer of that VC. Flow control is
-// virtual cut-through (IV-E2): a packet starts only when the receiver has room for all of it, and
-// then holds the link for n / rate cycles. The VCs take turns packet by packet.
-// The receiver returns the credits when the packet leaves its buffer; they arrive one link latency
-// later.
+// different speeds coexist in one system. The wire is core's CreditLink (credit_link.h), carrying
+// whole packets: a packet of n flits holds it for n / rate cycles, fractions carry over on a busy
+// link (a link of rate 2 sends two 9-flit packets in 9 cycles), and on a link slower than one flit
+// per cycle the head arrives as late as a full-rate packet whose tail arrives with this one's
+// (packets move whole: virtual cut-through at packet granularity). The receiver (a switch input
+// or a GPU) polls the wire every cycle and takes a packet in the cycle its head arrives, `latency`
+// cycles after the packet started (plus the late head); `latency` counts the sender's output
+// register, so the wire's own delay line is latency - 1 cycles and `latency` is at least 1.
+//
+// The sender keeps one queue per VC, bounded in flits, and credits for the receiver's input
+// buffer of that VC. Flow control is virtual cut-through (IV-E2): a packet starts only when the
+// receiver has room for all of it. The VCs take turns packet by packet, and at most one packet
+// starts per cycle. The receiver returns a packet's credits, in flits, when it leaves its buffer;
+// they arrive one link latency later.
 #pragma once
 
-#include <cmath>
 #include <cstdint>
 #include <deque>
+#include <memory>
+#include <stdexcept>
+#include <string>
 
+#include "credit_link.h"
 #include "nv_packet.h"
 #include "round_robin.h"
 
 namespace hx::nv {
 
-/// What a link delivers into: a switch input port or a GPU.
-class PacketSink {
- public:
-  virtual ~PacketSink() = default;
-  /// The packet's head reaches input `port` at cycle `head_time`.
-  virtual void accept(unsigned port, Packet&& pkt, uint64_t head_time) = 0;
-};
-
 class LinkTx {
  public:
-  /// queue_flits: each VC queue's capacity. credits: the receiver's buffer per VC, in flits.
-  /// rate: flits per cycle (> 0).
-  void connect(PacketSink* sink, unsigned sink_port, unsigned latency, unsigned queue_flits, unsigned credits,
-               double rate = 1.0) {
-    sink_ = sink;
-    sink_port_ = sink_port;
-    latency_ = latency;
+  using Wire = CreditLink<Packet>;
+
+  /// latency: cycles from a packet's start to its head's arrival (>= 1). queue_flits: each VC
+  /// queue's capacity. credits: the receiver's buffer per VC, in flits.
+  void connect(std::string name, unsigned latency, unsigned queue_flits, unsigned credits, LinkRate rate = LinkRate{}) {
+    if (latency < 1) throw std::invalid_argument(name + ": a link's latency is at least 1 cycle");
+    wire_ = std::make_unique<Wire>(std::move(name), latency - 1, rate);
     capacity_ = queue_flits;
-    rate_ = rate;
     for (unsigned v = 0; v < kVcs; ++v) credits_[v] = credits;
   }
-  double rate() const { return rate_; }
-  bool connected() const { return sink_ != nullptr; }
-  unsigned latency() const { return latency_; }
+  bool connected() const { return wire_ != nullptr; }
+  /// What the receiver polls and returns credits on.
+  Wire* wire() { return wire_.get(); }
+  double rate() const { return wire_->rate(); }
+  unsigned latency() const { return wire_->latency() + 1; }
 
   bool can_accept(unsigned vc, unsigned flits) const { return queued_[vc] + flits <= capacity_; }
   void push(Packet&& p) {
@@ -55,22 +54,24 @@ class LinkTx {
     queued_[vc] += p.flits();
     queue_[vc].push_back(std::move(p));
   }
-  /// The receiver freed `flits` of VC `vc` at cycle `now`.
-  void return_credits(uint64_t now, unsigned vc, unsigned flits) { returns_.push_back({now + latency_, vc, flits}); }
 
-  bool idle() const { return queue_[0].empty() && queue_[1].empty() && returns_.empty(); }
+  /// Nothing queued, nothing on the wire either way.
+  bool idle() const {
+    return queue_[0].empty() && queue_[1].empty() &&
+           (!wire_ || (wire_->units_on_wire() == 0 && wire_->credits_on_wire() == 0));
+  }
   size_t queued_packets(unsigned vc) const { return queue_[vc].size(); }
+  /// Packets sent and not yet taken by the receiver.
+  uint64_t packets_on_wire() const { return wire_ ? wire_->units_on_wire() : 0; }
   /// Cycles the link was busy sending: flits sent / rate.
-  double busy_cycles() const { return static_cast<double>(flits_sent_) / rate_; }
-  uint64_t flits_sent() const { return flits_sent_; }
+  double busy_cycles() const { return wire_ ? wire_->busy_cycles() : 0.0; }
+  uint64_t flits_sent() const { return wire_ ? wire_->flits_sent() : 0; }
 
-  /// One cycle: take the credits that have arrived; if the link is free, start the next packet.
+  /// One cycle: take the credits that have arrived; if the wire is free, start the next packet.
   void step(uint64_t now) {
-    while (!returns_.empty() && returns_.front().at <= now) {
-      credits_[returns_.front().vc] += returns_.front().flits;
-      returns_.pop_front();
-    }
-    if (static_cast<double>(now) < free_at_) return;
+    if (!wire_) return;
+    wire_->take_credits(now, [this](unsigned vc, unsigned flits) { credits_[vc] += flits; });
+    if (!wire_->can_send(now)) return;
     // The VCs take turns, packet by packet, among those whose next packet fits the receiver.
     const int pick =
         next_vc_.pick([&](unsigned v) { return !queue_[v].empty() && credits_[v] >= queue_[v].front().flits(); });
@@ -79,33 +80,18 @@ class LinkTx {
       const unsigned flits = queue_[vc].front().flits();
       credits_[vc] -= flits;
       queued_[vc] -= flits;
-      const double hold = flits / rate_;  // cycles on the wire
-      // Back to back: start where the last packet ended, even within the last cycle.
-      const double start = free_at_ > static_cast<double>(now) - 1.0 ? free_at_ : static_cast<double>(now);
-      free_at_ = start + hold;
-      flits_sent_ += flits;
       next_vc_.grant(vc);
-      Packet p = std::move(queue_[vc].front());
+      wire_->send(now, std::move(queue_[vc].front()));
       queue_[vc].pop_front();
-      // A slow link delays the head so that the tail arrives when it really does.
-      const uint64_t late = hold > flits ? static_cast<uint64_t>(std::ceil(hold - flits)) : 0;
-      sink_->accept(sink_port_, std::move(p), now + latency_ + late);
     }
   }
 
  private:
-  struct CreditReturn {
-    uint64_t at;
-    unsigned vc, flits;
-  };
-  PacketSink* sink_ = nullptr;
-  unsigned sink_port_ = 0, latency_ = 1, capacity_ = 0;
+  std::unique_ptr<Wire> wire_;
+  unsigned capacity_ = 0;
   unsigned credits_[kVcs] = {0, 0};
   unsigned queued_[kVcs] = {0, 0};
   std::deque<Packet> queue_[kVcs];
-  std::deque<CreditReturn> returns_;
-  double free_at_ = 0, rate_ = 1;
-  uint64_t flits_sent_ = 0;
   RoundRobin next_vc_{kVcs};
 };
 

@@ -23,13 +23,25 @@ NvSwitch::NvSwitch(unsigned id, const NvTopology& topo, const SwitchParams& para
   for (unsigned q = 0; q < NvTopology::kPorts; ++q) in_[reinject_index(q)].from_link = false;
 }
 
-void NvSwitch::accept(unsigned port, Packet&& pkt, uint64_t head_time) {
-  Held h;
-  h.ready = head_time + p_.latency;
-  const unsigned vc = pkt.vc();
-  h.pkt = std::move(pkt);
-  in_[port].vcq[vc].push_back(std::move(h));
-  ++buffered_;
+// The packets whose heads arrive on input `port`'s link in this cycle.
+void NvSwitch::receive(unsigned port, uint64_t now) {
+  LinkTx::Wire* link = in_[port].link;
+  if (link == nullptr) return;
+  link->receive_all(now, [&](Packet& pkt) {
+    Held h;
+    h.ready = now + p_.latency;
+    const unsigned vc = pkt.vc();
+    h.pkt = std::move(pkt);
+    in_[port].vcq[vc].push_back(std::move(h));
+    ++buffered_;
+  });
+}
+
+// Packets on the input links, not yet arrived.
+bool NvSwitch::packets_arriving() const {
+  for (unsigned q = 0; q < NvTopology::kPorts; ++q)
+    if (in_[q].link != nullptr && in_[q].link->units_on_wire() != 0) return true;
+  return false;
 }
 
 // Decide where a packet goes: output ports (a bit set), a reduction table, or nowhere (absorbed).
@@ -139,7 +151,7 @@ bool NvSwitch::dispatch(Input& in, int in_index, uint64_t now) {
       }
       if (h.remaining != 0) continue;
     }
-    if (in.upstream) in.upstream->return_credits(now, vc, flits);
+    if (in.link) in.link->return_credit(now, vc, flits);
     q.pop_front();
     --buffered_;
     in.next_vc = (vc + 1) % kVcs;
@@ -281,11 +293,13 @@ bool NvSwitch::deliver_output(unsigned q) {
 
 void NvSwitch::step(uint64_t now) {
   now_ = now;
+  for (unsigned q = 0; q < NvTopology::kPorts; ++q) receive(q, now);
   for (unsigned q = 0; q < NvTopology::kPorts; ++q) deliver_output(q);
   // Inputs compete for room in the output queues and tables. The input served first changes
   // every cycle (round robin): a fixed order would let low-numbered ports take the room first
-  // every time, and the GPUs behind high-numbered ports would fall behind.
-  if (buffered_ != 0) {
+  // every time, and the GPUs behind high-numbered ports would fall behind. The pointer moves in
+  // every cycle in which a packet is buffered or on its way in (it does not in an idle switch).
+  if (buffered_ != 0 || packets_arriving()) {
     const unsigned n = static_cast<unsigned>(in_.size());
     for (unsigned k = 0; k < n; ++k) {
       const unsigned i = (rr_ + k) % n;
@@ -325,6 +339,7 @@ std::string NvSwitch::where() const {
     for (unsigned v = 0; v < kVcs; ++v)
       if (out_[q].queued_packets(v))
         os << " out " << q << " vc" << v << ": " << out_[q].queued_packets(v) << " packets;";
+    if (out_[q].packets_on_wire()) os << " out " << q << " link: " << out_[q].packets_on_wire() << " packets;";
   }
   return os.str();
 }

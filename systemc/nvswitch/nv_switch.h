@@ -1,10 +1,11 @@
 // nv_switch.h: the NVSwitch-like switch of Klenk et al. (section V, IV-A, IV-D, IV-E).
 //
-// 16 ports, output-queued, two VCs (requests, responses). A packet whose head arrives at an input
-// port becomes eligible for the crossbar `latency` cycles later (the switch's 150 ns); it then
-// moves, whole, to every output it needs as soon as each has room (virtual cut-through). A
-// multicast goes to the ports that are free and tries the others again later (IV-A). The crossbar
-// reads an input at `speedup` flits per cycle (IV-E1: in-network reductions need about 2x).
+// 16 ports, output-queued, two VCs (requests, responses). Each input polls its link every cycle;
+// a packet whose head arrives at an input port becomes eligible for the crossbar `latency` cycles
+// later (the switch's 150 ns); it then moves, whole, to every output it needs as soon as each has
+// room (virtual cut-through). A multicast goes to the ports that are free and tries the others
+// again later (IV-A). The crossbar reads an input at `speedup` flits per cycle (IV-E1: in-network
+// reductions need about 2x).
 //
 // Each port has a reduction table (the Verilated RTL, reduction_bank.h), in front of its output:
 //   - pull (IV-B): a pull request allocates an entry in the table of the port it entered by, with
@@ -46,7 +47,7 @@ struct SwitchStats {
   unsigned max_occupancy = 0;
 };
 
-class NvSwitch : public PacketSink {
+class NvSwitch {
  public:
   /// board: the system's scoreboard. A packet ends at a switch when the switch absorbs it (an ack
   /// to one of its ports) or a reduction unit takes it in (a push write, a pull response); what a
@@ -56,13 +57,12 @@ class NvSwitch : public PacketSink {
 
   unsigned id() const { return id_; }
   LinkTx& output(unsigned port) { return out_[port]; }
-  /// The link that feeds input `port` (for returning its credits).
-  void set_upstream(unsigned port, LinkTx* tx) { in_[port].upstream = tx; }
+  /// The link that feeds input `port`: polled for packets, and where their credits go back.
+  void set_input(unsigned port, LinkTx::Wire* link) { in_[port].link = link; }
 
-  void accept(unsigned port, Packet&& pkt, uint64_t head_time) override;
   void step(uint64_t now);
 
-  /// Nothing buffered, queued, in a table or on the way out.
+  /// Nothing buffered, queued, in a table or on the way out (its output links included).
   bool idle() const;
   /// Table entries still valid (after a run: reductions that never completed).
   unsigned table_entries_in_use() const;
@@ -84,7 +84,7 @@ class NvSwitch : public PacketSink {
   };
   struct Input {
     std::deque<Held> vcq[kVcs];
-    LinkTx* upstream = nullptr;
+    LinkTx::Wire* link = nullptr;  // none: a reinjection input
     double xbar_free = 0;
     unsigned next_vc = 0;
     bool from_link = true;  // false: the reinjection input of a port's table
@@ -106,6 +106,8 @@ class NvSwitch : public PacketSink {
     bool out_done = false;   // `out` is complete and waits for room downstream
   };
 
+  void receive(unsigned port, uint64_t now);
+  bool packets_arriving() const;
   void plan(Held& h, int in);
   bool dispatch(Input& in, int in_index, uint64_t now);
   void feed_tables(uint64_t now);
@@ -123,7 +125,7 @@ class NvSwitch : public PacketSink {
   std::array<BankPortIo, NvTopology::kPorts> io_;
   PacketBoard* board_;
   uint64_t now_ = 0;       // the cycle being handled
-  unsigned buffered_ = 0;  // packets in input queues
+  unsigned buffered_ = 0;  // packets in input queues (not those still on the input links)
   unsigned rr_ = 0;        // round-robin pointer: the input served first, and the output tried first
   SwitchStats stats_;
 };

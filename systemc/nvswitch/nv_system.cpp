@@ -63,15 +63,18 @@ NvSystem::NvSystem(sc_core::sc_module_name name, const NvConfig& cfg)
     for (unsigned q = 0; q < NvTopology::kPorts; ++q) {
       const PortPeer& peer = topo_.peer(s, q);
       LinkTx& out = switches_[s]->output(q);
+      const std::string sw = "switch" + std::to_string(s) + ".port" + std::to_string(q);
       if (peer.kind == PortPeer::Kind::Gpu) {
-        out.connect(gpus_[peer.index].get(), peer.port, cfg.link_latency, sp.output_queue, kGpuInputCredits);
+        const std::string gpu = "gpu" + std::to_string(peer.index) + ".link" + std::to_string(peer.port);
+        out.connect(sw + "->" + gpu, cfg.link_latency, sp.output_queue, kGpuInputCredits);
+        gpus_[peer.index]->set_input(peer.port, out.wire());
         LinkTx& up = gpus_[peer.index]->link(peer.port);
-        up.connect(switches_[s].get(), q, cfg.link_latency, sp.output_queue, sp.input_buffer);
-        switches_[s]->set_upstream(q, &up);
+        up.connect(gpu + "->" + sw, cfg.link_latency, sp.output_queue, sp.input_buffer);
+        switches_[s]->set_input(q, up.wire());
       } else if (peer.kind == PortPeer::Kind::Switch) {
-        out.connect(switches_[peer.index].get(), peer.port, cfg.link_latency, sp.output_queue, sp.input_buffer,
-                    cfg.trunk_rate());
-        switches_[peer.index]->set_upstream(peer.port, &out);
+        out.connect(sw + "->switch" + std::to_string(peer.index) + ".port" + std::to_string(peer.port),
+                    cfg.link_latency, sp.output_queue, sp.input_buffer, cfg.trunk_link_rate());
+        switches_[peer.index]->set_input(peer.port, out.wire());
       }
     }
   SC_METHOD(on_clock);

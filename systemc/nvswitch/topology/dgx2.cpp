@@ -9,7 +9,9 @@ namespace {
 class Dgx2 : public NvSystemBuilder {
  public:
   const char* kind() const override { return "dgx2"; }
-  const char* description() const override { return "16 GPUs, 12 switches in two groups of 6 (Klenk et al., section V)"; }
+  const char* description() const override {
+    return "16 GPUs, 12 switches in two groups of 6 (Klenk et al., section V)";
+  }
   unsigned default_groups() const override { return 2; }
   unsigned min_groups() const override { return 2; }
   unsigned max_groups() const override { return 2; }

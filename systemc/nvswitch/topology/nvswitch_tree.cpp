@@ -10,9 +10,7 @@ namespace {
 class NvSwitchTree : public NvSystemBuilder {
  public:
   const char* kind() const override { return "nvswitch_tree"; }
-  const char* description() const override {
-    return "two-level fat tree of NVSwitch-like switches, groups of 8 GPUs";
-  }
+  const char* description() const override { return "two-level fat tree of NVSwitch-like switches, groups of 8 GPUs"; }
   unsigned default_groups() const override { return 16; }
   unsigned min_groups() const override { return 2; }
   unsigned max_groups() const override { return NvTopology::kPorts; }  // a spine's ports
@@ -24,8 +22,7 @@ class NvSwitchTree : public NvSystemBuilder {
         t.cable(t.leaf(plane, g), NvTopology::kDownPorts + k, t.spine(plane, k), g);
   }
   std::string name(const NvTopology& t) const override {
-    return "two-level fat tree (" + std::to_string(t.gpus()) + " GPUs, " + std::to_string(t.switches()) +
-           " switches)";
+    return "two-level fat tree (" + std::to_string(t.gpus()) + " GPUs, " + std::to_string(t.switches()) + " switches)";
   }
 };
 

@@ -1,0 +1,378 @@
+// credit_link.h: one direction of a point-to-point link with credit-based flow control, as C++
+// values: units (flits, or whole packets of a packet-granular model) forward, credits back.
+// Both network models use it: the fabric model as FlitLink (CreditLink<Flit>), the NVSwitch
+// model for packets (CreditLink<nv::Packet>).
+//
+// Timing. Both directions take `latency` cycles of wire delay on top of the sender's output
+// register: a component that, while handling cycle t, drives a unit for cycle t+1 sees it
+// arrive at the other end in cycle t+1+latency; a credit returned in cycle t is back at the
+// sender in cycle t+1+latency:
+//
+//      sender: send(t, u)  ──►  [ t+1 ... t+1+latency ]  ──►  receiver: receive(t+1+latency)
+//    receiver: return_credit(t, vc, n)  ──►  sender: credit(t+1+latency)
+//
+// Because every write lands in a later cycle than any read of the same cycle, the sender and the
+// receiver may be handled in any order within a cycle: the link needs no delta cycles and no
+// update phase, and it is deterministic. Both ends poll: the receiver takes what arrives in its
+// cycle, the sender the credits that arrive in its cycle, every cycle (what is not taken in its
+// cycle is overwritten a ring later).
+//
+// Credits count flits, per VC: a receiver buffer is sized in flits, and a packet-granular
+// receiver frees a whole packet's flits at once (9 for a 144-B NVSwitch packet).
+//
+// Rate. A link carries `rate` flits per cycle (link_rate.h: its bandwidth over the clock's
+// reference bandwidth). A unit of n flits holds the wire for n / rate cycles: a link of rate 2
+// carries two flits per cycle, a link of rate 1/3 one flit every three cycles. The wire is a
+// time line with fractions: a unit may start in cycle t when the wire is free by then
+// (can_send), and on a busy wire it starts where the last one ended, even within the last cycle,
+// so fractions carry over (rate 2 sends two 9-flit packets in 9 cycles, not 10). Several units
+// may start in one cycle on a fast link (budget). On a link slower than a flit per cycle the
+// unit arrives late by its extra serialization, ceil(n / rate - n) cycles: as late as a
+// full-rate unit whose tail arrives with this one's, so a faster link downstream never forwards
+// data that has not arrived yet (units move whole: virtual cut-through at unit granularity).
+// Sending when the wire is busy is a logic error: the sender must ask first.
+//
+// The link is a delay line of slots indexed by arrival cycle, so the per-cycle path is an index
+// computation and a copy: no allocation, no virtual call. A slot holds the units arriving in its
+// cycle (one at rate <= 1, up to floor(rate) + 1 on a faster link) and the credits, one byte per
+// VC. It also counts what it carried (utilisation, busy time, the conservation check of the
+// watchdog) and can be armed with one fault (drop or corrupt the n-th unit it delivers, through
+// `corrupt(Unit&)` found by argument-dependent lookup), the hook the scoreboard tests use.
+//
+// Speed: a thousand-accelerator system has ten thousand flit links and every cycle touches most
+// of them, so a link keeps what a cycle touches together: the counters and the slot pointer in
+// one cache line, and the slots themselves inline for the short links (latency 0..2, four slots)
+// that make up most of a system. At rate 1 with single-flit units (every fabric link today) the
+// wire time line is the slot itself: a unit may start when the slot of its arrival cycle is still
+// empty, so the fast path does no floating-point work. A received unit is handed out in place:
+// its slot is not written again before cycle t + 1 (the sender writes at most
+// latency + 1 + late cycles ahead, the ring has more slots than that), so no copy is needed.
+//
+// Threads: the planes of a fabric system may be stepped on worker threads (board.h) while the
+// accelerators and the switches run on the main thread, so the two ends of a link may be handled
+// at the same time. They never touch the same data: in cycle t the sender writes the units of a
+// slot after t and takes the credits of slot t, the receiver takes the units of slot t and writes
+// the credits of slot t+1+latency (distinct fields); each counter has one writer (SharedCount).
+// A reader of the other end's counter (units_on_wire(), credits_on_wire()) may see it before or
+// after that end's writes of cycle t, which land in cycle t+1 or later: see EdgePort::step.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "link_rate.h"
+
+namespace hx {
+
+/// A counter with one writing thread and any number of readers: relaxed atomic loads and
+/// stores, which on x86 are plain moves (no locked instruction).
+class SharedCount {
+ public:
+  void add(uint64_t d = 1) { v_.store(v_.load(std::memory_order_relaxed) + d, std::memory_order_relaxed); }
+  uint64_t get() const { return v_.load(std::memory_order_relaxed); }
+
+ private:
+  std::atomic<uint64_t> v_{0};
+};
+
+/// Unit: a value type with `unsigned flits() const` (or static) and `static constexpr unsigned
+/// kMaxFlits`, and a free function `corrupt(Unit&)` for the fault hook.
+template <class Unit>
+class CreditLink {
+ public:
+  enum class Fault : uint8_t { None, Drop, Corrupt };
+  static constexpr unsigned kMaxVcs = 4;  // credits: one byte per VC in a slot
+
+  CreditLink(std::string name, unsigned latency_cycles, LinkRate rate = LinkRate{})
+      : rate_(rate.flits_per_cycle), name_(std::move(name)) {
+    if (!(rate_ > 0)) throw std::invalid_argument(name_ + ": a link's rate must be positive");
+    fast_ = Unit::kMaxFlits == 1 && rate_ == 1.0;
+    const double lanes = rate_ <= 1.0 ? 1.0 : std::floor(rate_) + 1.0;
+    if (lanes > 255) throw std::invalid_argument(name_ + ": more than 254 flits per cycle");
+    lanes_ = static_cast<uint8_t>(lanes);
+    uint64_t max_late = 0;
+    for (unsigned n = 1; n <= Unit::kMaxFlits; ++n) max_late = std::max(max_late, late(n, n / rate_));
+    const uint64_t reach = uint64_t{latency_cycles} + 1 + max_late;  // furthest write ahead
+    if (reach > 0xFFFE) throw std::invalid_argument(name_ + ": latency plus serialization beyond 65534 cycles");
+    lead_ = static_cast<uint16_t>(latency_cycles + 1);
+    std::size_t size = 1;
+    while (size < reach + 1) size <<= 1;  // power of two: index by mask
+    if (size > kInlineSlots) {
+      far_slots_ = std::make_unique<Slot[]>(size);
+      slots_ = far_slots_.get();
+    } else {
+      slots_ = near_slots_;
+    }
+    mask_ = static_cast<uint32_t>(size - 1);
+    if (lanes_ > 1) extra_ = std::make_unique<Unit[]>(size * (lanes_ - 1u));
+  }
+  CreditLink(const CreditLink&) = delete;
+  CreditLink& operator=(const CreditLink&) = delete;
+
+  const std::string& link_name() const { return name_; }
+  unsigned latency() const { return lead_ - 1u; }
+  double rate() const { return rate_; }
+
+  // Cache hints for loops over many links (no effect on state).
+  /// What the next calls will touch: the counters' line and the inline slots (fetched in vain
+  /// for the few long links; telling them apart would mean reading the object).
+  void prefetch() const {
+    __builtin_prefetch(&slots_, 1);
+    __builtin_prefetch(&near_slots_[0], 1);
+    __builtin_prefetch(&near_slots_[kInlineSlots / 2], 1);
+  }
+  /// The slots cycle t reads and writes, wherever they are (this reads the counters' line).
+  void prefetch_slots(uint64_t t) const {
+    __builtin_prefetch(&slots_[t & mask_], 1);
+    __builtin_prefetch(&slots_[(t + lead_) & mask_], 1);
+  }
+
+  // ---- forward direction: units ------------------------------------------------------------
+
+  /// While handling cycle t: may a unit start? (The wire is free by cycle t.)
+  bool can_send(uint64_t t) const {
+    if (single()) return slots_[(t + lead_) & mask_].units == 0;
+    return free_at_ <= static_cast<double>(t);
+  }
+  /// While handling cycle t: how many single-flit units may start in this cycle (0 on a slow
+  /// link that is still busy, up to floor(rate) + 1 on a fast one).
+  unsigned budget(uint64_t t) const {
+    if (single()) return can_send(t) ? 1 : 0;
+    return budget_on_time_line(t);
+  }
+
+  /// While handling cycle t, start unit u (can_send(t) must hold); it arrives in cycle
+  /// t+1+latency, later on a slow link (see the file comment).
+  template <class U>
+  void send(uint64_t t, U&& u) {
+    const unsigned flits = u.flits();
+    uint64_t at = t + lead_;
+    if (!single()) at += start(t, flits);
+    const uint32_t i = static_cast<uint32_t>(at & mask_);
+    Slot& s = slots_[i];
+    const unsigned k = s.units;
+    if (k == 0) {
+      s.unit = std::forward<U>(u);
+    } else if (single() || k >= lanes_) {
+      fail("two flits in one cycle");
+    } else {
+      lane(i, k) = std::forward<U>(u);
+    }
+    s.units = static_cast<uint8_t>(k + 1);
+    sent_.add();
+    if constexpr (Unit::kMaxFlits > 1) flits_sent_.add(flits);
+  }
+
+  /// A unit arriving in cycle t, or nullptr; call until nullptr (once on a link of rate <= 1).
+  /// Consumes it. The pointer is valid until the end of cycle t: the receiver may move from it.
+  Unit* receive(uint64_t t) {
+    const uint32_t i = static_cast<uint32_t>(t & mask_);
+    Slot& s = slots_[i];
+    const unsigned n = s.units;
+    if (n == 0) return nullptr;
+    const unsigned k = s.head;
+    Unit& u = k == 0 ? s.unit : lane(i, k);
+    if (k + 1u == n) {
+      s.units = 0;
+      s.head = 0;
+    } else {
+      s.head = static_cast<uint8_t>(k + 1);
+    }
+    return deliver(u, t);
+  }
+  /// Every unit arriving in cycle t, in order: take(Unit&) for each (it may move from it).
+  template <class F>
+  void receive_all(uint64_t t, F&& take) {
+    const uint32_t i = static_cast<uint32_t>(t & mask_);
+    Slot& s = slots_[i];
+    const unsigned n = s.units;
+    if (n == 0) return;
+    s.units = 0;
+    const unsigned first = single() ? 0u : s.head;  // 0 unless receive() took some of them
+    if (first != 0) s.head = 0;
+    // One call site of take(), so that it is inlined.
+    for (unsigned k = first; k < n; ++k)
+      if (Unit* u = deliver(k == 0 ? s.unit : lane(i, k), t)) take(*u);
+  }
+
+  // ---- backward direction: credits -----------------------------------------------------------
+
+  /// Credits a flit-granular receiver returns per cycle at most: as many as the link carries
+  /// flits (one on a rate-1 link, where two in one cycle are a logic error; at least one).
+  unsigned credit_width() const { return single() ? 1 : static_cast<unsigned>(std::max(1.0, std::ceil(rate_))); }
+
+  /// While handling cycle t, return `flits` credits of `vc`; the sender gets them in t+1+latency.
+  /// On a rate-1 flit link one credit per cycle, as one credit wire carries.
+  void return_credit(uint64_t t, unsigned vc, unsigned flits = 1) {
+    Slot& s = slots_[(t + lead_) & mask_];
+    const unsigned shift = 8 * vc;
+    if (single()) {
+      if ((s.credits | (vc & ~(kMaxVcs - 1))) != 0) fail("two credits in one cycle, or no such VC");
+      s.credits = 1u << shift;
+      credits_sent_.add();
+      return;
+    }
+    if (vc >= kMaxVcs || ((s.credits >> shift) & 0xFFu) + flits > 0xFFu)
+      fail("more than 255 credits of one VC in one cycle, or no such VC");
+    s.credits += flits << shift;
+    credits_sent_.add(flits);
+  }
+
+  /// Take one credit arriving in cycle t: its VC, or -1 when none is left. Credits not taken in
+  /// cycle t are lost: call until -1 (once on a link that carries one credit per cycle).
+  int credit(uint64_t t) {
+    Slot& s = slots_[t & mask_];
+    const uint32_t w = s.credits;
+    if (w == 0) return -1;
+    const int vc = __builtin_ctz(w) / 8;
+    s.credits = w - (1u << (8 * vc));
+    credits_taken_.add();
+    credit_cycle_ = t;
+    wire_credit_vc_ = vc;
+    return vc;
+  }
+  /// Take every credit arriving in cycle t: take(vc, flits) for each VC that has some.
+  template <class F>
+  void take_credits(uint64_t t, F&& take) {
+    Slot& s = slots_[t & mask_];
+    uint32_t w = s.credits;
+    if (w == 0) return;
+    s.credits = 0;
+    credit_cycle_ = t;
+    wire_credit_vc_ = __builtin_ctz(w) / 8;
+    uint64_t total = 0;
+    do {  // one call site of take(), so that it is inlined
+      const unsigned shift = static_cast<unsigned>(__builtin_ctz(w)) & ~7u;
+      const unsigned n = single() ? 1u : (w >> shift) & 0xFFu;  // one credit per cycle
+      take(shift / 8, n);
+      total += n;
+      w = single() ? 0u : w & ~(0xFFu << shift);
+    } while (w != 0);
+    credits_taken_.add(total);
+  }
+
+  // ---- accounting ----------------------------------------------------------------------------
+
+  uint64_t units_sent() const { return sent_.get(); }
+  uint64_t units_delivered() const { return delivered_.get() - dropped_.get(); }
+  uint64_t units_dropped() const { return dropped_.get(); }
+  /// Units sent and not yet taken by the receiver (on the wires).
+  uint64_t units_on_wire() const { return sent_.get() - delivered_.get(); }
+  uint64_t flits_sent() const {
+    if constexpr (Unit::kMaxFlits > 1) return flits_sent_.get();
+    return sent_.get();
+  }
+  /// Cycles the wire was busy: flits sent / rate.
+  double busy_cycles() const { return static_cast<double>(flits_sent()) / rate_; }
+  /// Credits (flits) returned and not yet taken by the sender.
+  uint64_t credits_on_wire() const { return credits_sent_.get() - credits_taken_.get(); }
+
+  /// Arm a fault on the n-th unit (1-based) this link delivers from now on.
+  void arm_fault(Fault f, uint64_t nth) {
+    fault_ = f;
+    fault_at_ = f == Fault::None ? UINT64_MAX : delivered_.get() + nth;
+  }
+
+  // ---- waveform view: the wires at the receiving end in cycle t, whether or not the receiver
+  // has consumed them yet in this cycle (so the view does not depend on the order in which
+  // components are handled). The first unit of the cycle and the first credit's VC.
+  const Unit* wire_unit(uint64_t t) const {
+    const Slot& s = slots_[t & mask_];
+    return s.units != 0 || rx_cycle_ == t ? &s.unit : nullptr;
+  }
+  int wire_credit_vc(uint64_t t) const {
+    const Slot& s = slots_[t & mask_];
+    if (s.credits != 0) return __builtin_ctz(s.credits) / 8;
+    return credit_cycle_ == t ? wire_credit_vc_ : -1;
+  }
+
+ private:
+  struct Slot {
+    uint8_t units = 0;     // arriving in this slot's cycle (written by the sender)
+    uint8_t head = 0;      // of those, taken by the receiver
+    uint32_t credits = 0;  // one byte per VC (written by the receiver, taken by the sender)
+    Unit unit{};           // the first unit; further ones in extra_
+  };
+  // Inline slots for small units only: four latency-0..2 slots of a flit fill two cache lines.
+  static constexpr std::size_t kInlineSlots = sizeof(Slot) <= 32 ? 4 : 1;
+
+  /// Extra serialization of an n-flit unit holding the wire `hold` cycles: the head's delay.
+  static uint64_t late(unsigned n, double hold) { return hold > n ? static_cast<uint64_t>(std::ceil(hold - n)) : 0; }
+  // Off the fast path, out of line: the per-cycle code of rate-1 flit links stays small.
+  [[noreturn, gnu::cold, gnu::noinline]] void fail(const char* what) const {
+    throw std::logic_error(name_ + ": " + what);
+  }
+  [[gnu::noinline]] unsigned budget_on_time_line(uint64_t t) const {
+    // The same arithmetic as send(), so that what this promises, send() accepts.
+    const double now = static_cast<double>(t), hold = 1u / rate_;
+    double free_at = free_at_;
+    unsigned n = 0;
+    while (free_at <= now && n < lanes_) {
+      free_at = (free_at > now - 1.0 ? free_at : now) + hold;
+      ++n;
+    }
+    return n;
+  }
+  /// Start an n-flit unit on the wire's time line in cycle t; returns its lateness.
+  [[gnu::noinline]] uint64_t start(uint64_t t, unsigned flits) {
+    const double now = static_cast<double>(t);
+    if (free_at_ > now) fail("a unit sent while the wire is busy");
+    const double hold = flits / rate_;
+    // Back to back: start where the last unit ended, even within the last cycle.
+    const double begin = free_at_ > now - 1.0 ? free_at_ : now;
+    free_at_ = begin + hold;
+    return late(flits, hold);
+  }
+  /// The fast path: a rate-1 link of single-flit units carries one unit and one credit per cycle.
+  bool single() const { return Unit::kMaxFlits == 1 && fast_; }
+  Unit& lane(uint32_t slot, unsigned k) { return extra_[slot * (lanes_ - 1u) + (k - 1u)]; }
+  Unit* deliver(Unit& u, uint64_t t) {
+    delivered_.add();
+    rx_cycle_ = t;
+    if (delivered_.get() == fault_at_) return apply_fault(u);
+    return &u;
+  }
+
+  Unit* apply_fault(Unit& u) {
+    const Fault kind = fault_;
+    fault_ = Fault::None;
+    fault_at_ = UINT64_MAX;
+    if (kind == Fault::Drop) {
+      dropped_.add();
+      rx_cycle_ = UINT64_MAX;  // nothing reached the receiver
+      return nullptr;
+    }
+    corrupt(u);  // the unit type's own corruption, which its end-to-end check must catch
+    return &u;
+  }
+
+  // What every cycle touches, together (see the file comment).
+  alignas(64) Slot* slots_ = nullptr;  // one cache line from here to rx_cycle_
+  uint32_t mask_ = 0;
+  uint16_t lead_ = 1;  // latency + 1: a write in cycle t is for cycle t + lead_ (+ late)
+  bool fast_ = true;   // rate 1, single-flit units: the slot is the wire's time line
+  uint8_t lanes_ = 1;  // units a slot holds
+  SharedCount sent_, delivered_, credits_sent_, credits_taken_;
+  uint64_t fault_at_ = UINT64_MAX;  // delivered_ count of the armed fault; UINT64_MAX: none
+  uint64_t rx_cycle_ = UINT64_MAX;
+  // The wire's time line (not on the fast path), the credit's view for waveforms, then what is
+  // rarely touched.
+  double free_at_ = 0;
+  uint64_t credit_cycle_ = UINT64_MAX;
+  int wire_credit_vc_ = -1;
+  Fault fault_ = Fault::None;
+  double rate_;
+  SharedCount dropped_, flits_sent_;
+  std::unique_ptr<Unit[]> extra_;      // lanes 1.. of every slot, on links faster than 1
+  std::unique_ptr<Slot[]> far_slots_;  // rings longer than kInlineSlots
+  std::string name_;
+  alignas(64) Slot near_slots_[kInlineSlots];  // a slot never straddles two cache lines
+};
+
+}  // namespace hx

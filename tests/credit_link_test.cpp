@@ -1,0 +1,197 @@
+// credit_link_test.cpp: core's CreditLink (systemc/core/credit_link.h) on its own, both ends
+// played by the test: latency, rates above and below one flit per cycle, the fractional carry of
+// a busy wire, the late head of a slow link, credits in flits, and the logic errors a sender gets
+// for sending on a busy wire.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include "credit_link.h"
+#include "hx_flit.h"
+
+namespace hx {
+namespace {
+
+// A packet-granular unit of 1..9 flits, as the NVSwitch model's packets.
+struct Pkt {
+  unsigned n = 1;
+  unsigned id = 0;
+  unsigned flits() const { return n; }
+  static constexpr unsigned kMaxFlits = 9;
+};
+[[maybe_unused]] void corrupt(Pkt& p) { p.id ^= 0x8000u; }
+
+Flit flit_with(uint64_t tag) {
+  Flit f;
+  f.payload = {tag, ~tag};
+  return f;
+}
+
+// Sends a single-flit unit whenever the link allows (as many as its budget), receives every
+// cycle; returns, per flit, (send cycle, arrival cycle).
+struct Stream {
+  std::vector<uint64_t> sent_at, arrived_at;
+};
+Stream stream(CreditLink<Flit>& link, uint64_t cycles) {
+  Stream r;
+  for (uint64_t t = 0; t < cycles; ++t) {
+    for (unsigned n = link.budget(t); n != 0; --n) {
+      link.send(t, flit_with(r.sent_at.size()));
+      r.sent_at.push_back(t);
+    }
+    while (const Flit* f = link.receive(t)) {
+      EXPECT_EQ(f->payload[0], r.arrived_at.size()) << "in order";
+      r.arrived_at.push_back(t);
+    }
+  }
+  return r;
+}
+
+TEST(CreditLink, UnitArrivesLatencyPlusOneCyclesAfterTheSenderHandlesIt) {
+  for (unsigned lat : {0u, 1u, 3u, 20u}) {
+    CreditLink<Flit> link("l", lat);
+    for (uint64_t t = 0; t < 40; ++t) {
+      if (t == 10) {
+        ASSERT_TRUE(link.can_send(t));
+        link.send(t, flit_with(7));
+        EXPECT_FALSE(link.can_send(t)) << "one flit per cycle at rate 1";
+      }
+      const Flit* f = link.receive(t);
+      EXPECT_EQ(f != nullptr, t == 11 + lat) << "latency " << lat << " cycle " << t;
+    }
+    EXPECT_EQ(link.units_sent(), 1u);
+    EXPECT_EQ(link.units_delivered(), 1u);
+    EXPECT_EQ(link.units_on_wire(), 0u);
+  }
+}
+
+TEST(CreditLink, RateTwoCarriesTwoFlitsPerCycle) {
+  CreditLink<Flit> link("fast", 1, LinkRate::per_cycle(2));
+  const Stream r = stream(link, 100);
+  // From idle the first cycle starts one flit (the wire was free only from that cycle on), every
+  // later cycle two: one where the last ended, half a cycle earlier, and one at the cycle.
+  EXPECT_EQ(r.sent_at.size(), 199u);
+  EXPECT_EQ(link.budget(100), 2u);
+  for (std::size_t i = 0; i < r.arrived_at.size(); ++i) EXPECT_EQ(r.arrived_at[i], r.sent_at[i] + 2) << i;
+  EXPECT_DOUBLE_EQ(link.busy_cycles(), 199 / 2.0);
+  // A third flit in a cycle is more than the wire carries.
+  link.send(100, flit_with(0));
+  link.send(100, flit_with(1));
+  EXPECT_FALSE(link.can_send(100));
+  EXPECT_THROW(link.send(100, flit_with(2)), std::logic_error);
+}
+
+TEST(CreditLink, RateOneThirdCarriesAFlitEveryThreeCycles) {
+  const unsigned lat = 2;
+  CreditLink<Flit> link("slow", lat, LinkRate::per_cycle(1.0 / 3));
+  const Stream r = stream(link, 300);
+  ASSERT_EQ(r.sent_at.size(), 100u);
+  for (std::size_t i = 0; i < r.sent_at.size(); ++i) {
+    EXPECT_EQ(r.sent_at[i], 3 * i);
+    // The flit holds the wire three cycles: it is complete two cycles later than at rate 1.
+    if (i < r.arrived_at.size()) {
+      EXPECT_EQ(r.arrived_at[i], r.sent_at[i] + 1 + lat + 2) << i;
+    }
+  }
+  // The last flit started in cycle 297 and holds the wire until 300.
+  EXPECT_FALSE(link.can_send(299));
+  EXPECT_THROW(link.send(299, flit_with(0)), std::logic_error);
+  EXPECT_TRUE(link.can_send(300));
+}
+
+// 9-flit units at half a flit per cycle: each holds the wire 18 cycles, and its head arrives 9
+// cycles late, when a full-rate unit ending with it would have; a 1-flit unit after it is 1 late.
+TEST(CreditLink, HalfRateNineFlitUnitsHaveALateHead) {
+  const unsigned lat = 3;
+  CreditLink<Pkt> link("half", lat, LinkRate::per_cycle(0.5));
+  std::vector<unsigned> sizes = {9, 9, 1, 9};
+  std::vector<uint64_t> starts, arrivals;
+  std::size_t next = 0;
+  for (uint64_t t = 0; t < 200; ++t) {
+    if (next < sizes.size() && link.can_send(t)) {
+      link.send(t, Pkt{sizes[next], static_cast<unsigned>(next)});
+      starts.push_back(t);
+      ++next;
+    }
+    while (Pkt* p = link.receive(t)) {
+      EXPECT_EQ(p->id, arrivals.size());
+      arrivals.push_back(t);
+    }
+  }
+  EXPECT_EQ(starts, (std::vector<uint64_t>{0, 18, 36, 38}));
+  EXPECT_EQ(arrivals, (std::vector<uint64_t>{0 + 4 + 9, 18 + 4 + 9, 36 + 4 + 1, 38 + 4 + 9}));
+  EXPECT_EQ(link.flits_sent(), 28u);
+  EXPECT_DOUBLE_EQ(link.busy_cycles(), 56.0);
+}
+
+// At rate 2 a 9-flit unit takes 4.5 cycles: the next starts where it ended, so two take 9 cycles.
+TEST(CreditLink, FractionsCarryOverOnABusyWire) {
+  CreditLink<Pkt> link("carry", 0, LinkRate::per_cycle(2));
+  std::vector<uint64_t> starts;
+  for (uint64_t t = 0; t < 40 && starts.size() < 5; ++t) {
+    if (link.can_send(t)) {
+      link.send(t, Pkt{9, 0});
+      starts.push_back(t);
+    }
+    while (link.receive(t)) {
+    }
+  }
+  EXPECT_EQ(starts, (std::vector<uint64_t>{0, 5, 9, 14, 18}));
+}
+
+TEST(CreditLink, CreditsInFlitsReturnAfterTheLatency) {
+  CreditLink<Pkt> link("c", 4);
+  // Both ends in lockstep: the receiver returns a 9-flit and a 2-flit packet's credits in cycle
+  // 5 and a 1-flit packet's in cycle 6.
+  for (uint64_t t = 0; t < 20; ++t) {
+    if (t == 5) {
+      link.return_credit(t, 1, 9);
+      link.return_credit(t, 0, 2);
+      EXPECT_EQ(link.credits_on_wire(), 11u);
+    }
+    if (t == 6) link.return_credit(t, 1, 1);
+    unsigned c0 = 0, c1 = 0;
+    link.take_credits(t, [&](unsigned vc, unsigned n) { (vc == 0 ? c0 : c1) += n; });
+    EXPECT_EQ(c0, t == 10 ? 2u : 0u) << t;
+    EXPECT_EQ(c1, t == 10 ? 9u : t == 11 ? 1u : 0u) << t;
+  }
+  EXPECT_EQ(link.credits_on_wire(), 0u);
+
+  // Flit links take them one at a time, by VC.
+  CreditLink<Flit> f("f", 0, LinkRate::per_cycle(2));
+  f.return_credit(3, 2);
+  f.return_credit(3, 0);
+  EXPECT_EQ(f.credit(3), -1) << "not before t + 1";
+  EXPECT_EQ(f.credit(4), 0);
+  EXPECT_EQ(f.credit(4), 2);
+  EXPECT_EQ(f.credit(4), -1);
+}
+
+TEST(CreditLink, ViolationsAreLogicErrors) {
+  CreditLink<Flit> full("full", 1);
+  full.send(0, flit_with(0));
+  EXPECT_THROW(full.send(0, flit_with(1)), std::logic_error) << "two flits in one cycle";
+  full.return_credit(0, 1);
+  EXPECT_THROW(full.return_credit(0, 0), std::logic_error) << "two credits in one cycle";
+
+  CreditLink<Pkt> slow("slow", 0, LinkRate::per_cycle(0.25));
+  slow.send(0, Pkt{1, 0});  // holds the wire 4 cycles
+  for (uint64_t t = 1; t < 4; ++t) EXPECT_THROW(slow.send(t, Pkt{1, 0}), std::logic_error) << t;
+  EXPECT_NO_THROW(slow.send(4, Pkt{1, 0}));
+  EXPECT_THROW(slow.return_credit(0, 4), std::logic_error) << "no VC 4";
+
+  EXPECT_THROW(CreditLink<Flit>("zero", 0, LinkRate{0}), std::invalid_argument);
+}
+
+TEST(LinkRate, DerivedFromBandwidths) {
+  const LinkRate r = LinkRate::from_bandwidth(100e9 * 8, 25e9 * 8);
+  EXPECT_DOUBLE_EQ(r.flits_per_cycle, 4.0);
+  EXPECT_EQ(r.describe(), "100 GB/s / 25 GB/s per flit-cycle = 4 flits per cycle");
+  EXPECT_EQ(LinkRate::per_cycle(0.5).describe(), "0.5 flits per cycle");
+  EXPECT_THROW(LinkRate::from_bandwidth(0, 1), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace hx
