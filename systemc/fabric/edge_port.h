@@ -65,9 +65,12 @@ class EdgePort {
     });
     if (buf_.total() == 0) return;
     // The VCs take turns at the link, among those with a flit and a credit.
-    for (unsigned n = std::min(out_->budget(t), credit_width_); n != 0; --n) {
+    // The link is asked only once a VC can go (a port waiting for credits touches no slot).
+    for (unsigned n = ~0u;; --n) {
       const int pick = rr_.pick([&](unsigned v) { return !buf_.empty(v) && credits_[v] != 0; });
       if (pick < 0) break;
+      if (n == ~0u) n = std::min(out_->budget(t), credit_width_);
+      if (n == 0) break;
       const unsigned vc = static_cast<unsigned>(pick);
       const Flit f = buf_.front(vc).flit;
       buf_.pop(vc);
