@@ -6,12 +6,20 @@
 #include <functional>
 
 #include "config_reader.h"
+#include "nv_routing.h"
 #include "nv_system_builder.h"
 #include "reduction_bank.h"
 
 namespace hx::nv {
 
 namespace {
+
+// "table (routing and multicast tables, ...)": the registered routing functions.
+std::string routings_text() {
+  std::string t;
+  for (const RegisteredNvRouting& r : nv_routings()) t += (t.empty() ? "" : ", ") + r.name + " (" + r.description + ")";
+  return t;
+}
 
 // "dgx2 or nvswitch_tree": the registered kinds.
 std::string kinds_text() {
@@ -97,14 +105,14 @@ KeySpec schema(NvConfig& c) {
                              if (c.link_latency_s < 0 || c.link_latency_s > 1e-6) f.fail("a time in [0, 1 us]");
                            }),
                   }),
-          // The common routing section: the fabric manager's routing and multicast tables are this
-          // fabric's only routing (hxsim list).
+          // The common routing section: a registered routing function of the switch (nv_routing.h).
           section("routing", P::Defaulted,
                   {
-                      leaf("algorithm", P::Defaulted, "table (the routing and multicast tables of the fabric manager)",
-                           "table",
-                           [](const Field& f) {
-                             f.choice<int>({{"table", 0}});
+                      leaf("algorithm", P::Defaulted, routings_text(), "table",
+                           [&c](const Field& f) {
+                             std::vector<std::pair<std::string, std::string>> names;
+                             for (const RegisteredNvRouting& r : nv_routings()) names.emplace_back(r.name, r.name);
+                             c.routing = f.choice(names);
                            }),
                   }),
           section(

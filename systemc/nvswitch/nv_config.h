@@ -18,7 +18,8 @@ namespace hx::nv {
 
 struct NvConfig {
   std::string source, name, description;
-  std::string kind = "dgx2";  // topology.kind: a registered NVSwitch system (nv_system_builder.h)
+  std::string kind = "dgx2";      // topology.kind: a registered NVSwitch system (nv_system_builder.h)
+  std::string routing = "table";  // routing.algorithm: a registered routing function (nv_routing.h)
   unsigned groups = 2, links = 6;
   double link_bandwidth = 25e9 * 8;  // bit/s, GPU links; sets the fabric clock
   double trunk_bandwidth = 0;        // bit/s, switch-to-switch links; 0 until derived

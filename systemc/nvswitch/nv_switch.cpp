@@ -17,9 +17,9 @@ RedFlit data_flit(const Packet& p, unsigned i) {
 }
 }  // namespace
 
-NvSwitch::NvSwitch(unsigned id, const NvTopology& topo, const SwitchParams& params, std::unique_ptr<ReductionBank> bank,
-                   PacketBoard* board)
-    : id_(id), topo_(topo), p_(params), bank_(std::move(bank)), board_(board) {
+NvSwitch::NvSwitch(unsigned id, const NvTopology& topo, const NvRouting& routing, const SwitchParams& params,
+                   std::unique_ptr<ReductionBank> bank, PacketBoard* board)
+    : id_(id), topo_(topo), routing_(routing), p_(params), bank_(std::move(bank)), board_(board) {
   for (unsigned q = 0; q < NvTopology::kPorts; ++q) in_[reinject_index(q)].from_link = false;
 }
 
@@ -48,7 +48,7 @@ bool NvSwitch::packets_arriving() const {
 void NvSwitch::plan(Held& h, int in) {
   const Packet& p = h.pkt;
   h.planned = true;
-  auto to_gpu_port = [&](NodeId gpu) { return topo_.route_to_gpu(id_, static_cast<unsigned>(gpu), p.address); };
+  auto to_gpu_port = [&](NodeId gpu) { return routing_.to_gpu(id_, static_cast<unsigned>(gpu), p.address); };
   switch (kind_of(p)) {
     case Kind::Ack:
       if (is_switch_id(p.dst)) {
@@ -57,7 +57,7 @@ void NvSwitch::plan(Held& h, int in) {
           h.sink = true;
           return;
         }
-        h.remaining = 1u << topo_.route_to_switch(id_, target, p.address);
+        h.remaining = 1u << routing_.to_switch(id_, target, p.address);
       } else {
         h.remaining = 1u << to_gpu_port(p.dst);
       }
@@ -70,20 +70,20 @@ void NvSwitch::plan(Held& h, int in) {
       h.table_port = to_gpu_port(p.dst);
       return;
     case Kind::PullReq: {
-      const NvTopology::Fanout f = topo_.multicast(id_, in, p.address, p.exclude);
+      const NvTopology::Fanout f = routing_.multicast(id_, in, p.address, p.exclude);
       h.remaining = f.ports;
       h.pkt.expected = static_cast<uint16_t>(f.gpus);  // responses this switch will see
       return;
     }
     case Kind::McWrite:
-    case Kind::Result: h.remaining = topo_.multicast(id_, in, p.address, p.exclude).ports; return;
+    case Kind::Result: h.remaining = routing_.multicast(id_, in, p.address, p.exclude).ports; return;
     case Kind::PushWr: {
-      const NvTopology::Home home = topo_.home_of_line(p.address);
+      const NvTopology::Home home = routing_.home(p.address);
       if (home.sw == id_) {
         h.to_table = true;
         h.table_port = home.port;
       } else {
-        h.remaining = 1u << topo_.route_to_switch(id_, home.sw, p.address);
+        h.remaining = 1u << routing_.to_switch(id_, home.sw, p.address);
       }
       return;
     }

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "nv_link.h"
+#include "nv_routing.h"
 #include "nv_topology.h"
 #include "reduction_bank.h"
 
@@ -52,8 +53,10 @@ class NvSwitch {
   /// board: the system's scoreboard. A packet ends at a switch when the switch absorbs it (an ack
   /// to one of its ports) or a reduction unit takes it in (a push write, a pull response); what a
   /// unit emits is a new packet of the switch port's.
-  NvSwitch(unsigned id, const NvTopology& topo, const SwitchParams& params, std::unique_ptr<ReductionBank> bank,
-           PacketBoard* board);
+  /// routing: the system's routing function (routing/nv_routing.h), which the switch asks where
+  /// each packet goes.
+  NvSwitch(unsigned id, const NvTopology& topo, const NvRouting& routing, const SwitchParams& params,
+           std::unique_ptr<ReductionBank> bank, PacketBoard* board);
 
   unsigned id() const { return id_; }
   LinkTx& output(unsigned port) { return out_[port]; }
@@ -117,6 +120,7 @@ class NvSwitch {
 
   unsigned id_;
   const NvTopology& topo_;
+  const NvRouting& routing_;
   SwitchParams p_;
   std::unique_ptr<ReductionBank> bank_;
   std::array<Input, 2 * NvTopology::kPorts> in_;  // 16 link inputs, then 16 reinjection inputs

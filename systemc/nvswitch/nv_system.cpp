@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "nv_gpu.h"
+#include "nv_routing.h"
 #include "nv_switch.h"
 #include "process_stats.h"
 #include "watchdog.h"
@@ -41,6 +42,7 @@ NvSystem::NvSystem(sc_core::sc_module_name name, const NvConfig& cfg)
     : sc_core::sc_module(name),
       cfg_(cfg),
       topo_(cfg.kind, cfg.groups, cfg.links),
+      routing_(make_nv_routing(cfg.routing, topo_)),
       clock_("clk", sc_core::sc_time(1e12 / cfg.clock_hz, sc_core::SC_PS)) {
   SwitchParams sp;
   sp.latency = cfg.switch_latency;
@@ -52,8 +54,8 @@ NvSystem::NvSystem(sc_core::sc_module_name name, const NvConfig& cfg)
   sp.speedup = cfg.speedup;
   sp.op = cfg.dtype == DataType::Fp32 ? AluOp::FAdd : AluOp::IAdd;
   for (unsigned s = 0; s < topo_.switches(); ++s)
-    switches_.push_back(
-        std::make_unique<NvSwitch>(s, topo_, sp, make_reduction_bank(cfg.table_bytes, cfg.timeout), &board_));
+    switches_.push_back(std::make_unique<NvSwitch>(s, topo_, *routing_, sp,
+                                                   make_reduction_bank(cfg.table_bytes, cfg.timeout), &board_));
   const GpuParams gp = gpu_params(cfg);
   for (unsigned g = 0; g < topo_.gpus(); ++g) gpus_.push_back(std::make_unique<Gpu>(g, topo_, gp, &board_));
   board_.set_namer(node_name);

@@ -72,6 +72,7 @@ class NvSystem : public sc_core::sc_module {
 
   NvConfig cfg_;
   NvTopology topo_;
+  std::unique_ptr<class NvRouting> routing_;  // routing.algorithm, asked by every switch
   sc_core::sc_clock clock_;
   uint64_t cycle_ = 0;
   PacketBoard board_;  // every packet, end to end (core/scoreboard.h)

@@ -10,6 +10,7 @@
 #include "config_reader.h"
 #include "fabric_topology.h"
 #include "gtkw.h"
+#include "nv_routing.h"
 #include "nv_system.h"
 #include "nv_system_builder.h"
 #include "routing_function.h"
@@ -126,7 +127,7 @@ std::vector<NetworkModel> make_models() {
   nvs.name = "nvswitch";
   nvs.description = "packet level: GPUs and output-queued NVSwitch-like switches with Verilated reduction units";
   for (const nv::NvSystemBuilder* b : nv::nv_system_builders()) nvs.topologies.push_back({b->kind(), b->description()});
-  nvs.routings = {{"table", "routing tables and multicast (MCR) tables, set up by the fabric manager"}};
+  for (const nv::RegisteredNvRouting& r : nv::nv_routings()) nvs.routings.push_back({r.name, r.description});
   nvs.collectives = {{"ring", "software ring allreduce with data-fence-flag"},
                      {"pull", "in-network pull allreduce"},
                      {"push", "in-network push allreduce"}};
