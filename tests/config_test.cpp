@@ -191,7 +191,7 @@ TEST(ConfigKeys, MissingRequiredKeyInAMissingSection) {
 
 TEST(ConfigTypes, MapWhereScalarExpected) {
   const ConfigError e = error_of(kBase + "router:\n  vcs: {n: 3}\n");
-  EXPECT_CONFIG_ERROR(e, 6, 8, "router.vcs", "an integer in 1..4", "a map");
+  EXPECT_CONFIG_ERROR(e, 6, 8, "router.vcs", "an integer in 1..8", "a map");
 }
 
 TEST(ConfigTypes, ListWhereMapExpected) {
@@ -218,12 +218,12 @@ TEST(ConfigTypes, StringWhereNumberExpected) {
 
 TEST(ConfigTypes, StringWhereIntegerExpected) {
   const ConfigError e = error_of(kBase + "router:\n  vcs: four\n");
-  EXPECT_CONFIG_ERROR(e, 6, 8, "router.vcs", "an integer in 1..4", "'four'");
+  EXPECT_CONFIG_ERROR(e, 6, 8, "router.vcs", "an integer in 1..8", "'four'");
 }
 
 TEST(ConfigTypes, QuotedNumberIsAString) {
   const ConfigError e = error_of(kBase + "router:\n  vcs: \"3\"\n");
-  EXPECT_CONFIG_ERROR(e, 6, 8, "router.vcs", "an integer in 1..4", "'3'");
+  EXPECT_CONFIG_ERROR(e, 6, 8, "router.vcs", "an integer in 1..8", "'3'");
   EXPECT_EQ(e.hint(), "it is quoted, so it is a string: remove the quotes");
 }
 
@@ -252,7 +252,7 @@ TEST(ConfigTypes, ListWhereStringExpected) {
 TEST(ConfigTypes, EmptyLeafIsAnErrorAtItsKey) {
   // A null value's own mark is the next token; the error points at the key instead.
   const ConfigError e = error_of(kBase + "router:\n  vcs:\n  clock: 1 GHz\n");
-  EXPECT_CONFIG_ERROR(e, 6, 3, "router.vcs", "an integer in 1..4", "an empty value");
+  EXPECT_CONFIG_ERROR(e, 6, 3, "router.vcs", "an integer in 1..8", "an empty value");
 }
 
 TEST(ConfigTypes, EmptySectionMeansDefaults) {
@@ -264,8 +264,13 @@ TEST(ConfigTypes, EmptySectionMeansDefaults) {
 // ---- ranges ------------------------------------------------------------------------------------------
 
 TEST(ConfigRange, Vcs) {
-  EXPECT_CONFIG_ERROR(error_of(kBase + "router:\n  vcs: 5\n"), 6, 8, "router.vcs", "an integer in 1..4", "'5'");
-  EXPECT_CONFIG_ERROR(error_of(kBase + "router:\n  vcs: 0\n"), 6, 8, "router.vcs", "an integer in 1..4", "'0'");
+  EXPECT_CONFIG_ERROR(error_of(kBase + "router:\n  vcs: 9\n"), 6, 8, "router.vcs", "an integer in 1..8", "'9'");
+  // A board's RTL routers carry the VC in 2 bits; the C++ switches take up to 8.
+  EXPECT_CONFIG_ERROR(error_of(kBase + "router:\n  vcs: 5\n"), 6, 8, "router.vcs",
+                      "at most 4 on the boards' RTL routers (a flit's VC field is 2 bits; only systems of C++ "
+                      "switches have more)",
+                      "'5'");
+  EXPECT_CONFIG_ERROR(error_of(kBase + "router:\n  vcs: 0\n"), 6, 8, "router.vcs", "an integer in 1..8", "'0'");
 }
 
 TEST(ConfigRange, BufferDepth) {
@@ -763,15 +768,15 @@ TEST(ConfigOverride, KeyBelowAValue) {
   const ConfigError e = error_of(kBase, {"router.vcs.max=4"});
   EXPECT_EQ(e.file(), "--set router.vcs.max=4");
   EXPECT_EQ(e.key_path(), "router.vcs.max");
-  EXPECT_EQ(e.expected(), "nothing below 'router.vcs', which holds an integer in 1..4");
+  EXPECT_EQ(e.expected(), "nothing below 'router.vcs', which holds an integer in 1..8");
 }
 
 TEST(ConfigOverride, BadValueReportsTheOverride) {
-  const ConfigError e = error_of(kBase + "router:\n  vcs: 2\n", {"router.vcs=5"});
-  EXPECT_EQ(e.file(), "--set router.vcs=5");
+  const ConfigError e = error_of(kBase + "router:\n  vcs: 2\n", {"router.vcs=9"});
+  EXPECT_EQ(e.file(), "--set router.vcs=9");
   EXPECT_EQ(e.line(), 0);
   EXPECT_EQ(e.column(), 0);
-  EXPECT_STREQ(e.what(), "--set router.vcs=5: router.vcs: expected an integer in 1..4, found '5'");
+  EXPECT_STREQ(e.what(), "--set router.vcs=9: router.vcs: expected an integer in 1..8, found '9'");
 }
 
 TEST(ConfigOverride, BadValueNestedInAnOverriddenMap) {

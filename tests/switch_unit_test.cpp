@@ -258,5 +258,39 @@ TEST(RoutingRegistry, EveryFunctionByNameAndAClearErrorOtherwise) {
   }
 }
 
+TEST(NetworkSwitch, EightVirtualChannelsBeyondTheRtlsTwoBits) {
+  // The C++ switch is not limited to the RTL router's 2-bit VC field: one switch of 8 VCs, a
+  // single-flit packet on each VC from port 0 to terminal 3. Each leaves on its own VC (a tree
+  // keeps the VC), and each VC's credit comes back to port 0's sender.
+  constexpr unsigned kWide = 8;
+  std::vector<std::string> errors;
+  RoutingContext ctx;
+  ctx.switch_name = "wide";
+  ctx.addressing.endpoints = true;
+  NetworkSwitch sw("wide", 4, kWide, 4, 1, 2, make_routing("updown", ctx), nullptr,
+                   [&errors](const std::string& e) { errors.push_back(e); });
+  std::vector<std::unique_ptr<FlitLink>> in, out;
+  for (unsigned p = 0; p < 4; ++p) {
+    in.push_back(std::make_unique<FlitLink>(("wide_in" + std::to_string(p)).c_str(), 0));
+    out.push_back(std::make_unique<FlitLink>(("wide_out" + std::to_string(p)).c_str(), 0));
+    sw.connect(p, in[p].get(), out[p].get(), 4);
+  }
+  std::vector<unsigned> arrived, credited;
+  for (uint64_t t = 0; t < 60; ++t) {
+    if (t < kWide) in[0]->send(t, Bench::flit(3, 1, 0, static_cast<unsigned>(t), static_cast<uint32_t>(t)));
+    sw.step(t);
+    const int c = in[0]->credit(t);
+    if (c >= 0) credited.push_back(static_cast<unsigned>(c));
+    if (const Flit* f = out[3]->receive(t)) {
+      arrived.push_back(f->vc);
+      out[3]->return_credit(t, f->vc);
+    }
+  }
+  const std::vector<unsigned> all = {0, 1, 2, 3, 4, 5, 6, 7};
+  EXPECT_EQ(arrived, all);
+  EXPECT_EQ(credited, all);
+  EXPECT_TRUE(errors.empty()) << errors.front();
+}
+
 }  // namespace
 }  // namespace hx

@@ -6,9 +6,10 @@
 
 namespace hx {
 
-PacketTracker::PacketTracker(const FlitFormat& fmt, std::vector<EndpointAddress> addresses, unsigned lanes)
-    : fmt_(fmt), addr_(std::move(addresses)), lanes_(lanes) {
-  assembly_.resize(addr_.size() * lanes_ * 4);
+PacketTracker::PacketTracker(const FlitFormat& fmt, std::vector<EndpointAddress> addresses, unsigned lanes,
+                             unsigned vcs)
+    : fmt_(fmt), addr_(std::move(addresses)), lanes_(lanes), vcs_(vcs) {
+  assembly_.resize(addr_.size() * lanes_ * vcs_);
 }
 
 namespace {
@@ -129,7 +130,12 @@ void PacketTracker::on_injected(uint32_t id, unsigned index, bool last, uint64_t
 PacketTracker::Arrival PacketTracker::on_delivered(unsigned dst, unsigned lane, const Flit& f, uint64_t cycle) {
   Arrival a;
   ++counts_.flits_delivered;
-  Assembly& as = assembly_[(dst * lanes_ + lane) * 4 + (f.vc & 3u)];
+  if (f.vc >= vcs_) {
+    sb_.corrupt(nullptr, "cycle " + std::to_string(cycle) + ": endpoint " + std::to_string(dst) + ": flit on VC " +
+                             std::to_string(f.vc) + ", but the system has " + std::to_string(vcs_));
+    return a;
+  }
+  Assembly& as = assembly_[(dst * lanes_ + lane) * vcs_ + f.vc];
   // A body flit of an open data packet, where one is due: fold it, without the record. Any
   // other flit, and a data packet's tail, takes the full check below.
   if (f.type == FlitType::Body && as.id != UINT32_MAX && as.next + 1u < as.length) {
@@ -243,8 +249,8 @@ PacketTracker::Arrival PacketTracker::on_delivered(unsigned dst, unsigned lane, 
 }
 
 const PacketTracker::Assembly* PacketTracker::assembly_of(uint32_t id, unsigned dst) const {
-  for (unsigned k = 0; k < lanes_ * 4; ++k) {
-    const Assembly& as = assembly_[std::size_t{dst} * lanes_ * 4 + k];
+  for (unsigned k = 0; k < lanes_ * vcs_; ++k) {
+    const Assembly& as = assembly_[std::size_t{dst} * lanes_ * vcs_ + k];
     if (as.id == id) return &as;
   }
   return nullptr;

@@ -64,8 +64,8 @@ struct TrackerCounts : ScoreboardCounts {
 class PacketTracker {
  public:
   /// `addresses[e]` is endpoint e's address (what heads for it carry); every endpoint has
-  /// `lanes` local ports.
-  PacketTracker(const FlitFormat& fmt, std::vector<EndpointAddress> addresses, unsigned lanes = 1);
+  /// `lanes` local ports, and packets arrive on VCs 0 .. vcs-1.
+  PacketTracker(const FlitFormat& fmt, std::vector<EndpointAddress> addresses, unsigned lanes = 1, unsigned vcs = 4);
 
   /// A new packet from endpoint src to dst of `length` flits; returns its id.
   uint32_t create(unsigned src, unsigned dst, unsigned length, uint64_t cycle, bool measured);
@@ -116,13 +116,13 @@ class PacketTracker {
   /// `dst`'s lanes, and the records the next flits there will read (those entries are read):
   /// an open packet's record unless it is a data packet in its body.
   void prefetch_assembly(unsigned dst) const {
-    const Assembly* a = &assembly_[std::size_t{dst} * lanes_ * 4];
+    const Assembly* a = &assembly_[std::size_t{dst} * lanes_ * vcs_];
     constexpr unsigned kPerLine = 64 / sizeof(Assembly);
-    for (unsigned k = 0; k < lanes_ * 4; k += kPerLine) __builtin_prefetch(a + k, 1);
+    for (unsigned k = 0; k < lanes_ * vcs_; k += kPerLine) __builtin_prefetch(a + k, 1);
   }
   void prefetch_open_packets(unsigned dst) const {
-    const Assembly* a = &assembly_[std::size_t{dst} * lanes_ * 4];
-    for (unsigned k = 0; k < lanes_ * 4; ++k) {
+    const Assembly* a = &assembly_[std::size_t{dst} * lanes_ * vcs_];
+    for (unsigned k = 0; k < lanes_ * vcs_; ++k) {
       if (a[k].id != UINT32_MAX && (a[k].length == 0 || a[k].next + 1u == a[k].length)) sb_.prefetch(a[k].id);
     }
   }
@@ -188,7 +188,8 @@ class PacketTracker {
   std::vector<EndpointAddress> addr_;
   Board sb_;
   unsigned lanes_ = 1;
-  std::vector<Assembly> assembly_;  // [(endpoint * lanes + lane) * 4 + vc]
+  unsigned vcs_ = 4;
+  std::vector<Assembly> assembly_;  // [(endpoint * lanes + lane) * vcs + vc]
   TrackerCounts counts_;            // the fabric's own counts (the scoreboard keeps the packets')
   uint64_t measured_created_ = 0, measured_delivered_ = 0;
   bool path_rule_ = false;

@@ -45,10 +45,10 @@ struct Origin {
 /// where ":<line>:<col>" is left out for origins without a position (overrides), "<key.path>: "
 /// for errors not tied to a key (syntax), and "expected ..., found ..." for problems that have
 /// no such pair (a file that cannot be opened). Examples:
-///   t.yaml:7:9: router.vcs: expected an integer in 1..4, found '5'
+///   t.yaml:7:9: router.vcs: expected an integer in 1..8, found '9'
 ///   t.yaml:3:3: traffic.injecton_rate: unknown key, expected one of pattern, injection_rate,
 ///     packet_length, hotspot, found 'injecton_rate' (did you mean 'injection_rate'?)
-///   --set router.vcs=5: router.vcs: expected an integer in 1..4, found '5'
+///   --set router.vcs=9: router.vcs: expected an integer in 1..8, found '9'
 ///   missing.yaml: cannot open: No such file or directory
 class ConfigError : public std::runtime_error {
  public:

@@ -393,7 +393,8 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                       moved("routing", "routing.algorithm"),
                       leaf("vc_policy", P::Defaulted, one_of(kVcPolicies), "keep",
                            [&c](const Field& f) { c.router.vc_policy = f.choice(kVcPolicies); }),
-                      integer_key("vcs", 1, 4, "3", [&c](uint64_t v) { c.router.vcs = static_cast<unsigned>(v); }),
+                      // Up to what a flit link's credits carry (credit_link.h); boards stop at 4 (below).
+                      integer_key("vcs", 1, 8, "3", [&c](uint64_t v) { c.router.vcs = static_cast<unsigned>(v); }),
                       integer_key("buffer_depth", 2, 64, "8",
                                   [&c](uint64_t v) { c.router.buffer_depth = static_cast<unsigned>(v); }),
                       leaf("flit_width", P::Defaulted, kFlitWidthExpected, "128 bit",
@@ -554,6 +555,12 @@ void check_topology(const ConfigReader& reader, SimConfig& c) {
   }
   if (!c.hammingmesh() && c.topology.planes != 1)
     reader.field("topology.planes").fail("1 for a " + c.topology.kind, "only a hammingmesh simulates several planes");
+  // The RTL router's flit carries its VC in 2 bits; only the C++ switches have more.
+  if ((c.topology.kind == "board" || c.hammingmesh()) && c.router.vcs > 4)
+    reader.field("router.vcs")
+        .fail(
+            "at most 4 on the boards' RTL routers (a flit's VC field is 2 bits; only systems of C++ switches have "
+            "more)");
   if (c.topology.kind == "board") {
     forbid({"topology.global", "topology.tree", "links.global", "switch"});
     return;

@@ -34,7 +34,7 @@
 //
 // The link is a delay line of slots indexed by arrival cycle, so the per-cycle path is an index
 // computation and a copy: no allocation, no virtual call. A slot holds the units arriving in its
-// cycle (one at rate <= 1, up to floor(rate) + 1 on a faster link) and the credits, one byte per
+// cycle (one at rate <= 1, up to floor(rate) + 1 on a faster link) and the credits, a few bits per
 // VC. It also counts what it carried (utilisation, busy time, the conservation check of the
 // watchdog) and can be armed with one fault (drop or corrupt the n-th unit it delivers, through
 // `corrupt(Unit&)` found by argument-dependent lookup), the hook the scoreboard tests use.
@@ -87,7 +87,12 @@ template <class Unit>
 class CreditLink {
  public:
   enum class Fault : uint8_t { None, Drop, Corrupt };
-  static constexpr unsigned kMaxVcs = 4;  // credits: one byte per VC in a slot
+  // Credits in a slot: one field per VC in 32 bits. Flit links return a few credits per VC and
+  // cycle, so 4 bits each carry 8 VCs (the C++ switches are not limited to the RTL's 2-bit VC
+  // field); packet links return a whole packet's flits at once, so 8 bits each carry 4 VCs.
+  static constexpr unsigned kCreditBits = Unit::kMaxFlits == 1 ? 4 : 8;
+  static constexpr unsigned kMaxVcs = 32 / kCreditBits;
+  static constexpr uint32_t kCreditMask = (1u << kCreditBits) - 1;
 
   CreditLink(std::string name, unsigned latency_cycles, LinkRate rate = LinkRate{})
       : rate_(rate.flits_per_cycle), name_(std::move(name)) {
@@ -95,6 +100,10 @@ class CreditLink {
     fast_ = Unit::kMaxFlits == 1 && rate_ == 1.0;
     const double lanes = rate_ <= 1.0 ? 1.0 : std::floor(rate_) + 1.0;
     if (lanes > 255) throw std::invalid_argument(name_ + ": more than 254 flits per cycle");
+    // A flit-granular receiver returns up to ceil(rate) credits of one VC per cycle.
+    if (Unit::kMaxFlits == 1 && std::ceil(rate_) > kCreditMask)
+      throw std::invalid_argument(name_ + ": a flit link carries at most " + std::to_string(kCreditMask) +
+                                  " flits per cycle");
     lanes_ = static_cast<uint8_t>(lanes);
     uint64_t max_late = 0;
     for (unsigned n = 1; n <= Unit::kMaxFlits; ++n) max_late = std::max(max_late, late(n, n / rate_));
@@ -211,15 +220,15 @@ class CreditLink {
   /// On a rate-1 flit link one credit per cycle, as one credit wire carries.
   void return_credit(uint64_t t, unsigned vc, unsigned flits = 1) {
     Slot& s = slots_[(t + lead_) & mask_];
-    const unsigned shift = 8 * vc;
+    const unsigned shift = kCreditBits * vc;
     if (single()) {
       if ((s.credits | (vc & ~(kMaxVcs - 1))) != 0) fail("two credits in one cycle, or no such VC");
       s.credits = 1u << shift;
       credits_sent_.add();
       return;
     }
-    if (vc >= kMaxVcs || ((s.credits >> shift) & 0xFFu) + flits > 0xFFu)
-      fail("more than 255 credits of one VC in one cycle, or no such VC");
+    if (vc >= kMaxVcs || ((s.credits >> shift) & kCreditMask) + flits > kCreditMask)
+      fail("more credits of one VC in one cycle than a slot holds, or no such VC");
     s.credits += flits << shift;
     credits_sent_.add(flits);
   }
@@ -230,8 +239,8 @@ class CreditLink {
     Slot& s = slots_[t & mask_];
     const uint32_t w = s.credits;
     if (w == 0) return -1;
-    const int vc = __builtin_ctz(w) / 8;
-    s.credits = w - (1u << (8 * vc));
+    const int vc = __builtin_ctz(w) / static_cast<int>(kCreditBits);
+    s.credits = w - (1u << (kCreditBits * static_cast<unsigned>(vc)));
     credits_taken_.add();
     credit_cycle_ = t;
     wire_credit_vc_ = vc;
@@ -245,14 +254,14 @@ class CreditLink {
     if (w == 0) return;
     s.credits = 0;
     credit_cycle_ = t;
-    wire_credit_vc_ = __builtin_ctz(w) / 8;
+    wire_credit_vc_ = __builtin_ctz(w) / static_cast<int>(kCreditBits);
     uint64_t total = 0;
     do {  // one call site of take(), so that it is inlined
-      const unsigned shift = static_cast<unsigned>(__builtin_ctz(w)) & ~7u;
-      const unsigned n = single() ? 1u : (w >> shift) & 0xFFu;  // one credit per cycle
-      take(shift / 8, n);
+      const unsigned shift = static_cast<unsigned>(__builtin_ctz(w)) / kCreditBits * kCreditBits;
+      const unsigned n = single() ? 1u : (w >> shift) & kCreditMask;  // one credit per cycle
+      take(shift / kCreditBits, n);
       total += n;
-      w = single() ? 0u : w & ~(0xFFu << shift);
+      w = single() ? 0u : w & ~(kCreditMask << shift);
     } while (w != 0);
     credits_taken_.add(total);
   }
@@ -288,7 +297,7 @@ class CreditLink {
   }
   int wire_credit_vc(uint64_t t) const {
     const Slot& s = slots_[t & mask_];
-    if (s.credits != 0) return __builtin_ctz(s.credits) / 8;
+    if (s.credits != 0) return __builtin_ctz(s.credits) / static_cast<int>(kCreditBits);
     return credit_cycle_ == t ? wire_credit_vc_ : -1;
   }
 
@@ -296,7 +305,7 @@ class CreditLink {
   struct Slot {
     uint8_t units = 0;     // arriving in this slot's cycle (written by the sender)
     uint8_t head = 0;      // of those, taken by the receiver
-    uint32_t credits = 0;  // one byte per VC (written by the receiver, taken by the sender)
+    uint32_t credits = 0;  // kCreditBits per VC (written by the receiver, taken by the sender)
     Unit unit{};           // the first unit; further ones in extra_
   };
   // Inline slots for small units only: four latency-0..2 slots of a flit fill two cache lines.

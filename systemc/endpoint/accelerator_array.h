@@ -146,7 +146,7 @@ class AcceleratorArray : public sc_core::sc_module {
     OutPacket cur;  // the packet being injected (valid while injecting)
     bool injecting = false;
     unsigned index = 0, vc = 0;
-    std::array<unsigned, 4> credits{};
+    std::array<unsigned, FlitLink::kMaxVcs> credits{};
   };
   struct Node {
     std::array<Lane, 4> lanes;

@@ -77,7 +77,7 @@ CollectiveEngine::CollectiveEngine(const CollectiveEngineConfig& cfg, std::vecto
   if (jobs_.size() > (1u << kJobBits)) throw std::invalid_argument("CollectiveEngine: at most 64 jobs");
   seg_elems_ = uint64_t{cfg_.segment_flits} * 4;
   stride_ = cfg_.segment_flits;
-  rx_.assign(std::size_t{endpoints} * cfg_.lanes * 4, RxSlot{});
+  rx_.assign(std::size_t{endpoints} * cfg_.lanes * cfg_.vcs, RxSlot{});
   state_.resize(jobs_.size());
   for (unsigned j = 0; j < jobs_.size(); ++j) {
     const CollectivePlan& plan = jobs_[j].plan;
@@ -453,7 +453,7 @@ void CollectiveEngine::a2a_send_next(unsigned job, unsigned rank, unsigned lane,
 void CollectiveEngine::on_flit(unsigned endpoint, unsigned lane, const Flit& f, const PacketTracker::Arrival& a,
                                uint64_t t) {
   // The tracker passes only flits in sequence (a.ok), so a.index - 1 is rx.next.
-  RxSlot& rx = rx_[(std::size_t{endpoint} * cfg_.lanes + lane) * 4 + (f.vc & 3u)];
+  RxSlot& rx = rx_[(std::size_t{endpoint} * cfg_.lanes + lane) * cfg_.vcs + f.vc];  // the tracker checked f.vc
   if (a.index == 0) {
     rx.buffer = alloc_buffer();
     rx.next = 0;

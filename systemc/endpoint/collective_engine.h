@@ -50,6 +50,7 @@ struct CollectiveEngineConfig {
   bool int32 = false;           ///< int32 data, else fp32
   unsigned segment_flits = 64;  ///< body flits per packet (4 elements each)
   unsigned lanes = 1;           ///< local ports per accelerator
+  unsigned vcs = 4;             ///< VCs packets may arrive on
   bool keep_outputs = false;    ///< keep every rank's output buffer
 };
 
@@ -82,13 +83,13 @@ class CollectiveEngine {
   // body flits go; and where the next body flit a lane sends comes from. At a thousand
   // accelerators the buffers of one cycle's flits are long gone from the cache by the next.
   void prefetch_rx_slots(unsigned endpoint) const {
-    const RxSlot* s = &rx_[std::size_t{endpoint} * cfg_.lanes * 4];
+    const RxSlot* s = &rx_[std::size_t{endpoint} * cfg_.lanes * cfg_.vcs];
     constexpr unsigned kPerLine = 64 / sizeof(RxSlot);
-    for (unsigned k = 0; k < cfg_.lanes * 4; k += kPerLine) __builtin_prefetch(s + k, 1);
+    for (unsigned k = 0; k < cfg_.lanes * cfg_.vcs; k += kPerLine) __builtin_prefetch(s + k, 1);
   }
   void prefetch_rx_data(unsigned endpoint) const {
-    const RxSlot* s = &rx_[std::size_t{endpoint} * cfg_.lanes * 4];
-    for (unsigned k = 0; k < cfg_.lanes * 4; ++k) {
+    const RxSlot* s = &rx_[std::size_t{endpoint} * cfg_.lanes * cfg_.vcs];
+    for (unsigned k = 0; k < cfg_.lanes * cfg_.vcs; ++k) {
       if (s[k].buffer != UINT32_MAX) __builtin_prefetch(&pool_[std::size_t{s[k].buffer} * stride_ + s[k].next], 1);
     }
   }
@@ -203,7 +204,7 @@ class CollectiveEngine {
     uint32_t buffer = UINT32_MAX;  ///< none: no data packet open there
     uint32_t next = 0;             ///< the flit of the buffer its next body flit fills
   };
-  std::vector<RxSlot> rx_;  // [(endpoint * lanes + lane) * 4 + vc]
+  std::vector<RxSlot> rx_;  // [(endpoint * lanes + lane) * vcs + vc]
   std::vector<std::string> messages_;
 };
 

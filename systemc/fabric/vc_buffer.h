@@ -6,15 +6,18 @@
 // may leave (its arrival plus the port's pipeline latency), so one buffer models both storage
 // and a fixed pipeline delay. Storage is one vector allocated up front: the per-cycle path
 // neither allocates nor searches. The per-VC pointers and counts live in the object itself (at
-// most kMaxVcs VCs, the flit's 2-bit VC field), so a port's bookkeeping is one cache line
-// rather than three heap blocks.
+// most kMaxVcs VCs, as many as a flit link's credits carry: the C++ switches are not limited to
+// the RTL router's 2-bit VC field), so a port's bookkeeping is one cache line rather than three
+// heap blocks.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
+#include "credit_link.h"
 #include "hx_flit.h"
 
 namespace hx {
@@ -26,10 +29,11 @@ class VcBuffer {
     uint64_t ready = 0;  ///< first cycle in which the flit may leave
   };
 
-  static constexpr unsigned kMaxVcs = 4;
+  static constexpr unsigned kMaxVcs = CreditLink<Flit>::kMaxVcs;
 
   VcBuffer(unsigned vcs, unsigned depth) : depth_(depth), vcs_(vcs), slots_(static_cast<std::size_t>(vcs) * depth) {
-    if (vcs > kMaxVcs) throw std::invalid_argument("VcBuffer: at most 4 VCs");
+    if (vcs > kMaxVcs) throw std::invalid_argument("VcBuffer: at most " + std::to_string(kMaxVcs) + " VCs");
+    if (depth > UINT16_MAX) throw std::invalid_argument("VcBuffer: at most 65535 flits per VC");
   }
 
   unsigned vcs() const { return vcs_; }
@@ -66,7 +70,7 @@ class VcBuffer {
  private:
   unsigned depth_, vcs_;
   unsigned total_ = 0;
-  std::array<unsigned, kMaxVcs> head_{}, count_{};
+  std::array<uint16_t, kMaxVcs> head_{}, count_{};
   std::vector<Entry> slots_;
 };
 

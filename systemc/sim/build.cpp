@@ -105,7 +105,8 @@ std::vector<CollectiveJob> collective_jobs(const SimConfig& cfg, std::vector<all
 }  // namespace
 
 Simulation::Netlist::Netlist(const SimConfig& cfg)
-    : pattern(make_pattern(cfg)), tracker(flit_format(cfg), endpoint_addresses(cfg), cfg.router.local_ports) {}
+    : pattern(make_pattern(cfg)),
+      tracker(flit_format(cfg), endpoint_addresses(cfg), cfg.router.local_ports, cfg.router.vcs) {}
 
 void check_buildable(const SimConfig& cfg) {
   if (!fabric_topology(cfg.topology.kind).has_boards()) return;  // no boards, no RTL
@@ -224,6 +225,7 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
     ec.int32 = cfg.collective.int32;
     ec.segment_flits = cfg.collective.segment_flits(cfg.router.flit_width_bits);
     ec.lanes = lanes;
+    ec.vcs = cfg.router.vcs;
     ec.keep_outputs = !opt.dump_buffers.empty();
     n.engine = std::make_unique<CollectiveEngine>(ec, std::move(jobs), n.tracker, nodes);
     n.engine->attach(n.accelerators.get());
