@@ -2,6 +2,8 @@
 // tell apart, for unicast and multicast packets, and the sliding window of records.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include "scoreboard.h"
 
 namespace hx {
@@ -91,6 +93,8 @@ TEST(Scoreboard, MulticastCountsCopiesAndTheSetTheyReached) {
   deliver(sb, short_one, 2, true);
   EXPECT_EQ(sb.outstanding(), 1u);
   EXPECT_EQ(sb.counts().duplicated, 2u);
+  EXPECT_THROW(sb.create(0, -1, 0, 0), std::invalid_argument) << "a packet goes somewhere";
+  EXPECT_THROW(sb.create(0, -1, 0, 70000), std::invalid_argument) << "more copies than a record counts";
 }
 
 TEST(Scoreboard, WindowSlidesAndGrowsWithPacketsInFlight) {

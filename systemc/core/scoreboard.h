@@ -116,6 +116,8 @@ class Scoreboard {
   /// A packet from `src` to `dst`; `copies` endpoints must receive it; `payload_hash` is what
   /// its payload hashes to (0: none). Returns its id: ids count up from 0.
   Id create(int32_t src, int32_t dst, uint64_t cycle, unsigned copies = 1, uint64_t payload_hash = 0) {
+    if (copies == 0 || copies > UINT16_MAX)
+      throw std::invalid_argument("Scoreboard: a packet has 1..65535 copies, not " + std::to_string(copies));
     const Id id = base_ + live_;
     if (live_ == ring_.size()) grow();
     Record& r = ring_[id & (ring_.size() - 1)];
