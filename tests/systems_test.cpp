@@ -171,6 +171,38 @@ TEST(FatTree, SaturatedAllToAllOnTwoLevels) {
   EXPECT_EQ(j["check_details"]["max_path_cables"], 4);
 }
 
+TEST(FatTree, CablesOfAnotherBandwidthSetTheThroughput) {
+  // links.global.bandwidth: every cable of a 64-endpoint fat tree at half the 128 Gb/s of the
+  // endpoints' own links. Saturating all-to-all then accepts at most what an endpoint's cable
+  // carries, 64 Gb/s per node; with the default cables it accepts far more (about 115 Gb/s), and
+  // with cables faster than the endpoint links no more than that, which sets the limit.
+  const std::string base = config("fat_tree_1024_alltoall.yaml") +
+                           " --set topology.endpoints=64 --set run.warmup=500cycles --set run.measure=4000cycles";
+  const json slow = run(base + " --set links.global.bandwidth=64Gb/s");
+  const json full = run(base);
+  const json fast = run(base + " --set links.global.bandwidth=256Gb/s");
+  for (const json* j : {&slow, &full, &fast}) {
+    ASSERT_TRUE(j->contains("checks"));
+    expect_clean(*j);
+  }
+  const double s = slow["traffic"]["accepted_gbps_per_node"].get<double>();
+  const double f = full["traffic"]["accepted_gbps_per_node"].get<double>();
+  const double q = fast["traffic"]["accepted_gbps_per_node"].get<double>();
+  EXPECT_LE(s, 64.0 * 1.01) << "a node cannot receive more than its cable carries";
+  EXPECT_GT(s, 64.0 * 0.8) << "the slow cables are the bottleneck, and the switches keep them busy";
+  EXPECT_GT(f, 100.0);
+  EXPECT_LE(q, 128.0 * 1.01) << "the endpoints' own links still carry one flit per cycle";
+  EXPECT_GE(q, f * 0.98);
+  // The derivation says what the cables carry, and the switch buffers cover a faster cable's
+  // round trip: 2 x (1 + 20) + 80 + 2 = 124 flit-cycles, 248 flits at 2 flits per cycle.
+  EXPECT_EQ(fast["config"]["switch_buffer_depth_flits"], 248);
+  bool said = false;
+  for (const json& line : fast["config"]["derivations"])
+    said = said ||
+           line.get<std::string>().find("links.global.bandwidth 256 Gb/s = 2 flits per cycle") != std::string::npos;
+  EXPECT_TRUE(said) << fast["config"]["derivations"];
+}
+
 // ---- the comparison Dragonfly: canonical groups of the same switch model -------------------------
 
 struct DragonflyCase {

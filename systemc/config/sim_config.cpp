@@ -183,6 +183,20 @@ void read_local_bandwidth(const Field& f, SimConfig& c) {
   c.local_link.bandwidth_bps = flit_rate;
 }
 
+// links.global.bandwidth: the cables may be slower or faster than a flit per cycle; their links
+// then carry that many flits per cycle (credit_link.h). The range keeps a slow link's
+// serialization and a fast link's credits per cycle within what a link's slots hold.
+void read_global_bandwidth(const Field& f, SimConfig& c) {
+  const double bps = f.bandwidth();
+  const double flit_rate = c.router.flit_width_bits * c.router.clock_hz;
+  const double rate = bps / flit_rate;
+  if (!(rate >= 1.0 / 16 - 1e-9 && rate <= 8 + 1e-9))
+    f.fail("a bandwidth in [" + format_bandwidth(flit_rate / 16) + ", " + format_bandwidth(flit_rate * 8) +
+           "]: 1/16 to 8 flits per cycle of router.flit_width " + format_data_size(c.router.flit_width_bits) +
+           " x router.clock " + format_frequency(c.router.clock_hz));
+  c.global_link.bandwidth_bps = bps;
+}
+
 void read_injection_rate(const Field& f, SimConfig& c, Given& g) {
   if (!f.is_scalar()) f.fail(kRateExpected);
   if (f.is_number()) {
@@ -315,10 +329,19 @@ KeySpec make_schema(SimConfig& c, Given& g) {
   // A link: one flit per cycle (the bandwidth key is a consistency check) and a latency.
   const auto link_section = [&c, &latency_key](std::string name, std::string latency_default, SimConfig::Link& link,
                                                Duration& given) {
+    const bool cables = name == "global";  // the cables may run at another rate; local links may not
     return section(std::move(name), P::Defaulted,
                    {
-                       leaf("bandwidth", P::Optional, "a bandwidth equal to flit_width x clock", "",
-                            [&c](const Field& f) { read_local_bandwidth(f, c); }),
+                       leaf("bandwidth", P::Optional,
+                            cables ? "a bandwidth from 1/16 to 8 times flit_width x clock"
+                                   : "a bandwidth equal to flit_width x clock",
+                            "",
+                            [&c, cables](const Field& f) {
+                              if (cables)
+                                read_global_bandwidth(f, c);
+                              else
+                                read_local_bandwidth(f, c);
+                            }),
                        latency_key("latency", std::move(latency_default), given, link.latency_cycles, link.latency_s),
                    });
   };
@@ -591,8 +614,11 @@ void check_topology(const ConfigReader& reader, SimConfig& c) {
     // (send register + latency), the switch pipeline, the credit's way back, and a margin of
     // two cycles for the credit and flit registers.
     // A torus router is an accelerator's router with a one-cycle pipeline (switch_fabric.h).
+    // A cable faster than a flit per cycle has that many more flits in flight per cycle.
     const unsigned pipeline = c.torus() ? 1 : c.fabric_switch.latency_cycles;
-    c.fabric_switch.buffer_depth = std::max(8u, 2 * (1 + c.global_link.latency_cycles) + pipeline + 2);
+    const unsigned round_trip = 2 * (1 + c.global_link.latency_cycles) + pipeline + 2;
+    c.fabric_switch.buffer_depth =
+        std::max(8u, static_cast<unsigned>(std::ceil(std::max(1.0, c.global_rate()) * round_trip)));
   }
 }
 
@@ -685,6 +711,9 @@ void derive(SimConfig& c, const Given& g, const ConfigReader& reader) {
                 (c.switched() ? "" : " on " + std::to_string(c.board_count()) + " boards") + ", " +
                 (c.topology.planes == 1 ? std::string("one plane")
                                         : std::to_string(c.topology.planes) + " planes (independent networks)"));
+    d.push_back("links.global.bandwidth " + format_bandwidth(c.global_link.bandwidth_bps) + " = " +
+                format_number(c.global_rate()) + " flits per cycle" +
+                (reader.present("links.global.bandwidth") ? "" : " (derived, not given)"));
     d.push_back(duration_line("links.global.latency", g.global_latency, c.global_link.latency_cycles, clock));
     d.push_back(duration_line("switch.latency", g.switch_latency, c.fabric_switch.latency_cycles, clock));
     for (const bool rows : {true, false}) {
@@ -699,12 +728,14 @@ void derive(SimConfig& c, const Given& g, const ConfigReader& reader) {
                                  : std::to_string(t.leaves) + " leaves (" + std::to_string(t.down) + " down, " +
                                        std::to_string(t.up) + " up) + " + std::to_string(t.spines) + " spines each"));
     }
-    d.push_back("switch.buffer_depth " + std::to_string(c.fabric_switch.buffer_depth) + " flits per VC" +
-                (c.fabric_switch.buffer_auto
-                     ? " = 2 x (1 + " + std::to_string(c.global_link.latency_cycles) + ") cable + " +
-                           std::to_string(c.torus() ? 1 : c.fabric_switch.latency_cycles) +
-                           " pipeline + 2 (auto: the credit round trip)"
-                     : ""));
+    d.push_back(
+        "switch.buffer_depth " + std::to_string(c.fabric_switch.buffer_depth) + " flits per VC" +
+        (c.fabric_switch.buffer_auto
+             ? " = " + std::string(c.global_rate() > 1 ? format_number(c.global_rate()) + " flits per cycle x (" : "") +
+                   "2 x (1 + " + std::to_string(c.global_link.latency_cycles) + ") cable + " +
+                   std::to_string(c.torus() ? 1 : c.fabric_switch.latency_cycles) + " pipeline + 2" +
+                   (c.global_rate() > 1 ? ")" : "") + " (auto: the credit round trip)"
+             : ""));
   }
   if (c.router.local_ports > 1)
     d.push_back("router.local_ports " + std::to_string(c.router.local_ports) + ": an accelerator injects up to " +
@@ -748,13 +779,14 @@ SimConfig load(const std::function<void(ConfigReader&)>& parse, const std::strin
   for (const std::string& o : overrides) reader.apply_override(o);
   reader.read();
   if (!reader.present("routing.algorithm") && c.dragonfly()) c.topology.dragonfly.ugal = true;  // the default
+  if (!reader.present("links.local.bandwidth"))
+    c.local_link.bandwidth_bps = c.router.flit_width_bits * c.router.clock_hz;
+  if (!reader.present("links.global.bandwidth")) c.global_link.bandwidth_bps = c.local_link.bandwidth_bps;
   check_hotspot_section(reader, c);
   check_topology(reader, c);
   check_collective(reader, c);
   c.source = source;
   if (!reader.present("name")) c.name = stem(source);
-  if (!reader.present("links.local.bandwidth"))
-    c.local_link.bandwidth_bps = c.router.flit_width_bits * c.router.clock_hz;
   derive(c, g, reader);
   return c;
 }
@@ -849,7 +881,7 @@ std::vector<std::pair<std::string, std::string>> effective_values(const SimConfi
                         {"links.local.latency", cycles(c.local_link.latency_cycles)},
                     });
   if (hm || c.switched()) {
-    v.emplace_back("links.global.bandwidth", format_bandwidth(c.local_link.bandwidth_bps));
+    v.emplace_back("links.global.bandwidth", format_bandwidth(c.global_link.bandwidth_bps));
     v.emplace_back("links.global.latency", cycles(c.global_link.latency_cycles));
     v.emplace_back("switch.latency", cycles(c.fabric_switch.latency_cycles));
     v.emplace_back("switch.speedup", std::to_string(c.fabric_switch.speedup));

@@ -88,13 +88,14 @@ struct SimConfig {
 
   /// The accelerator <-> router link, each direction.
   struct Link {
-    double bandwidth_bps = 0;     // always flit_width_bits * clock_hz (one flit per cycle)
+    double bandwidth_bps = 0;     // local: flit_width_bits * clock_hz (one flit per cycle)
     double latency_s = 0;         // as configured: the time, or the cycles times the clock period
     unsigned latency_cycles = 0;  // what the model uses: the time rounded up to whole cycles
   } local_link;
-  /// The cables between boards and switches and between switches (links.global); the same
-  /// bandwidth as the local link (one flit per cycle).
+  /// The cables between boards and switches and between switches (links.global). Their bandwidth
+  /// may differ from the local link's: they then carry global_rate() flits per cycle.
   Link global_link;
+  double global_rate() const { return global_link.bandwidth_bps / local_link.bandwidth_bps; }
 
   struct Traffic {
     Pattern pattern = Pattern::Uniform;

@@ -18,7 +18,8 @@ SwitchFabric::SwitchFabric(sc_core::sc_module_name name, const SimConfig& cfg, P
       switch_depth_(cfg.fabric_switch.buffer_depth),
       vcs_(cfg.router.vcs),
       cable_latency_(cfg.global_link.latency_cycles),
-      switch_latency_(cfg.fabric_switch.latency_cycles) {
+      switch_latency_(cfg.fabric_switch.latency_cycles),
+      cable_rate_(LinkRate::from_bandwidth(cfg.global_link.bandwidth_bps, cfg.local_link.bandwidth_bps)) {
   SC_HAS_PROCESS(SwitchFabric);
   SC_METHOD(on_clock);
   sensitive << clk.pos();
@@ -33,7 +34,7 @@ FlitLink* SwitchFabric::make_link(const std::string& name, unsigned latency, Lin
 }
 
 void SwitchFabric::cable(NetworkSwitch* s, unsigned sp, NetworkSwitch* d, unsigned dp) {
-  cable(s, sp, d, dp, cable_latency_);
+  cable(s, sp, d, dp, cable_latency_, cable_rate_);
 }
 
 void SwitchFabric::cable(NetworkSwitch* s, unsigned sp, NetworkSwitch* d, unsigned dp, unsigned latency,
@@ -93,8 +94,8 @@ SwitchFabric::TerminalPorts SwitchFabric::build_tree(const std::string& tree, un
 
 void SwitchFabric::attach(const std::pair<NetworkSwitch*, unsigned>& terminal, const std::string& name,
                           FlitLink* from_node, FlitLink* to_node, unsigned board, unsigned x, unsigned y) {
-  FlitLink* to_switch = make_link(name + "_to_switch", cable_latency_);
-  FlitLink* from_switch = make_link(name + "_from_switch", cable_latency_);
+  FlitLink* to_switch = make_link(name + "_to_switch", cable_latency_, cable_rate_);
+  FlitLink* from_switch = make_link(name + "_from_switch", cable_latency_, cable_rate_);
   edge_ports_.push_back(std::make_unique<EdgePort>(name + "_off", EdgePort::Direction::OffBoard, vcs_, router_depth_,
                                                    switch_depth_, board, x, y));
   edge_ports_.back()->connect(from_node, to_switch, tracker_, on_error_);
@@ -155,8 +156,12 @@ void SwitchFabric::connect_torus(const std::vector<FlitLink*>& inject, const std
     const unsigned east = y * X + (x + 1) % X, north = ((y + 1) % Y) * X + x;
     // A link that leaves the board is a cable; one within a board is a PCB trace.
     const bool x_cable = (x + 1) % a == 0, y_cable = (y + 1) % b == 0;
-    if (X > 1) cable(router[n], kE, router[east], kW, x_cable ? cable_latency_ : cfg_.local_link.latency_cycles);
-    if (Y > 1) cable(router[n], kN, router[north], kS, y_cable ? cable_latency_ : cfg_.local_link.latency_cycles);
+    if (X > 1)
+      cable(router[n], kE, router[east], kW, x_cable ? cable_latency_ : cfg_.local_link.latency_cycles,
+            x_cable ? cable_rate_ : LinkRate{});
+    if (Y > 1)
+      cable(router[n], kN, router[north], kS, y_cable ? cable_latency_ : cfg_.local_link.latency_cycles,
+            y_cable ? cable_rate_ : LinkRate{});
   }
 }
 

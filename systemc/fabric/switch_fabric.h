@@ -90,6 +90,7 @@ class SwitchFabric : public sc_core::sc_module {
   unsigned cables_ = 0;
   std::string prefix_;  // names of the plane being built
   unsigned router_depth_, switch_depth_, vcs_, cable_latency_, switch_latency_;
+  LinkRate cable_rate_;  // links.global.bandwidth over the local link's: flits per cycle on every cable
   uint64_t cycle_ = 0;
 };
 
