@@ -1,5 +1,6 @@
 // board_mesh.cpp: the board routers' routing rules (board_mesh.h).
 #include "board_mesh.h"
+#include "named_registry.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -34,12 +35,8 @@ const std::vector<BoardRouting>& board_routings() {
 }
 
 RouteMode board_routing(const std::string& name) {
-  std::string names;
-  for (const BoardRouting& r : board_routings()) {
-    if (name == r.name) return r.mode;
-    names += (names.empty() ? "" : ", ") + std::string(r.name);
-  }
-  throw std::invalid_argument("no board routing function '" + name + "'; registered: " + names);
+  return find_named(board_routings(), name, "board routing function", [](const BoardRouting& r) { return r.name; })
+      .mode;
 }
 
 const BoardRouting& board_routing_info(RouteMode mode) {

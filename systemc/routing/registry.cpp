@@ -2,6 +2,7 @@
 #include <stdexcept>
 
 #include "board_mesh.h"
+#include "named_registry.h"
 #include "routing_function.h"
 
 namespace hx {
@@ -32,12 +33,8 @@ const std::vector<RegisteredRouting>& routing_functions() {
 }
 
 std::unique_ptr<RoutingFunction> make_routing(const std::string& name, const RoutingContext& ctx) {
-  std::string names;
-  for (const RegisteredRouting& r : routing_functions()) {
-    if (r.name == name) return r.make(ctx);
-    names += (names.empty() ? "" : ", ") + r.name;
-  }
-  throw std::invalid_argument("no routing function '" + name + "'; registered: " + names);
+  return find_named(routing_functions(), name, "routing function", [](const RegisteredRouting& r) { return r.name; })
+      .make(ctx);
 }
 
 }  // namespace hx

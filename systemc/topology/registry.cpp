@@ -2,6 +2,7 @@
 #include <stdexcept>
 
 #include "fabric_topology.h"
+#include "named_registry.h"
 
 namespace hx {
 
@@ -20,12 +21,7 @@ const std::vector<const FabricTopology*>& fabric_topologies() {
 }
 
 const FabricTopology& fabric_topology(const std::string& kind) {
-  std::string kinds;
-  for (const FabricTopology* t : fabric_topologies()) {
-    if (t->kind() == kind) return *t;
-    kinds += (kinds.empty() ? "" : ", ") + std::string(t->kind());
-  }
-  throw std::invalid_argument("no fabric topology '" + kind + "'; registered: " + kinds);
+  return *find_named(fabric_topologies(), kind, "fabric topology", [](const FabricTopology* t) { return t->kind(); });
 }
 
 }  // namespace hx

@@ -1,6 +1,7 @@
 // registry.cpp: the NVSwitch-like switch's routing functions, by name (nv_routing.h).
 #include <stdexcept>
 
+#include "named_registry.h"
 #include "nv_routing.h"
 
 namespace hx::nv {
@@ -16,12 +17,9 @@ const std::vector<RegisteredNvRouting>& nv_routings() {
 }
 
 std::unique_ptr<NvRouting> make_nv_routing(const std::string& name, const NvTopology& topo) {
-  std::string names;
-  for (const RegisteredNvRouting& r : nv_routings()) {
-    if (r.name == name) return r.make(topo);
-    names += (names.empty() ? "" : ", ") + r.name;
-  }
-  throw std::invalid_argument("no NVSwitch routing function '" + name + "'; registered: " + names);
+  return find_named(nv_routings(), name, "NVSwitch routing function",
+                    [](const RegisteredNvRouting& r) { return r.name; })
+      .make(topo);
 }
 
 }  // namespace hx::nv

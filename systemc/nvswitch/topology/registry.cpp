@@ -1,6 +1,7 @@
 // registry.cpp: the NVSwitch-like systems' builders, by topology.kind (nv_system_builder.h).
 #include <stdexcept>
 
+#include "named_registry.h"
 #include "nv_system_builder.h"
 
 namespace hx::nv {
@@ -15,12 +16,8 @@ const std::vector<const NvSystemBuilder*>& nv_system_builders() {
 }
 
 const NvSystemBuilder& nv_system_builder(const std::string& kind) {
-  std::string names;
-  for (const NvSystemBuilder* b : nv_system_builders()) {
-    if (kind == b->kind()) return *b;
-    names += (names.empty() ? "" : ", ") + std::string(b->kind());
-  }
-  throw std::invalid_argument("no NVSwitch system kind '" + kind + "'; registered: " + names);
+  return *find_named(nv_system_builders(), kind, "NVSwitch system kind",
+                     [](const NvSystemBuilder* b) { return b->kind(); });
 }
 
 }  // namespace hx::nv
