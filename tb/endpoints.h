@@ -22,10 +22,10 @@
 #include <cstdint>
 #include <string>
 
+#include "bench_scoreboard.h"
 #include "hx_flit.h"
 #include "ring_buffer.h"
 #include "rng.h"
-#include "scoreboard.h"
 #include "watchdog.h"
 
 namespace hx {

@@ -41,10 +41,10 @@
 #include <utility>
 #include <vector>
 
+#include "bench_scoreboard.h"
 #include "board_mesh.h"
 #include "endpoints.h"
 #include "hx_flit.h"
-#include "scoreboard.h"
 #include "verilated.h"
 #include "verilated_ports.h"
 #if VM_TRACE_FST

@@ -14,9 +14,9 @@
 
 #include <cstdint>
 
+#include "bench_scoreboard.h"
 #include "board_mesh.h"
 #include "rng.h"
-#include "scoreboard.h"
 
 namespace hx {
 

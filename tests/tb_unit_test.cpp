@@ -7,11 +7,11 @@
 #include <stdexcept>
 #include <vector>
 
+#include "bench_scoreboard.h"
 #include "board_mesh.h"
 #include "endpoints.h"
 #include "hx_flit.h"
 #include "rng.h"
-#include "scoreboard.h"
 #include "verilated_ports.h"
 
 namespace hx {

@@ -174,9 +174,7 @@ PacketTracker::Arrival PacketTracker::on_delivered(unsigned dst, unsigned lane, 
   if (index == 0) {
     // The head is the packet's arrival: the scoreboard checks it is known, injected, not a
     // duplicate and at its destination (a misdelivered packet is still checked flit by flit).
-    const Board::Record* known = find(id);
-    const bool addressed = known == nullptr || known->dst == static_cast<int32_t>(dst);
-    const Board::Arrival arrival = sb_.arrive(id, static_cast<int32_t>(dst), addressed, cycle);
+    const Board::Arrival arrival = sb_.arrive(id, static_cast<int32_t>(dst), cycle);
     r = arrival.record;
     if (r == nullptr) return a;
   } else {

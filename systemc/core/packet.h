@@ -3,11 +3,10 @@
 // The flit (hx_flit.h) is the unit of a wormhole link: a type, a VC and a 128-bit payload, with
 // the routing header of the RTL router in the head flit. A packet-granular model (the
 // NVSwitch-like fabric, section V of Klenk et al.: packets move whole, virtual cut-through) moves
-// this instead: the header as fields, and the payload as the same 128-bit flit payloads a fabric
-// flit carries, held as 32-bit words (four per flit: the lanes of the reduction ALUs and the
-// elements of the collectives). flits() counts the header flit and the payload flits; it is what
-// a link's serialisation and a receiver's credits charge, whichever model sends it.
-// payload_flit() and set_payload_flit() convert between the words and the flit payloads.
+// this instead: the header as fields, and up to 8 payload flits of 128 bits held as 32-bit words
+// (four per flit: the lanes of the reduction ALUs and the elements of the collectives). flits()
+// counts the header flit and the payload flits; it is what a link's serialisation and a
+// receiver's credits charge, whichever model sends it.
 //
 // `kind` is the model's message kind (for the NVSwitch model an nv::Kind: write, ack, pull
 // request, ...); the network looks only at src, dst, vc and flits, the endpoints and the
@@ -16,8 +15,6 @@
 
 #include <array>
 #include <cstdint>
-
-#include "hx_flit.h"
 
 namespace hx {
 
@@ -46,19 +43,6 @@ struct Packet {
 
   unsigned vc() const { return channel; }
   unsigned flits() const { return length; }
-
-  /// Payload flit i (0 .. kMaxPayloadFlits-1) as a fabric flit carries it: word 4i in bits 0..31.
-  Payload payload_flit(unsigned i) const {
-    const uint32_t* w = &data[kWordsPerFlit * i];
-    return {uint64_t{w[0]} | uint64_t{w[1]} << 32, uint64_t{w[2]} | uint64_t{w[3]} << 32};
-  }
-  void set_payload_flit(unsigned i, const Payload& p) {
-    uint32_t* w = &data[kWordsPerFlit * i];
-    w[0] = static_cast<uint32_t>(p[0]);
-    w[1] = static_cast<uint32_t>(p[0] >> 32);
-    w[2] = static_cast<uint32_t>(p[1]);
-    w[3] = static_cast<uint32_t>(p[1] >> 32);
-  }
 };
 
 /// The link fault hook's corruption (credit_link.h): one bit of the first payload word, which

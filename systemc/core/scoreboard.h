@@ -154,33 +154,11 @@ class Scoreboard {
   /// A duplicate or an unknown packet yields no record; a misdelivered copy yields its record,
   /// and the caller decides whether to go on checking it.
   Arrival arrive(Id id, int32_t at, bool addressed, uint64_t cycle) {
-    Arrival a;
-    Record* r = find(id);
-    if (r == nullptr && id < base_) {  // retired: every copy arrived before
-      duplicate(id, at, cycle);
-      a.outcome = Outcome::Duplicate;
-      return a;
-    }
-    if (r == nullptr || r->state == State::Created) {
-      corrupt(nullptr,
-              at_cycle(cycle) + name(at) + ": arrival of unknown or not yet injected packet " + std::to_string(id));
-      return a;
-    }
-    if (r->arriving >= r->copies) {
-      duplicate(id, at, cycle);
-      a.outcome = Outcome::Duplicate;
-      return a;
-    }
-    ++r->arriving;
-    if (r->multicast) r->unreached -= endpoint_hash(at);
-    a.record = r;
-    a.outcome = Outcome::Ok;
-    if (!addressed) {
-      ++counts_.misdelivered;
-      note(at_cycle(cycle) + "packet " + std::to_string(id) + " for " + name(r->dst) + " arrived at " + name(at));
-      a.outcome = Outcome::Misdelivered;
-    }
-    return a;
+    return arrive_where(id, at, cycle, [addressed](const Record&) { return addressed; });
+  }
+  /// The same for a unicast packet, which is addressed to its dst alone.
+  Arrival arrive(Id id, int32_t at, uint64_t cycle) {
+    return arrive_where(id, at, cycle, [at](const Record& r) { return r.dst == at; });
   }
 
   /// The last flit of a copy arrived; with `payload_hash` given, it must match what was sent.
@@ -237,6 +215,38 @@ class Scoreboard {
   void prefetch(Id id) const { __builtin_prefetch(&ring_[id & (ring_.size() - 1)], 1); }
 
  private:
+  // arrive(): `addressed(record)` says whether the packet was meant for `at`; the record is
+  // found once.
+  template <class Addressed>
+  Arrival arrive_where(Id id, int32_t at, uint64_t cycle, Addressed addressed) {
+    Arrival a;
+    Record* r = find(id);
+    if (r == nullptr && id < base_) {  // retired: every copy arrived before
+      duplicate(id, at, cycle);
+      a.outcome = Outcome::Duplicate;
+      return a;
+    }
+    if (r == nullptr || r->state == State::Created) {
+      corrupt(nullptr,
+              at_cycle(cycle) + name(at) + ": arrival of unknown or not yet injected packet " + std::to_string(id));
+      return a;
+    }
+    if (r->arriving >= r->copies) {
+      duplicate(id, at, cycle);
+      a.outcome = Outcome::Duplicate;
+      return a;
+    }
+    ++r->arriving;
+    if (r->multicast) r->unreached -= endpoint_hash(at);
+    a.record = r;
+    a.outcome = Outcome::Ok;
+    if (!addressed(*r)) {
+      ++counts_.misdelivered;
+      note(at_cycle(cycle) + "packet " + std::to_string(id) + " for " + name(r->dst) + " arrived at " + name(at));
+      a.outcome = Outcome::Misdelivered;
+    }
+    return a;
+  }
   static std::size_t round_up(std::size_t n) {
     std::size_t s = 1;
     while (s < n) s <<= 1;

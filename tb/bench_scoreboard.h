@@ -1,4 +1,4 @@
-// scoreboard.h: end-to-end checking of every packet a bench injects into a network model.
+// bench_scoreboard.h: end-to-end checking of every packet a bench injects into a network model.
 //
 // The scoreboard holds one record per packet: where it enters (external port and VC), its
 // header, the external ports it may leave through (one for a deterministic route, several for

@@ -1,4 +1,4 @@
-#include "scoreboard.h"
+#include "bench_scoreboard.h"
 
 #include <cstdio>
 #include <sstream>
