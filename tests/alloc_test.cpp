@@ -828,9 +828,9 @@ TEST(AllocConfigTest, TreesFollowTheSimulatorsShapes) {
   const SystemConfig& hx2 = c.systems[0];
   EXPECT_EQ(hx2.x * hx2.y, 4096u);  // appendix A-C2: 64x64 boards of 2x2
   EXPECT_EQ(hx2.a, 2u);
-  EXPECT_EQ(hx2.row_shape.ports, 128u);
-  EXPECT_EQ(hx2.row_shape.leaves, 4u);
-  EXPECT_EQ(hx2.row_shape.spines, 2u);
+  EXPECT_EQ(hx2.grid.rows.shape.ports, 128u);
+  EXPECT_EQ(hx2.grid.rows.shape.leaves, 4u);
+  EXPECT_EQ(hx2.grid.rows.shape.spines, 2u);
   EXPECT_EQ(hx2.trees.row_trees.leaves(), 4u);
   EXPECT_EQ(hx2.trees.row_trees.main_leaf(15), 0u);  // 16 boards under a leaf
   EXPECT_EQ(hx2.trees.row_trees.main_leaf(16), 1u);

@@ -12,6 +12,8 @@
 #include <optional>
 #include <sstream>
 
+#include "fabric_topology.h"
+
 namespace hx::alloc {
 
 namespace {
@@ -97,11 +99,6 @@ const std::vector<std::string> kSystemKeys = {"name", "board", "global", "tree_s
 const std::vector<std::pair<std::string, hx::TreeSpan>> kSpans = {{"line", hx::TreeSpan::Line},
                                                                   {"board", hx::TreeSpan::Board}};
 
-// The leaf layout of one dimension's trees: `positions` boards with 2 ports per line they serve.
-TreeLeaves leaves_of(const hx::TreeShape& shape, unsigned positions, unsigned lines) {
-  return TreeLeaves(positions, 2 * lines, shape.leaves == 0 ? 0 : shape.down);
-}
-
 SystemConfig read_system(const Field& f, const std::vector<SystemConfig>& earlier) {
   const MapFields m(f, "a map describing one HammingMesh, with keys " + join_names(kSystemKeys), kSystemKeys);
   SystemConfig s;
@@ -125,15 +122,20 @@ SystemConfig read_system(const Field& f, const std::vector<SystemConfig>& earlie
   if (const auto taper = m.get("taper")) s.taper = taper->number({0, 1, true, false});
   if (const auto mixes = m.get("mixes")) s.mixes = static_cast<unsigned>(mixes->integer(1, kMaxMixes));
 
-  // The trees as the simulator builds them (sim_config.h): 2 ports per board and line.
-  const unsigned row_lines = s.span == hx::TreeSpan::Line ? 1 : s.b;
-  const unsigned col_lines = s.span == hx::TreeSpan::Line ? 1 : s.a;
-  s.row_shape = hx::tree_shape(2 * s.x * row_lines, s.radix, s.taper);
-  s.col_shape = hx::tree_shape(2 * s.y * col_lines, s.radix, s.taper);
-  for (const hx::TreeShape* t : {&s.row_shape, &s.col_shape})
+  // The boards and trees as the cycle model's hammingmesh builder makes them (board_grid()).
+  hx::SimConfig sys;
+  sys.topology.kind = "hammingmesh";
+  sys.topology.board_x = s.a;
+  sys.topology.board_y = s.b;
+  sys.topology.global_x = s.x;
+  sys.topology.global_y = s.y;
+  sys.topology.tree_span = s.span;
+  sys.topology.tree_radix = s.radix;
+  sys.topology.tree_taper = s.taper;
+  s.grid = *hx::fabric_topology(sys.topology.kind).board_grid(sys);
+  for (const hx::TreeShape* t : {&s.grid.rows.shape, &s.grid.cols.shape})
     if (!t->valid) f.fail_found("a HammingMesh whose row and column trees have at most two levels", t->problem);
-  s.trees.row_trees = leaves_of(s.row_shape, s.x, row_lines);
-  s.trees.col_trees = leaves_of(s.col_shape, s.y, col_lines);
+  s.trees = trees_of(s.grid);
   return s;
 }
 

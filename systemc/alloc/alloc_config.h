@@ -17,6 +17,7 @@
 #include "config_reader.h"
 #include "hxmesh_allocator.h"
 #include "job_mix.h"
+#include "network_description.h"
 #include "sim_config.h"
 
 namespace hx::alloc {
@@ -27,11 +28,11 @@ struct SystemConfig {
   unsigned a = 0, b = 0;  // accelerators per board: columns, rows
   unsigned x = 0, y = 0;  // boards: columns, rows
   hx::TreeSpan span = hx::TreeSpan::Line;
-  unsigned radix = 64;                 // fat-tree switch ports
-  double taper = 1;                    // up : down ports of a two-level tree's leaves
-  unsigned mixes = 0;                  // experiments: mixes on this system (0: experiments.mixes)
-  hx::TreeShape row_shape, col_shape;  // the trees, as hx::tree_shape() builds them
-  Trees trees;                         // leaf layouts for the locality heuristic and metric
+  unsigned radix = 64;  // fat-tree switch ports
+  double taper = 1;     // up : down ports of a two-level tree's leaves
+  unsigned mixes = 0;   // experiments: mixes on this system (0: experiments.mixes)
+  hx::BoardGrid grid;   // the boards and trees, as the hammingmesh builder makes them
+  Trees trees;          // leaf layouts for the locality heuristic and metric
 
   MeshSpec mesh() const { return {name, x, y, trees}; }
 };

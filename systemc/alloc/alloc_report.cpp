@@ -278,8 +278,6 @@ nlohmann::ordered_json alloc_json(const AllocConfig& c, const AllocResults& res)
   }
   nlohmann::ordered_json systems = nlohmann::ordered_json::array();
   for (const SystemConfig& s : c.systems) {
-    const unsigned row_lines = s.span == hx::TreeSpan::Line ? 1 : s.b;
-    const unsigned col_lines = s.span == hx::TreeSpan::Line ? 1 : s.a;
     nlohmann::ordered_json sj;
     sj["name"] = s.name;
     sj["board"] = {s.a, s.b};
@@ -289,8 +287,8 @@ nlohmann::ordered_json alloc_json(const AllocConfig& c, const AllocResults& res)
     sj["tree_span"] = hx::tree_span_name(s.span);
     sj["radix"] = s.radix;
     sj["taper"] = s.taper;
-    sj["row_tree"] = tree_json(s.row_shape, s.trees.row_trees, s.x, 2 * row_lines);
-    sj["col_tree"] = tree_json(s.col_shape, s.trees.col_trees, s.y, 2 * col_lines);
+    sj["row_tree"] = tree_json(s.grid.rows.shape, s.trees.row_trees, s.x, s.grid.rows.ports);
+    sj["col_tree"] = tree_json(s.grid.cols.shape, s.trees.col_trees, s.y, s.grid.cols.ports);
     systems.push_back(sj);
   }
   j["systems"] = systems;

@@ -167,6 +167,13 @@ TreeTraffic tree_traffic(const Placement& p, const TreeLeaves& row_trees, const 
 
 // ---- HxMeshAllocator --------------------------------------------------------------------------------
 
+Trees trees_of(const BoardGrid& grid) {
+  const auto leaves = [](const TreeLayout& l) {
+    return l.positions == 0 ? TreeLeaves() : TreeLeaves(l.positions, l.ports, l.leaf_down());
+  };
+  return Trees{leaves(grid.rows), leaves(grid.cols)};
+}
+
 HxMeshAllocator::HxMeshAllocator(unsigned x, unsigned y, const std::vector<Board>& failed, Heuristics heuristics,
                                  Trees trees)
     : x_(x), y_(y), words_((x + 63) / 64), heuristics_(heuristics), trees_(std::move(trees)) {

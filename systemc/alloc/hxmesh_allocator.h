@@ -34,6 +34,8 @@
 #include <utility>
 #include <vector>
 
+#include "network_description.h"
+
 namespace hx::alloc {
 
 /// A physical board: column `col` in [0, x), row `row` in [0, y).
@@ -155,6 +157,9 @@ struct Trees {
   TreeLeaves row_trees;
   TreeLeaves col_trees;
 };
+
+/// The leaf layouts of a topology builder's board grid (topology/network_description.h).
+Trees trees_of(const BoardGrid& grid);
 
 /// One HammingMesh's boards and the jobs on them.
 class HxMeshAllocator {

@@ -1,8 +1,8 @@
 #include "switch_fabric.h"
 
 #include <sstream>
+#include <stdexcept>
 
-#include "board_geometry.h"
 #include "dragonfly_plan.h"
 
 namespace hx {
@@ -11,15 +11,11 @@ SwitchFabric::SwitchFabric(sc_core::sc_module_name name, const SimConfig& cfg, P
                            ErrorHandler on_error)
     : sc_core::sc_module(name),
       clk("clk"),
-      cfg_(cfg),
       tracker_(tracker),
       on_error_(std::move(on_error)),
       router_depth_(cfg.router.buffer_depth),
       switch_depth_(cfg.fabric_switch.buffer_depth),
-      vcs_(cfg.router.vcs),
-      cable_latency_(cfg.global_link.latency_cycles),
-      switch_latency_(cfg.fabric_switch.latency_cycles),
-      cable_rate_(LinkRate::from_bandwidth(cfg.global_link.bandwidth_bps, cfg.local_link.bandwidth_bps)) {
+      vcs_(cfg.router.vcs) {
   SC_HAS_PROCESS(SwitchFabric);
   SC_METHOD(on_clock);
   sensitive << clk.pos();
@@ -33,10 +29,6 @@ FlitLink* SwitchFabric::make_link(const std::string& name, unsigned latency, Lin
   return links_.back().get();
 }
 
-void SwitchFabric::cable(NetworkSwitch* s, unsigned sp, NetworkSwitch* d, unsigned dp) {
-  cable(s, sp, d, dp, cable_latency_, cable_rate_);
-}
-
 void SwitchFabric::cable(NetworkSwitch* s, unsigned sp, NetworkSwitch* d, unsigned dp, unsigned latency,
                          LinkRate rate) {
   const std::string n = s->name() + "_p" + std::to_string(sp) + "__" + d->name() + "_p" + std::to_string(dp);
@@ -47,209 +39,52 @@ void SwitchFabric::cable(NetworkSwitch* s, unsigned sp, NetworkSwitch* d, unsign
   ++cables_;
 }
 
-SwitchFabric::TerminalPorts SwitchFabric::build_tree(const std::string& tree, unsigned ports,
-                                                     const TreeAddressing& addr) {
-  const TreeShape shape = tree_shape(ports, cfg_.topology.tree_radix, cfg_.topology.tree_taper);
-  // Every switch of the tree routes up/down; its context is its place in the tree.
-  auto add_switch = [&](const std::string& sw_name, unsigned sw_ports, RoutingContext::TreePlace place,
-                        unsigned index) {
-    RoutingContext ctx;
-    ctx.switch_name = sw_name;
-    ctx.addressing = addr;
-    ctx.tree_place = place;
-    ctx.index = index;
-    ctx.down = shape.down;
-    ctx.up = shape.up;
-    ctx.spines = shape.spines;
-    switches_.push_back(std::make_unique<NetworkSwitch>(sw_name, sw_ports, vcs_, switch_depth_, switch_latency_,
-                                                        cfg_.fabric_switch.speedup, make_routing("updown", ctx),
-                                                        tracker_, on_error_));
-    return switches_.back().get();
-  };
-
-  TerminalPorts terminal_port(shape.ports);
-  if (shape.leaves == 0) {
-    NetworkSwitch* s = add_switch(tree + "_sw", shape.ports, RoutingContext::TreePlace::Single, 0);
-    for (unsigned t = 0; t < shape.ports; ++t) terminal_port[t] = {s, t};
-    return terminal_port;
-  }
-  std::vector<NetworkSwitch*> leaves, spines;
-  for (unsigned l = 0; l < shape.leaves; ++l) {
-    leaves.push_back(
-        add_switch(tree + "_leaf" + std::to_string(l), shape.down + shape.up, RoutingContext::TreePlace::Leaf, l));
-  }
-  for (unsigned s = 0; s < shape.spines; ++s) {
-    spines.push_back(
-        add_switch(tree + "_spine" + std::to_string(s), shape.spine_ports, RoutingContext::TreePlace::Spine, s));
-  }
-  for (unsigned l = 0; l < shape.leaves; ++l) {
-    for (unsigned j = 0; j < shape.up; ++j) {
-      const unsigned g = l * shape.up + j;  // up links dealt round-robin over the spines
-      cable(leaves[l], shape.down + j, spines[g % shape.spines], g / shape.spines);
-    }
-  }
-  for (unsigned t = 0; t < shape.ports; ++t) terminal_port[t] = {leaves[t / shape.down], t % shape.down};
-  return terminal_port;
-}
-
-void SwitchFabric::attach(const std::pair<NetworkSwitch*, unsigned>& terminal, const std::string& name,
-                          FlitLink* from_node, FlitLink* to_node, unsigned board, unsigned x, unsigned y) {
-  FlitLink* to_switch = make_link(name + "_to_switch", cable_latency_, cable_rate_);
-  FlitLink* from_switch = make_link(name + "_from_switch", cable_latency_, cable_rate_);
+void SwitchFabric::attach(NetworkSwitch* sw, unsigned port, const std::string& name, FlitLink* from_node,
+                          FlitLink* to_node, unsigned board, unsigned x, unsigned y, unsigned latency, LinkRate rate) {
+  FlitLink* to_switch = make_link(name + "_to_switch", latency, rate);
+  FlitLink* from_switch = make_link(name + "_from_switch", latency, rate);
   edge_ports_.push_back(std::make_unique<EdgePort>(name + "_off", EdgePort::Direction::OffBoard, vcs_, router_depth_,
                                                    switch_depth_, board, x, y));
   edge_ports_.back()->connect(from_node, to_switch, tracker_, on_error_);
   edge_ports_.push_back(std::make_unique<EdgePort>(name + "_on", EdgePort::Direction::OnBoard, vcs_, switch_depth_,
                                                    router_depth_, board, x, y));
   edge_ports_.back()->connect(from_switch, to_node, tracker_, on_error_);
-  terminal.first->connect(terminal.second, to_switch, from_switch, switch_depth_);
+  sw->connect(port, to_switch, from_switch, switch_depth_);
   ++cables_;
 }
 
-void SwitchFabric::connect_boards(const std::vector<PlaneModel*>& planes, const std::string& prefix) {
-  prefix_ = prefix;
-  const unsigned row_lines = tree_lines(cfg_, true), col_lines = tree_lines(cfg_, false);
-  for (unsigned by = 0; by < cfg_.topology.global_y; ++by) {
-    for (unsigned l = 0; l < cfg_.topology.board_y; l += row_lines) build_hammingmesh_tree(planes, true, by, l);
+void SwitchFabric::build(const NetworkDescription& net, const Ports& ports) {
+  using Kind = NodeDescription::Kind;
+  dragonfly_ = net.dragonfly;
+  equipment_ = net.equipment();
+  std::vector<NetworkSwitch*> sw(net.nodes.size(), nullptr);
+  for (std::size_t i = 0; i < net.nodes.size(); ++i) {
+    const NodeDescription& n = net.nodes[i];
+    if (n.kind != Kind::Switch) continue;
+    switches_.push_back(std::make_unique<NetworkSwitch>(n.name, n.ports, vcs_, switch_depth_, n.latency, n.speedup,
+                                                        make_routing(n.routing, n.place), tracker_, on_error_,
+                                                        n.own_endpoint_port));
+    sw[i] = switches_.back().get();
   }
-  for (unsigned bx = 0; bx < cfg_.topology.global_x; ++bx) {
-    for (unsigned l = 0; l < cfg_.topology.board_x; l += col_lines) build_hammingmesh_tree(planes, false, bx, l);
-  }
-}
-
-void SwitchFabric::connect_endpoints(const std::vector<FlitLink*>& inject, const std::vector<FlitLink*>& eject) {
-  TreeAddressing addr;
-  addr.endpoints = true;
-  addr.fmt.payload_width = cfg_.router.flit_width_bits;
-  const TerminalPorts terminals = build_tree("tree", static_cast<unsigned>(inject.size()), addr);
-  for (unsigned n = 0; n < inject.size(); ++n) {
-    attach(terminals[n], "node" + std::to_string(n) + "_port", inject[n], eject[n], n, 0, 0);
-  }
-}
-
-void SwitchFabric::connect_torus(const std::vector<FlitLink*>& inject, const std::vector<FlitLink*>& eject) {
-  const unsigned a = cfg_.topology.board_x, b = cfg_.topology.board_y;
-  const unsigned X = cfg_.system_x(), Y = cfg_.system_y();
-  TreeAddressing addr;  // the header fields that carry the endpoint number
-  addr.endpoints = true;
-  addr.fmt.payload_width = cfg_.router.flit_width_bits;
-  std::vector<NetworkSwitch*> router(X * Y);
-  for (unsigned n = 0; n < X * Y; ++n) {
-    RoutingContext ctx;
-    ctx.switch_name = "r" + std::to_string(n % X) + "_" + std::to_string(n / X);
-    ctx.addressing = addr;
-    ctx.x = n % X;
-    ctx.y = n / X;
-    ctx.size_x = X;
-    ctx.size_y = Y;
-    // An accelerator's router: a one-cycle pipeline and no crossbar speedup, like the RTL
-    // router of the boards. Port 0 is its own accelerator's.
-    switches_.push_back(std::make_unique<NetworkSwitch>(ctx.switch_name, 5, vcs_, switch_depth_, 1, 1,
-                                                        make_routing("dor_dateline", ctx), tracker_, on_error_, 0));
-    router[n] = switches_.back().get();
-    // The accelerator's own port: its local links, with the accelerator's credits.
-    router[n]->connect(0, inject[n], eject[n], router_depth_);
-  }
-  enum : unsigned { kN = 1, kE = 2, kS = 3, kW = 4 };
-  for (unsigned n = 0; n < X * Y; ++n) {
-    const unsigned x = n % X, y = n / X;
-    const unsigned east = y * X + (x + 1) % X, north = ((y + 1) % Y) * X + x;
-    // A link that leaves the board is a cable; one within a board is a PCB trace.
-    const bool x_cable = (x + 1) % a == 0, y_cable = (y + 1) % b == 0;
-    if (X > 1)
-      cable(router[n], kE, router[east], kW, x_cable ? cable_latency_ : cfg_.local_link.latency_cycles,
-            x_cable ? cable_rate_ : LinkRate{});
-    if (Y > 1)
-      cable(router[n], kN, router[north], kS, y_cable ? cable_latency_ : cfg_.local_link.latency_cycles,
-            y_cable ? cable_rate_ : LinkRate{});
-  }
-}
-
-void SwitchFabric::connect_dragonfly(const std::vector<FlitLink*>& inject, const std::vector<FlitLink*>& eject) {
-  const SimConfig::Dragonfly& df = cfg_.topology.dragonfly;
-  dragonfly_ = std::make_unique<DragonflyPlan>(df.a, df.p, df.h, df.groups, df.ugal);
-  DragonflyPlan& d = *dragonfly_;
-  TreeAddressing addr;  // the header fields that carry the endpoint number
-  addr.endpoints = true;
-  addr.fmt.payload_width = cfg_.router.flit_width_bits;
-  std::vector<NetworkSwitch*> router(d.groups * d.a);
-  for (unsigned g = 0; g < d.groups; ++g) {
-    for (unsigned r = 0; r < d.a; ++r) {
-      RoutingContext ctx;
-      ctx.switch_name = "g" + std::to_string(g) + "_r" + std::to_string(r);
-      ctx.addressing = addr;
-      ctx.group = g;
-      ctx.index = r;
-      ctx.plan = &d;
-      ctx.seed = cfg_.run.seed * 7919 + g * d.a + r + 1;
-      switches_.push_back(std::make_unique<NetworkSwitch>(
-          ctx.switch_name, d.radix(), vcs_, switch_depth_, switch_latency_, cfg_.fabric_switch.speedup,
-          make_routing(df.ugal ? "ugal_l" : "dragonfly_minimal", ctx), tracker_, on_error_));
-      router[g * d.a + r] = switches_.back().get();
-    }
-  }
-  for (unsigned g = 0; g < d.groups; ++g) {
-    for (unsigned r1 = 0; r1 < d.a; ++r1) {
-      for (unsigned r2 = r1 + 1; r2 < d.a; ++r2) {
-        cable(router[g * d.a + r1], d.local_port(r1, r2), router[g * d.a + r2], d.local_port(r2, r1));
-      }
-      for (unsigned j = 0; j < d.h; ++j) {
-        const DragonflyPlan::End& far = d.link[(g * d.a + r1) * d.h + j];
-        const bool unused = far.port == 0;      // a global port the pairing left free
-        if (unused || far.group < g) continue;  // each global cable once, from its lower group
-        cable(router[g * d.a + r1], d.global_port(j), router[far.group * d.a + far.router], far.port);
-      }
-    }
-  }
-  for (unsigned n = 0; n < inject.size(); ++n) {
-    attach({router[d.group_of(n) * d.a + d.router_of(n)], d.port_of(n)}, "node" + std::to_string(n) + "_port",
-           inject[n], eject[n], n, 0, 0);
-  }
-}
-
-// One HammingMesh tree and, per terminal, the board edge port it serves.
-void SwitchFabric::build_hammingmesh_tree(const std::vector<PlaneModel*>& planes, bool rows, unsigned board_rc,
-                                          unsigned first_line) {
-  const unsigned a = cfg_.topology.board_x, b = cfg_.topology.board_y;
-  const unsigned lines = tree_lines(cfg_, rows);
-  const unsigned positions = rows ? cfg_.topology.global_x : cfg_.topology.global_y;
-  TreeAddressing addr;
-  addr.rows = rows;
-  addr.lines = lines;
-  addr.board_x = a;
-  addr.board_y = b;
-  addr.fmt.payload_width = cfg_.router.flit_width_bits;
-  const TerminalPorts terminals =
-      build_tree(prefix_ + (rows ? "row" : "col") + std::to_string(board_rc) + "_line" + std::to_string(first_line),
-                 tree_ports(cfg_, rows), addr);
-
-  // Terminal (position, line, side) -> a board's edge port (numbered after the plane's lanes).
-  for (unsigned pos = 0; pos < positions; ++pos) {
-    for (unsigned li = 0; li < lines; ++li) {
-      for (unsigned side = 0; side < 2; ++side) {
-        const unsigned t = (pos * lines + li) * 2 + side;
-        const unsigned line = first_line + li;
-        const unsigned bx = rows ? pos : board_rc, by = rows ? board_rc : pos;
-        unsigned x = 0, y = 0, dir = 0;
-        if (rows) {
-          x = side == 0 ? 0 : a - 1;
-          y = line;
-          dir = side == 0 ? kPortW : kPortE;
-        } else {
-          x = line;
-          y = side == 0 ? 0 : b - 1;
-          dir = side == 0 ? kPortS : kPortN;
-        }
-        PlaneModel& plane = *planes.at(by * cfg_.topology.global_x + bx);
-        const unsigned edge = plane.geometry().edge_port(dir, x, y);
-        static const char* const kDir = "NESW";
-        const std::string ep = prefix_ + "board" + std::to_string(by * cfg_.topology.global_x + bx) + "_" + kDir[dir] +
-                               std::to_string(x) + "_" + std::to_string(y);
-        FlitLink* from_router = make_link(ep + "_from_router", 0);
-        FlitLink* to_router = make_link(ep + "_to_router", 0);
-        plane.connect(edge, to_router, from_router);
-        attach(terminals[t], ep, from_router, to_router, by * cfg_.topology.global_x + bx, x, y);
-      }
+  for (const LinkDescription& l : net.links) {
+    const NodeDescription& a = net.nodes[l.a.node];
+    NetworkSwitch* b = sw[l.b.node];
+    if (b == nullptr) throw std::logic_error("network description: link from " + a.name + " ends at no switch");
+    if (a.kind == Kind::Switch) {
+      cable(sw[l.a.node], l.a.port, b, l.b.port, l.latency, l.rate);
+    } else if (a.kind == Kind::Endpoint && l.medium == Medium::Internal) {
+      // The accelerator's own router port: its local links, with the accelerator's credits.
+      b->connect(l.b.port, ports.inject.at(a.endpoint), ports.eject.at(a.endpoint), router_depth_);
+    } else if (a.kind == Kind::Endpoint) {
+      attach(b, l.b.port, a.name + "_port", ports.inject.at(a.endpoint), ports.eject.at(a.endpoint), a.board, a.x, a.y,
+             l.latency, l.rate);
+    } else {
+      // A board edge port: the plane's side of it is a pair of zero-latency links.
+      PlaneModel& plane = *ports.planes.at(a.plane).at(a.board);
+      FlitLink* from_router = make_link(a.name + "_from_router", 0);
+      FlitLink* to_router = make_link(a.name + "_to_router", 0);
+      plane.connect(a.edge, to_router, from_router);
+      attach(b, l.b.port, a.name, from_router, to_router, a.board, a.x, a.y, l.latency, l.rate);
     }
   }
 }

@@ -1,21 +1,17 @@
-// switch_fabric.h: the switches, cables and edge ports of a system: the row and column fat
-// trees that join the boards of a HammingMesh, and the comparison topologies built from the
-// same switch model (a fat tree, a Dragonfly, a torus).
+// switch_fabric.h: the switches, cables and edge ports of a system, instantiated from the
+// netlist its topology builder describes (topology/network_description.h): the row and column
+// fat trees that join the boards of a HammingMesh, and the comparison topologies built from the
+// same switch model (a fat tree, a Dragonfly, a torus). The fabric knows no topology: each
+// switch asks the routing function its node names (routing/routing_function.h).
 //
-// Wiring (section III of the paper, one plane): the E and W edge ports of every line (row) of
-// accelerators go to a row tree, the N and S edge ports of every column to a column tree. A
-// tree serves one line of accelerators across the boards of a board row (column), or, with
-// span `board`, all lines of that board row (column) at once. A tree with no more ports than
-// the switch radix is one switch; a larger one is a two-level fat tree (TreeShape). Every
-// cable, board to switch and switch to switch, is a FlitLink with the links.global latency in
-// each direction; the edge ports sit between the routers and the cables (edge_port.h).
-//
-// A fat-tree system is one such tree whose terminals are the endpoints themselves: endpoint n
-// sits on terminal n, behind an edge port (its NIC's cable port) and a cable. A Dragonfly's
-// routers and a torus's routers are the same switch with their own routing (network_switch.h).
+// A switch node becomes a NetworkSwitch. A link between two switches becomes a cable, a
+// FlitLink each way with the link's latency and rate. A link from an endpoint or a board's edge
+// port to a switch becomes that node's cable and two edge ports (edge_port.h), which sit between
+// the routers (or the endpoint's NIC) and the cable; an accelerator's own router port (a torus
+// router's port 0) takes the accelerator's local links directly.
 //
 // The fabric is one SystemC module with one clocked process that steps every edge port and
-// switch, plain C++ objects, once per cycle.
+// switch, plain C++ objects, once per cycle, in the order the netlist lists them.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +24,7 @@
 
 #include "edge_port.h"
 #include "flit_link.h"
+#include "network_description.h"
 #include "network_switch.h"
 #include "plane_model.h"
 #include "sim_config.h"
@@ -42,20 +39,20 @@ class SwitchFabric : public sc_core::sc_module {
   SwitchFabric(sc_core::sc_module_name name, const SimConfig& cfg, PacketTracker* tracker, ErrorHandler on_error);
   ~SwitchFabric() override;
 
-  /// A HammingMesh: `planes[by * global_x + bx]` is the plane of board (bx, by); builds the
-  /// row and column trees and connects the boards' edge ports to them.
-  void connect_boards(const std::vector<PlaneModel*>& planes, const std::string& prefix = "");
-  /// A fat tree: endpoint n sends on `inject[n]` and receives on `eject[n]`.
-  void connect_endpoints(const std::vector<FlitLink*>& inject, const std::vector<FlitLink*>& eject);
-  /// A 2D torus of boards (board a x b, global x x y) whose routers are switch models, router n
-  /// serving accelerator n through `inject[n]` / `eject[n]`: links within a board have the
-  /// links.local latency, links between boards the links.global latency.
-  void connect_torus(const std::vector<FlitLink*>& inject, const std::vector<FlitLink*>& eject);
-  /// A Dragonfly (dragonfly_plan.h) with endpoint n on `inject[n]` / `eject[n]`.
-  void connect_dragonfly(const std::vector<FlitLink*>& inject, const std::vector<FlitLink*>& eject);
+  /// What the network joins: the endpoints' links (systems without boards) and the board planes.
+  struct Ports {
+    std::vector<FlitLink*> inject, eject;          ///< per endpoint: into and out of the network
+    std::vector<std::vector<PlaneModel*>> planes;  ///< [plane][board], board by * global_x + bx
+  };
+  /// Instantiates a topology builder's netlist: a NetworkSwitch per switch node, in node order
+  /// (the order they step in), then per link, in link order, a cable (a FlitLink each way), an
+  /// endpoint's or board edge's edge ports and cable, or an accelerator's own router port.
+  void build(const NetworkDescription& net, const Ports& ports);
 
   unsigned num_switches() const { return static_cast<unsigned>(switches_.size()); }
   unsigned num_cables() const { return cables_; }
+  /// The netlist's switches and cables by medium, every plane (what the cost model prices).
+  const NetworkEquipment& equipment() const { return equipment_; }
   /// Every link of the fabric (cables and the edge ports' links to the routers), for waveforms.
   std::vector<FlitLink*> links() const;
   /// Where the held flits sit (for deadlock reports); at most `max_lines` lines.
@@ -63,34 +60,23 @@ class SwitchFabric : public sc_core::sc_module {
 
  private:
   void on_clock();
-  /// A link of `rate` flits per cycle (1 unless a builder says otherwise; config keys for
-  /// per-link bandwidths come later).
   FlitLink* make_link(const std::string& name, unsigned latency, LinkRate rate = LinkRate{});
   /// A cable between two switch ports: a link each way.
-  void cable(NetworkSwitch* s, unsigned sp, NetworkSwitch* d, unsigned dp);
-  void cable(NetworkSwitch* s, unsigned sp, NetworkSwitch* d, unsigned dp, unsigned latency,
-             LinkRate rate = LinkRate{});
-  using TerminalPorts = std::vector<std::pair<NetworkSwitch*, unsigned>>;
-  /// The switches and inner cables of one tree of `ports` terminals; where each terminal is.
-  TerminalPorts build_tree(const std::string& name, unsigned ports, const TreeAddressing& addr);
-  /// A terminal's cable pair and the edge ports between it and a router port or endpoint:
-  /// flits from `from_node` go up the tree, flits for the node go out on `to_node`.
-  void attach(const std::pair<NetworkSwitch*, unsigned>& terminal, const std::string& name, FlitLink* from_node,
-              FlitLink* to_node, unsigned board, unsigned x, unsigned y);
-  void build_hammingmesh_tree(const std::vector<PlaneModel*>& planes, bool rows, unsigned board_row_or_col,
-                              unsigned first_line);
+  void cable(NetworkSwitch* s, unsigned sp, NetworkSwitch* d, unsigned dp, unsigned latency, LinkRate rate);
+  /// A terminal's cable pair and the edge ports between it and a board's edge port or an
+  /// endpoint: flits from `from_node` go up the tree, flits for the node go out on `to_node`.
+  void attach(NetworkSwitch* sw, unsigned port, const std::string& name, FlitLink* from_node, FlitLink* to_node,
+              unsigned board, unsigned x, unsigned y, unsigned latency, LinkRate rate);
 
-  const SimConfig cfg_;
   PacketTracker* tracker_;
   ErrorHandler on_error_;
   std::vector<std::unique_ptr<FlitLink>> links_;
   std::vector<std::unique_ptr<EdgePort>> edge_ports_;
   std::vector<std::unique_ptr<NetworkSwitch>> switches_;
-  std::unique_ptr<DragonflyPlan> dragonfly_;
+  std::shared_ptr<DragonflyPlan> dragonfly_;  // the routing functions' shared state
   unsigned cables_ = 0;
-  std::string prefix_;  // names of the plane being built
-  unsigned router_depth_, switch_depth_, vcs_, cable_latency_, switch_latency_;
-  LinkRate cable_rate_;  // links.global.bandwidth over the local link's: flits per cycle on every cable
+  NetworkEquipment equipment_;
+  unsigned router_depth_, switch_depth_, vcs_;
   uint64_t cycle_ = 0;
 };
 

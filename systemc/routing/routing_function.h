@@ -30,63 +30,12 @@
 #include <string>
 #include <vector>
 
-#include "board_geometry.h"
 #include "hx_flit.h"
+#include "switch_place.h"
 
 namespace hx {
 
 class NetworkSwitch;
-struct DragonflyPlan;
-
-/// Where a packet leaves a tree: its terminal, from the destination in the head's header.
-/// Terminal t = ((position * lines) + line) * 2 + side, where position is the destination
-/// board's place along the tree (its x in a row tree, its y in a column tree), line the row
-/// (column) of the board the packet enters on, and side 0 for the W (S) edge, 1 for the E (N)
-/// edge: the edge nearer the destination node, so the packet enters as close to it as it can.
-/// A tree of one line per tree takes every packet in on its own line; a tree spanning a whole
-/// board row (column) takes it in on the destination node's row (column).
-///
-/// A fat-tree system's tree (`endpoints`) has one terminal per endpoint: endpoint n is addressed
-/// as board (n mod 256, n div 256) in the header's 8-bit board fields. Tori and Dragonflies
-/// address endpoints the same way.
-struct TreeAddressing {
-  static constexpr unsigned kEndpointsPerBoardRow = 256;
-  bool endpoints = false;  ///< the terminals are endpoints (a fat-tree system)
-  bool rows = true;        ///< a row tree (E/W edges) or a column tree (N/S edges)
-  unsigned lines = 1;      ///< lines of accelerators the tree serves
-  unsigned board_x = 1, board_y = 1;
-  FlitFormat fmt;
-
-  unsigned terminal(const Flit& head) const {
-    const Header h = Header::decode(fmt, head.payload);
-    if (endpoints) return h.dst_board_y * kEndpointsPerBoardRow + h.dst_board_x;
-    const unsigned pos = rows ? h.dst_board_x : h.dst_board_y;
-    const unsigned line = lines > 1 ? (rows ? h.dst_node_y : h.dst_node_x) : 0;
-    const unsigned along = rows ? h.dst_node_x : h.dst_node_y;
-    const unsigned side = 2 * along < (rows ? board_x : board_y) - 1 ? 0 : 1;
-    return (pos * lines + line) * 2 + side;
-  }
-};
-
-/// A switch's place in its topology: what its routing function is built from. Each function
-/// reads the fields of its own topology.
-struct RoutingContext {
-  std::string switch_name;    ///< for error messages
-  TreeAddressing addressing;  ///< how a head names its destination
-  // updown: the switch's place in its tree (TreeShape names in sim_config.h)
-  enum class TreePlace : uint8_t { Single, Leaf, Spine } tree_place = TreePlace::Single;
-  unsigned index = 0;  ///< leaf, spine or Dragonfly router number
-  unsigned down = 0, up = 0, spines = 0;
-  // dragonfly
-  DragonflyPlan* plan = nullptr;
-  unsigned group = 0;
-  uint64_t seed = 1;  ///< UGAL-L's draws
-  // dor_dateline: this router and the torus size
-  unsigned x = 0, y = 0, size_x = 0, size_y = 0;
-  // board routers: the router's place on its board and its local lanes
-  RouterPlace place;
-  unsigned local_ports = 1;
-};
 
 /// An output port and VC; port -1: no output can take the packet now.
 struct RouteChoice {

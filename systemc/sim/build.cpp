@@ -71,7 +71,10 @@ std::vector<CollectiveJob> collective_jobs(const SimConfig& cfg, std::vector<all
   }
   alloc::Heuristics h;
   h.transpose = true;
-  alloc::HxMeshAllocator mesh(cfg.topology.global_x, cfg.topology.global_y, {}, h);
+  // The boards and trees as the builder makes them (the trees matter to the locality heuristic,
+  // which this placement does not use).
+  const BoardGrid grid = *fabric_topology(cfg.topology.kind).board_grid(cfg);
+  alloc::HxMeshAllocator mesh(grid.boards_x, grid.boards_y, {}, h, alloc::trees_of(grid));
   const unsigned a = cfg.topology.board_x, b = cfg.topology.board_y;
   for (std::size_t i = 0; i < k.jobs.size(); ++i) {
     const auto [cols, rows] = k.jobs[i];
@@ -235,11 +238,12 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
   AcceleratorArray* acc = n.accelerators.get();
   auto on_error = [acc](const std::string& msg) { acc->stop(RunEnd::ModelError, "MODEL ERROR " + msg); };
   if (topo.has_fabric()) {
-    // The topology's builder wires the switches to the endpoints or to the boards' edges.
+    // The topology's builder describes the switches and their links to the endpoints or to the
+    // boards' edges; the fabric instantiates that netlist.
     n.tracker.check_path_rule(true);
     n.fabric = std::make_unique<SwitchFabric>("fabric", cfg, &n.tracker, on_error);
     n.fabric->clk(*n.clock);
-    FabricPorts ports;
+    SwitchFabric::Ports ports;
     if (topo.has_boards()) {
       ports.planes = plane_of_board;
     } else {
@@ -248,7 +252,7 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
         ports.eject.push_back(n.eject[i].get());
       }
     }
-    topo.wire(*n.fabric, cfg, ports);
+    n.fabric->build(topo.network(cfg), ports);
     SwitchFabric* fabric = n.fabric.get();
     acc->set_network_report([fabric] { return fabric->describe(40); });
   }

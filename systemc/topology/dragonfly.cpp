@@ -1,8 +1,9 @@
 // dragonfly.cpp: a Dragonfly (dragonfly_plan.h): groups of a routers with p endpoints and h
 // global links each, every group linked to every other; minimal or UGAL-L routing.
-#include "analytic_diameter.h"
+#include "analytic_spec.h"
+#include "dragonfly_plan.h"
 #include "fabric_topology.h"
-#include "switch_fabric.h"
+#include "tree_builder.h"
 
 namespace hx {
 
@@ -13,8 +14,55 @@ class DragonflyTopology : public FabricTopology {
   const char* kind() const override { return "dragonfly"; }
   const char* description() const override { return "groups of a routers with p endpoints and h global links"; }
   bool has_boards() const override { return false; }
-  void wire(SwitchFabric& fabric, const SimConfig&, const FabricPorts& ports) const override {
-    fabric.connect_dragonfly(ports.inject, ports.eject);
+  // Every router one switch; endpoint and local cables DAC, global cables AoC (the cost model's
+  // media), all of links.global's latency and rate.
+  NetworkDescription network(const SimConfig& cfg) const override {
+    const SimConfig::Dragonfly& df = cfg.topology.dragonfly;
+    NetworkDescription net;
+    net.dragonfly = std::make_shared<DragonflyPlan>(df.a, df.p, df.h, df.groups, df.ugal);
+    DragonflyPlan& d = *net.dragonfly;
+    std::vector<unsigned> router(d.groups * d.a);
+    for (unsigned g = 0; g < d.groups; ++g) {
+      for (unsigned r = 0; r < d.a; ++r) {
+        NodeDescription s;
+        s.name = "g" + std::to_string(g) + "_r" + std::to_string(r);
+        s.ports = d.radix();
+        s.latency = cfg.fabric_switch.latency_cycles;
+        s.speedup = cfg.fabric_switch.speedup;
+        s.routing = df.ugal ? "ugal_l" : "dragonfly_minimal";
+        s.place.switch_name = s.name;
+        s.place.addressing = endpoint_addressing(cfg);
+        s.place.group = g;
+        s.place.index = r;
+        s.place.plan = &d;
+        s.place.seed = cfg.run.seed * 7919 + g * d.a + r + 1;
+        router[g * d.a + r] = net.add_node(std::move(s));
+      }
+    }
+    const auto cable = [&](unsigned from, unsigned from_port, unsigned to, unsigned to_port, Medium m) {
+      net.add_link({from, from_port}, {to, to_port}, cable_latency(cfg), cable_rate(cfg), "global", m);
+    };
+    for (unsigned g = 0; g < d.groups; ++g) {
+      for (unsigned r1 = 0; r1 < d.a; ++r1) {
+        for (unsigned r2 = r1 + 1; r2 < d.a; ++r2) {
+          cable(router[g * d.a + r1], d.local_port(r1, r2), router[g * d.a + r2], d.local_port(r2, r1), Medium::Dac);
+        }
+        for (unsigned j = 0; j < d.h; ++j) {
+          const DragonflyPlan::End& far = d.link[(g * d.a + r1) * d.h + j];
+          const bool unused = far.port == 0;      // a global port the pairing left free
+          if (unused || far.group < g) continue;  // each global cable once, from its lower group
+          cable(router[g * d.a + r1], d.global_port(j), router[far.group * d.a + far.router], far.port, Medium::Aoc);
+        }
+      }
+    }
+    for (unsigned n = 0; n < d.endpoints(); ++n) {
+      NodeDescription e;
+      e.kind = NodeDescription::Kind::Endpoint;
+      e.name = "node" + std::to_string(n);
+      e.endpoint = e.board = n;
+      cable(net.add_node(std::move(e)), 0, router[d.group_of(n) * d.a + d.router_of(n)], d.port_of(n), Medium::Dac);
+    }
+    return net;
   }
   std::string describe(const SimConfig& cfg) const override {
     const SimConfig::Dragonfly& d = cfg.topology.dragonfly;
@@ -24,8 +72,8 @@ class DragonflyTopology : public FabricTopology {
   std::string routing_summary(const SimConfig& cfg) const override {
     return cfg.topology.dragonfly.ugal ? "UGAL-L" : "minimal";
   }
-  // The minimal routes' diameter (UGAL-L's non-minimal ones are longer).
-  int diameter(const SimConfig& cfg) const override {
+  // Its diameter is the minimal routes' (UGAL-L's non-minimal ones are longer).
+  std::optional<cost::TopologySpec> analytic_spec(const SimConfig& cfg) const override {
     const SimConfig::Dragonfly& d = cfg.topology.dragonfly;
     cost::DragonflyParams p;
     p.a = d.a;
@@ -34,7 +82,7 @@ class DragonflyTopology : public FabricTopology {
     p.groups = d.groups;
     // One virtual router per switch, as in the cycle model: the smallest even radix that holds
     // one router (the cost model prices switches of even radix).
-    return static_cast<int>(analytic_diameter(cfg, p, (d.p + d.a - 1 + d.h + 1) / 2 * 2));
+    return analytic_spec_of(cfg, p, (d.p + d.a - 1 + d.h + 1) / 2 * 2);
   }
 };
 

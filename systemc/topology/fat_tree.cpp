@@ -1,8 +1,8 @@
 // fat_tree.cpp: a fat tree of C++ switches with one endpoint per leaf port: one switch when the
 // endpoints fit its radix, else two levels of leaves and spines, tapered by topology.tree.taper.
-#include "analytic_diameter.h"
+#include "analytic_spec.h"
 #include "fabric_topology.h"
-#include "switch_fabric.h"
+#include "tree_builder.h"
 
 namespace hx {
 
@@ -13,8 +13,21 @@ class FatTreeTopology : public FabricTopology {
   const char* kind() const override { return "fat_tree"; }
   const char* description() const override { return "one- or two-level fat tree of C++ switches, with tapering"; }
   bool has_boards() const override { return false; }
-  void wire(SwitchFabric& fabric, const SimConfig&, const FabricPorts& ports) const override {
-    fabric.connect_endpoints(ports.inject, ports.eject);
+  // Endpoint n on terminal n, its NIC's cable DAC, the cables between switches AoC (the cost
+  // model's media).
+  NetworkDescription network(const SimConfig& cfg) const override {
+    NetworkDescription net;
+    const std::vector<PortRef> terminal =
+        add_fat_tree(net, cfg, "tree", cfg.topology.endpoints, endpoint_addressing(cfg));
+    for (unsigned n = 0; n < cfg.topology.endpoints; ++n) {
+      NodeDescription e;
+      e.kind = NodeDescription::Kind::Endpoint;
+      e.name = "node" + std::to_string(n);
+      e.endpoint = e.board = n;
+      net.add_link({net.add_node(std::move(e)), 0}, terminal[n], cable_latency(cfg), cable_rate(cfg), "global",
+                   Medium::Dac);
+    }
+    return net;
   }
   std::string describe(const SimConfig& cfg) const override {
     const TreeShape t = tree_shape(cfg.topology.endpoints, cfg.topology.tree_radix, cfg.topology.tree_taper);
@@ -24,11 +37,11 @@ class FatTreeTopology : public FabricTopology {
                                 std::to_string(t.up) + " up) + " + std::to_string(t.spines) + " spines");
   }
   std::string routing_summary(const SimConfig&) const override { return "up/down adaptive"; }
-  // 2 cables per level, endpoint cables included.
-  int diameter(const SimConfig& cfg) const override {
+  // Its diameter: 2 cables per level, endpoint cables included.
+  std::optional<cost::TopologySpec> analytic_spec(const SimConfig& cfg) const override {
     cost::FatTreeParams p;
     std::tie(p.leaf_down, p.leaf_up) = leaf_ports(cfg, cfg.topology.endpoints);
-    return static_cast<int>(analytic_diameter(cfg, p, cfg.topology.tree_radix));
+    return analytic_spec_of(cfg, p, cfg.topology.tree_radix);
   }
 };
 

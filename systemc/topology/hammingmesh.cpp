@@ -2,9 +2,10 @@
 // row and each column of boards joined by fat trees (one per accelerator line, or one per board
 // row or column: topology.tree.span), in one or more independent planes. HyperX is the HxMesh of
 // 1x1 boards.
-#include "analytic_diameter.h"
+#include "analytic_spec.h"
+#include "board_geometry.h"
 #include "fabric_topology.h"
-#include "switch_fabric.h"
+#include "tree_builder.h"
 
 namespace hx {
 
@@ -17,11 +18,37 @@ class HammingMeshTopology : public FabricTopology {
     return "x x y boards joined by row and column fat trees (HyperX: 1x1 boards)";
   }
   bool has_boards() const override { return true; }
-  void wire(SwitchFabric& fabric, const SimConfig&, const FabricPorts& ports) const override {
-    const std::size_t planes = ports.planes.size();
-    for (std::size_t p = 0; p < planes; ++p) {
-      fabric.connect_boards(ports.planes[p], planes > 1 ? "plane" + std::to_string(p) + "_" : "");
+  // Per plane, the row trees (E/W edge ports of a line of accelerators across a board row, or
+  // of all lines of the board row with span board), then the column trees (N/S edge ports). The
+  // boards' edge cables are DAC along x and AoC along y, the cables between switches AoC (the
+  // cost model's media, section III-A).
+  NetworkDescription network(const SimConfig& cfg) const override {
+    NetworkDescription net;
+    net.grid = *board_grid(cfg);
+    for (unsigned p = 0; p < cfg.topology.planes; ++p) {
+      const std::string prefix = cfg.topology.planes > 1 ? "plane" + std::to_string(p) + "_" : "";
+      const unsigned row_lines = tree_lines(cfg, true), col_lines = tree_lines(cfg, false);
+      for (unsigned by = 0; by < cfg.topology.global_y; ++by) {
+        for (unsigned l = 0; l < cfg.topology.board_y; l += row_lines) add_tree(net, cfg, p, prefix, true, by, l);
+      }
+      for (unsigned bx = 0; bx < cfg.topology.global_x; ++bx) {
+        for (unsigned l = 0; l < cfg.topology.board_x; l += col_lines) add_tree(net, cfg, p, prefix, false, bx, l);
+      }
     }
+    return net;
+  }
+  // Terminal t of a tree is port t mod down of leaf t div down (add_fat_tree), and position p's
+  // terminals are [p ports, (p + 1) ports): the layout the allocator's locality works with.
+  std::optional<BoardGrid> board_grid(const SimConfig& cfg) const override {
+    const auto& t = cfg.topology;
+    BoardGrid g{t.global_x, t.global_y, t.board_x, t.board_y, {}, {}};
+    for (const bool rows : {true, false}) {
+      TreeLayout& l = rows ? g.rows : g.cols;
+      l.positions = rows ? t.global_x : t.global_y;
+      l.ports = 2 * tree_lines(cfg, rows);
+      l.shape = tree_shape(tree_ports(cfg, rows), t.tree_radix, t.tree_taper);
+    }
+    return g;
   }
   std::string describe(const SimConfig& cfg) const override {
     const auto& t = cfg.topology;
@@ -32,8 +59,9 @@ class HammingMeshTopology : public FabricTopology {
   std::string routing_summary(const SimConfig& cfg) const override {
     return route_mode_name(cfg.router.routing) + " on the boards, up/down adaptive in the fat trees";
   }
-  // Section III-B's 2 (floor((a-1)/2) + floor((b-1)/2)) plus 2 (levels + 1) cables per tree.
-  int diameter(const SimConfig& cfg) const override {
+  // Its diameter: section III-B's 2 (floor((a-1)/2) + floor((b-1)/2)) plus 2 (levels + 1)
+  // cables per tree.
+  std::optional<cost::TopologySpec> analytic_spec(const SimConfig& cfg) const override {
     cost::HxMeshParams p;
     p.a = cfg.topology.board_x;
     p.b = cfg.topology.board_y;
@@ -41,13 +69,63 @@ class HammingMeshTopology : public FabricTopology {
     p.y = cfg.topology.global_y;
     p.span = cfg.topology.tree_span == TreeSpan::Line ? cost::TreeSpan::Line : cost::TreeSpan::Board;
     std::tie(p.tree_down, p.tree_up) = leaf_ports(cfg, std::max(tree_ports(cfg, true), tree_ports(cfg, false)));
-    return static_cast<int>(analytic_diameter(cfg, p, cfg.topology.tree_radix));
+    return analytic_spec_of(cfg, p, cfg.topology.tree_radix);
   }
   unsigned links_per_plane() const override { return 4; }
   void add_config(nlohmann::ordered_json& j, const SimConfig& cfg) const override {
     j["boards"] = cfg.board_count();
     j["planes"] = cfg.topology.planes;
     j["tree_span"] = tree_span_name(cfg.topology.tree_span);
+  }
+
+ private:
+  // One tree of board row (column) `board_rc` from line `first_line` on, and per terminal the
+  // board edge port it serves: terminal t = (position * lines + line) * 2 + side
+  // (TreeAddressing).
+  static void add_tree(NetworkDescription& net, const SimConfig& cfg, unsigned plane, const std::string& prefix,
+                       bool rows, unsigned board_rc, unsigned first_line) {
+    const unsigned a = cfg.topology.board_x, b = cfg.topology.board_y;
+    const unsigned lines = tree_lines(cfg, rows);
+    const unsigned positions = rows ? cfg.topology.global_x : cfg.topology.global_y;
+    TreeAddressing addr;
+    addr.rows = rows;
+    addr.lines = lines;
+    addr.board_x = a;
+    addr.board_y = b;
+    addr.fmt.payload_width = cfg.router.flit_width_bits;
+    const std::vector<PortRef> terminal = add_fat_tree(
+        net, cfg, prefix + (rows ? "row" : "col") + std::to_string(board_rc) + "_line" + std::to_string(first_line),
+        tree_ports(cfg, rows), addr, plane);
+    const BoardGeometry geom{a, b, cfg.router.local_ports};
+    for (unsigned pos = 0; pos < positions; ++pos) {
+      for (unsigned li = 0; li < lines; ++li) {
+        for (unsigned side = 0; side < 2; ++side) {
+          const unsigned t = (pos * lines + li) * 2 + side;
+          const unsigned line = first_line + li;
+          const unsigned bx = rows ? pos : board_rc, by = rows ? board_rc : pos;
+          NodeDescription edge;
+          edge.kind = NodeDescription::Kind::BoardEdge;
+          edge.board = by * cfg.topology.global_x + bx;
+          edge.plane = plane;
+          unsigned dir = 0;
+          if (rows) {
+            edge.x = side == 0 ? 0 : a - 1;
+            edge.y = line;
+            dir = side == 0 ? kPortW : kPortE;
+          } else {
+            edge.x = line;
+            edge.y = side == 0 ? 0 : b - 1;
+            dir = side == 0 ? kPortS : kPortN;
+          }
+          edge.edge = geom.edge_port(dir, edge.x, edge.y);
+          static const char* const kDir = "NESW";
+          edge.name = prefix + "board" + std::to_string(edge.board) + "_" + kDir[dir] + std::to_string(edge.x) + "_" +
+                      std::to_string(edge.y);
+          net.add_link({net.add_node(std::move(edge)), 0}, terminal[t], cable_latency(cfg), cable_rate(cfg), "global",
+                       rows ? Medium::Dac : Medium::Aoc);
+        }
+      }
+    }
   }
 };
 

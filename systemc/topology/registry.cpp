@@ -20,6 +20,11 @@ const std::vector<const FabricTopology*>& fabric_topologies() {
   return table;
 }
 
+int FabricTopology::diameter(const SimConfig& cfg) const {
+  const std::optional<cost::TopologySpec> spec = analytic_spec(cfg);
+  return spec ? static_cast<int>(cost::evaluate(*spec, cost::Prices{}).diameter) : -1;
+}
+
 const FabricTopology& fabric_topology(const std::string& kind) {
   return *find_named(fabric_topologies(), kind, "fabric topology", [](const FabricTopology* t) { return t->kind(); });
 }

@@ -1,8 +1,8 @@
 // torus.cpp: a 2D torus of the accelerators' own routers (C++ switches with five ports), boards
 // of a x b accelerators tiled x x y: links within a board are PCB traces, the others cables.
-#include "analytic_diameter.h"
+#include "analytic_spec.h"
 #include "fabric_topology.h"
-#include "switch_fabric.h"
+#include "tree_builder.h"
 
 namespace hx {
 
@@ -13,8 +13,58 @@ class TorusTopology : public FabricTopology {
   const char* kind() const override { return "torus"; }
   const char* description() const override { return "2D torus of boards' routers, switchless"; }
   bool has_boards() const override { return false; }
-  void wire(SwitchFabric& fabric, const SimConfig&, const FabricPorts& ports) const override {
-    fabric.connect_torus(ports.inject, ports.eject);
+  // Router n serves accelerator n through its port 0; ports N, E, S, W go to the neighbours,
+  // the short way round. A link that leaves a board is a cable (links.global, AoC as the cost
+  // model prices it), one within a board a PCB trace (links.local).
+  NetworkDescription network(const SimConfig& cfg) const override {
+    const unsigned a = cfg.topology.board_x, b = cfg.topology.board_y;
+    const unsigned X = cfg.system_x(), Y = cfg.system_y();
+    NetworkDescription net;
+    net.grid = *board_grid(cfg);
+    std::vector<unsigned> router(X * Y);
+    for (unsigned n = 0; n < X * Y; ++n) {
+      NodeDescription r;
+      r.name = "r" + std::to_string(n % X) + "_" + std::to_string(n / X);
+      // An accelerator's router: a one-cycle pipeline and no crossbar speedup, like the RTL
+      // router of the boards. Port 0 is its own accelerator's.
+      r.ports = 5;
+      r.latency = 1;
+      r.speedup = 1;
+      r.own_endpoint_port = 0;
+      r.routing = "dor_dateline";
+      r.place.switch_name = r.name;
+      r.place.addressing = endpoint_addressing(cfg);
+      r.place.x = n % X;
+      r.place.y = n / X;
+      r.place.size_x = X;
+      r.place.size_y = Y;
+      router[n] = net.add_node(std::move(r));
+      NodeDescription e;
+      e.kind = NodeDescription::Kind::Endpoint;
+      e.name = "node" + std::to_string(n);
+      e.endpoint = n;
+      // The accelerator's own port: its local links, with the accelerator's credits.
+      net.add_link({net.add_node(std::move(e)), 0}, {router[n], 0}, cfg.local_link.latency_cycles, LinkRate{}, "local",
+                   Medium::Internal);
+    }
+    enum : unsigned { kN = 1, kE = 2, kS = 3, kW = 4 };
+    const auto link = [&](unsigned from, unsigned from_port, unsigned to, unsigned to_port, bool leaves_board) {
+      if (leaves_board) {
+        net.add_link({from, from_port}, {to, to_port}, cable_latency(cfg), cable_rate(cfg), "global", Medium::Aoc);
+      } else {
+        net.add_link({from, from_port}, {to, to_port}, cfg.local_link.latency_cycles, LinkRate{}, "local", Medium::Pcb);
+      }
+    };
+    for (unsigned n = 0; n < X * Y; ++n) {
+      const unsigned x = n % X, y = n / X;
+      const unsigned east = y * X + (x + 1) % X, north = ((y + 1) % Y) * X + x;
+      if (X > 1) link(router[n], kE, router[east], kW, (x + 1) % a == 0);
+      if (Y > 1) link(router[n], kN, router[north], kS, (y + 1) % b == 0);
+    }
+    return net;
+  }
+  std::optional<BoardGrid> board_grid(const SimConfig& cfg) const override {
+    return BoardGrid{cfg.topology.global_x, cfg.topology.global_y, cfg.topology.board_x, cfg.topology.board_y, {}, {}};
   }
   std::string describe(const SimConfig& cfg) const override {
     return std::to_string(cfg.system_x()) + "x" + std::to_string(cfg.system_y()) + " torus of " +
@@ -22,14 +72,14 @@ class TorusTopology : public FabricTopology {
            " boards, dimension-order routing with datelines";
   }
   std::string routing_summary(const SimConfig&) const override { return "dimension order with datelines"; }
-  // Router hops; the routers are the accelerators'.
-  int diameter(const SimConfig& cfg) const override {
+  // Its diameter in router hops; the routers are the accelerators'.
+  std::optional<cost::TopologySpec> analytic_spec(const SimConfig& cfg) const override {
     cost::TorusParams p;
     p.a = cfg.topology.board_x;
     p.b = cfg.topology.board_y;
     p.x = cfg.topology.global_x;
     p.y = cfg.topology.global_y;
-    return static_cast<int>(analytic_diameter(cfg, p, 64));  // switchless: the radix does not enter
+    return analytic_spec_of(cfg, p, 64);  // switchless: the radix does not enter
   }
   unsigned links_per_plane() const override { return 4; }
 };

@@ -1,5 +1,7 @@
-// analytic_diameter.h: the diameter the analytical model (analytic/topology_cost.h, the one
-// `hxsim cost` uses) gives for a config's parameters, for the builders' diameter().
+// analytic_spec.h: a config's topology as the analytical model (analytic/topology_cost.h, the
+// one `hxsim cost` evaluates) describes it, for the builders' analytic_spec(): the cycle model
+// checks its longest path against that model's diameter, and its netlist's equipment against
+// that model's counts.
 #pragma once
 
 #include <utility>
@@ -10,12 +12,14 @@
 namespace hx {
 
 template <class Params>
-unsigned analytic_diameter(const SimConfig& cfg, const Params& params, unsigned radix) {
+cost::TopologySpec analytic_spec_of(const SimConfig& cfg, const Params& params, unsigned radix) {
   cost::TopologySpec spec;
+  spec.name = cfg.name;
   spec.radix = radix;
   spec.target_endpoints = cfg.node_count();
+  spec.planes = cfg.topology.planes;
   spec.params = params;
-  return cost::evaluate(spec, cost::Prices{}).diameter;
+  return spec;
 }
 
 /// The leaf ports of a two-level tree of `ports` ports, or {0, 0} for one switch (the analytical

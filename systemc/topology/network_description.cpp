@@ -1,0 +1,33 @@
+#include "network_description.h"
+
+namespace hx {
+
+const char* medium_name(Medium m) {
+  switch (m) {
+    case Medium::Internal: return "internal";
+    case Medium::Pcb: return "pcb";
+    case Medium::Dac: return "dac";
+    case Medium::Aoc: return "aoc";
+  }
+  return "?";
+}
+
+NetworkEquipment NetworkDescription::equipment(int plane) const {
+  const auto in_plane = [plane](const NodeDescription& n) { return plane < 0 || n.plane == static_cast<unsigned>(plane); };
+  NetworkEquipment e;
+  // A router with its own accelerator (a torus's) is part of that accelerator, not equipment.
+  for (const NodeDescription& n : nodes)
+    e.switches += n.kind == NodeDescription::Kind::Switch && n.own_endpoint_port < 0 && in_plane(n);
+  for (const LinkDescription& l : links) {
+    if (!in_plane(nodes[l.a.node])) continue;
+    switch (l.medium) {
+      case Medium::Internal: break;
+      case Medium::Pcb: ++e.pcb; break;
+      case Medium::Dac: ++e.dac; break;
+      case Medium::Aoc: ++e.aoc; break;
+    }
+  }
+  return e;
+}
+
+}  // namespace hx

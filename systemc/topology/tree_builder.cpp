@@ -1,0 +1,67 @@
+#include "tree_builder.h"
+
+namespace hx {
+
+unsigned cable_latency(const SimConfig& cfg) { return cfg.global_link.latency_cycles; }
+
+LinkRate cable_rate(const SimConfig& cfg) {
+  return LinkRate::from_bandwidth(cfg.global_link.bandwidth_bps, cfg.local_link.bandwidth_bps);
+}
+
+TreeAddressing endpoint_addressing(const SimConfig& cfg) {
+  TreeAddressing addr;
+  addr.endpoints = true;
+  addr.fmt.payload_width = cfg.router.flit_width_bits;
+  return addr;
+}
+
+std::vector<PortRef> add_fat_tree(NetworkDescription& net, const SimConfig& cfg, const std::string& name,
+                                  unsigned ports, const TreeAddressing& addr, unsigned plane) {
+  const TreeShape shape = tree_shape(ports, cfg.topology.tree_radix, cfg.topology.tree_taper);
+  // Every switch of the tree routes up/down; its context is its place in the tree.
+  auto add_switch = [&](const std::string& sw_name, unsigned sw_ports, RoutingContext::TreePlace place,
+                        unsigned index) {
+    NodeDescription sw;
+    sw.name = sw_name;
+    sw.plane = plane;
+    sw.ports = sw_ports;
+    sw.latency = cfg.fabric_switch.latency_cycles;
+    sw.speedup = cfg.fabric_switch.speedup;
+    sw.routing = "updown";
+    sw.place.switch_name = sw_name;
+    sw.place.addressing = addr;
+    sw.place.tree_place = place;
+    sw.place.index = index;
+    sw.place.down = shape.down;
+    sw.place.up = shape.up;
+    sw.place.spines = shape.spines;
+    return net.add_node(std::move(sw));
+  };
+
+  std::vector<PortRef> terminal(shape.ports);
+  if (shape.leaves == 0) {
+    const unsigned s = add_switch(name + "_sw", shape.ports, RoutingContext::TreePlace::Single, 0);
+    for (unsigned t = 0; t < shape.ports; ++t) terminal[t] = {s, t};
+    return terminal;
+  }
+  std::vector<unsigned> leaves, spines;
+  for (unsigned l = 0; l < shape.leaves; ++l) {
+    leaves.push_back(
+        add_switch(name + "_leaf" + std::to_string(l), shape.down + shape.up, RoutingContext::TreePlace::Leaf, l));
+  }
+  for (unsigned s = 0; s < shape.spines; ++s) {
+    spines.push_back(
+        add_switch(name + "_spine" + std::to_string(s), shape.spine_ports, RoutingContext::TreePlace::Spine, s));
+  }
+  for (unsigned l = 0; l < shape.leaves; ++l) {
+    for (unsigned j = 0; j < shape.up; ++j) {
+      const unsigned g = l * shape.up + j;  // up links dealt round-robin over the spines
+      net.add_link({leaves[l], shape.down + j}, {spines[g % shape.spines], g / shape.spines}, cable_latency(cfg),
+                   cable_rate(cfg), "global", Medium::Aoc);
+    }
+  }
+  for (unsigned t = 0; t < shape.ports; ++t) terminal[t] = {leaves[t / shape.down], t % shape.down};
+  return terminal;
+}
+
+}  // namespace hx

@@ -1,0 +1,28 @@
+// tree_builder.h: one fat tree of C++ switches in a network description, shared by the builders
+// whose networks are made of such trees (a fat-tree system: one tree; a HammingMesh: a tree per
+// row and column line of accelerators).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "network_description.h"
+#include "sim_config.h"
+
+namespace hx {
+
+/// Appends the switches and inner cables of one tree of `ports` terminals (tree_shape(): one
+/// switch, or leaves and spines with the up links dealt round-robin over the spines) in plane
+/// `plane`; every switch routes up/down with `addr`. Returns where each terminal attaches.
+std::vector<PortRef> add_fat_tree(NetworkDescription& net, const SimConfig& cfg, const std::string& name,
+                                  unsigned ports, const TreeAddressing& addr, unsigned plane = 0);
+
+/// The config's cable: links.global's latency, and its bandwidth over the local link's as the
+/// rate (one flit per cycle when they are equal).
+unsigned cable_latency(const SimConfig& cfg);
+LinkRate cable_rate(const SimConfig& cfg);
+
+/// The header fields that name an endpoint of a system without boards (TreeAddressing).
+TreeAddressing endpoint_addressing(const SimConfig& cfg);
+
+}  // namespace hx

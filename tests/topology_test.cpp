@@ -1,0 +1,160 @@
+// topology_test.cpp: the topology builders' netlists (topology/network_description.h): well
+// formed (every link joins existing ports, no switch port used twice, every endpoint or board
+// edge attached once) and, priced by their media, equal to the analytical cost model's
+// equipment for the same parameters (analytic/topology_cost.h), over every builder with a fabric
+// and the shapes that change the counts: one switch or two levels, tapering, tree spans, planes,
+// a board row of one board, Dragonfly pairings that leave global ports free.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "fabric_topology.h"
+#include "network_description.h"
+#include "sim_config.h"
+#include "topology_cost.h"
+
+namespace hx {
+namespace {
+
+struct Case {
+  std::string name, yaml;
+};
+
+std::string with_run(const std::string& topology) {
+  return "topology:\n" + topology + "traffic:\n  injection_rate: 0.1\n";
+}
+
+std::vector<Case> cases() {
+  return {
+      {"fat_tree_one_switch", with_run("  kind: fat_tree\n  endpoints: 48\n  tree: {radix: 64}\n")},
+      {"fat_tree_two_levels", with_run("  kind: fat_tree\n  endpoints: 1024\n  tree: {radix: 64}\n")},
+      {"fat_tree_odd_endpoints", with_run("  kind: fat_tree\n  endpoints: 100\n  tree: {radix: 16}\n")},
+      {"fat_tree_tapered", with_run("  kind: fat_tree\n  endpoints: 512\n  tree: {radix: 32, taper: 0.5}\n")},
+      {"hx2mesh_line", with_run("  kind: hammingmesh\n  board: 2x2\n  global: 8x8\n  tree: {radix: 16}\n")},
+      {"hx2mesh_board_span",
+       with_run("  kind: hammingmesh\n  board: 2x2\n  global: 16x16\n  tree: {span: board, radix: 64}\n")},
+      {"hx4mesh_two_levels", with_run("  kind: hammingmesh\n  board: 4x4\n  global: 16x4\n  tree: {radix: 8}\n")},
+      {"hx2mesh_rectangular", with_run("  kind: hammingmesh\n  board: 2x4\n  global: 4x2\n")},
+      {"hx2mesh_four_planes", with_run("  kind: hammingmesh\n  board: 2x2\n  global: 4x4\n  planes: 4\n")},
+      {"hyperx", with_run("  kind: hammingmesh\n  board: 1x1\n  global: 32x32\n  tree: {radix: 64}\n")},
+      {"torus", with_run("  kind: torus\n  board: 2x2\n  global: 8x4\n")},
+      {"torus_one_board_row", with_run("  kind: torus\n  board: 4x4\n  global: 1x3\n")},
+      {"dragonfly_balanced", with_run("  kind: dragonfly\n  dragonfly: {a: 4, p: 2, h: 2, groups: 9}\n")},
+      {"dragonfly_spare_ports", with_run("  kind: dragonfly\n  dragonfly: {a: 4, p: 2, h: 3, groups: 5}\n")},
+  };
+}
+
+class Netlist : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Netlist, IsWellFormed) {
+  const SimConfig cfg = load_config_text(GetParam().yaml, GetParam().name + ".yaml", {"router.vcs=3"});
+  const FabricTopology& topo = fabric_topology(cfg.topology.kind);
+  const NetworkDescription net = topo.network(cfg);
+  ASSERT_FALSE(net.empty());
+  using Kind = NodeDescription::Kind;
+  std::set<std::pair<unsigned, unsigned>> used;  // switch ports
+  std::map<unsigned, unsigned> attached;          // endpoint or board edge node -> links
+  std::set<std::string> names;
+  for (const NodeDescription& n : net.nodes) EXPECT_TRUE(names.insert(n.name).second) << "two nodes " << n.name;
+  for (const LinkDescription& l : net.links) {
+    ASSERT_LT(l.a.node, net.nodes.size());
+    ASSERT_LT(l.b.node, net.nodes.size());
+    const NodeDescription& a = net.nodes[l.a.node];
+    const NodeDescription& b = net.nodes[l.b.node];
+    ASSERT_EQ(b.kind, Kind::Switch) << "a link ends at " << b.name;
+    EXPECT_LT(l.b.port, b.ports) << b.name;
+    EXPECT_TRUE(used.insert({l.b.node, l.b.port}).second) << b.name << " port " << l.b.port << " used twice";
+    if (a.kind == Kind::Switch) {
+      EXPECT_LT(l.a.port, a.ports) << a.name;
+      EXPECT_TRUE(used.insert({l.a.node, l.a.port}).second) << a.name << " port " << l.a.port << " used twice";
+      EXPECT_NE(l.medium, Medium::Internal) << a.name;
+    } else {
+      ++attached[l.a.node];
+    }
+    EXPECT_GT(l.rate.flits_per_cycle, 0);
+  }
+  unsigned endpoints = 0, edges = 0;
+  for (unsigned i = 0; i < net.nodes.size(); ++i) {
+    const NodeDescription& n = net.nodes[i];
+    if (n.kind == Kind::Switch) {
+      EXPECT_FALSE(n.routing.empty()) << n.name;
+      continue;
+    }
+    EXPECT_EQ(attached[i], 1u) << n.name << " attached " << attached[i] << " times";
+    (n.kind == Kind::Endpoint ? endpoints : edges) += 1;
+  }
+  if (topo.has_boards()) {
+    // Every board's edge ports, two per line and board in each dimension, in every plane.
+    EXPECT_EQ(endpoints, 0u);
+    EXPECT_EQ(edges, cfg.topology.planes * cfg.board_count() * 2 * (cfg.topology.board_x + cfg.topology.board_y));
+  } else {
+    EXPECT_EQ(endpoints, cfg.node_count());
+  }
+}
+
+// The cost model and the cycle model describe one network: the netlist priced by its media has
+// the analytical model's switches and cables, per plane and in total. One difference is by
+// design: a fat tree's analytical design fills its last leaf (it attaches L x down endpoints and
+// prices a DAC cable for each), where the netlist attaches the endpoints the config has.
+TEST_P(Netlist, HasTheAnalyticalModelsEquipment) {
+  const SimConfig cfg = load_config_text(GetParam().yaml, GetParam().name + ".yaml", {"router.vcs=3"});
+  const FabricTopology& topo = fabric_topology(cfg.topology.kind);
+  const std::optional<cost::TopologySpec> spec = topo.analytic_spec(cfg);
+  ASSERT_TRUE(spec.has_value());
+  const cost::TopologyCost c = cost::evaluate(*spec, cost::Prices{});
+  ASSERT_GE(c.endpoints, cfg.node_count());
+  const uint64_t spare = c.endpoints - cfg.node_count();  // the analytical last leaf's free ports
+  if (cfg.topology.kind != "fat_tree") {
+    EXPECT_EQ(spare, 0u);
+  }
+  const NetworkDescription net = topo.network(cfg);
+  for (unsigned p = 0; p < cfg.topology.planes; ++p) {
+    const NetworkEquipment e = net.equipment(static_cast<int>(p));
+    EXPECT_EQ(e.switches, c.per_plane.switches) << "plane " << p;
+    EXPECT_EQ(e.dac + spare, c.per_plane.dac) << "plane " << p;
+    EXPECT_EQ(e.aoc, c.per_plane.aoc) << "plane " << p;
+  }
+  const NetworkEquipment all = net.equipment();
+  EXPECT_EQ(all.switches, c.total.switches);
+  EXPECT_EQ(all.cables() + spare * cfg.topology.planes, c.total.dac + c.total.aoc);
+}
+
+// The allocator's view of the trees (board_grid(), alloc::TreeLeaves: position p's terminals
+// [p ports, (p + 1) ports), terminal t on leaf t div down) is how the netlist wires them.
+TEST_P(Netlist, BoardGridIsTheWiring) {
+  const SimConfig cfg = load_config_text(GetParam().yaml, GetParam().name + ".yaml", {"router.vcs=3"});
+  const FabricTopology& topo = fabric_topology(cfg.topology.kind);
+  const NetworkDescription net = topo.network(cfg);
+  const std::optional<BoardGrid> grid = topo.board_grid(cfg);
+  if (!grid) {
+    EXPECT_FALSE(topo.has_boards());
+    EXPECT_EQ(net.grid.boards_x, 0u);
+    return;
+  }
+  EXPECT_EQ(net.grid.boards_x * net.grid.boards_y, cfg.topology.global_x * cfg.topology.global_y);
+  EXPECT_EQ(net.grid.board_x * net.grid.board_y * net.grid.boards_x * net.grid.boards_y, cfg.node_count());
+  if (!topo.has_boards()) return;  // a torus: boards, no trees
+  unsigned checked = 0;
+  for (const LinkDescription& l : net.links) {
+    const NodeDescription& edge = net.nodes[l.a.node];
+    if (edge.kind != NodeDescription::Kind::BoardEdge) continue;
+    const NodeDescription& sw = net.nodes[l.b.node];
+    const bool rows = sw.place.addressing.rows;
+    const TreeLayout& layout = rows ? grid->rows : grid->cols;
+    const unsigned position = rows ? edge.board % grid->boards_x : edge.board / grid->boards_x;
+    ASSERT_EQ(sw.place.tree_place == RoutingContext::TreePlace::Single, layout.leaf_down() == 0) << sw.name;
+    const unsigned terminal = sw.place.index * layout.leaf_down() + l.b.port;
+    EXPECT_EQ(terminal / layout.ports, position) << edge.name << " on " << sw.name;
+    ++checked;
+  }
+  EXPECT_GT(checked, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Builders, Netlist, ::testing::ValuesIn(cases()),
+                         [](const ::testing::TestParamInfo<Case>& i) { return i.param.name; });
+
+}  // namespace
+}  // namespace hx
