@@ -56,7 +56,7 @@ TEST_P(Netlist, IsWellFormed) {
   ASSERT_FALSE(net.empty());
   using Kind = NodeDescription::Kind;
   std::set<std::pair<unsigned, unsigned>> used;  // switch ports
-  std::map<unsigned, unsigned> attached;          // endpoint or board edge node -> links
+  std::map<unsigned, unsigned> attached;         // endpoint or board edge node -> links
   std::set<std::string> names;
   for (const NodeDescription& n : net.nodes) EXPECT_TRUE(names.insert(n.name).second) << "two nodes " << n.name;
   for (const LinkDescription& l : net.links) {

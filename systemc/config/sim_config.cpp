@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "board_mesh.h"
+#include "fabric_topology.h"
 
 namespace hx {
 
@@ -20,13 +21,12 @@ namespace {
 template <class E>
 using Options = std::vector<std::pair<std::string, E>>;
 
-const Options<std::string> kTopologyKinds = {{"board", "board"},
-                                             {"hammingmesh", "hammingmesh"},
-                                             {"fat_tree", "fat_tree"},
-                                             {"dragonfly", "dragonfly"},
-                                             {"torus", "torus"}};
-// routing.algorithm of a dragonfly: the registered routing functions (routing/registry.cpp).
-const Options<bool> kDragonflyRoutings = {{"dragonfly_minimal", false}, {"ugal_l", true}};
+// topology.kind: the registered builders (topology/registry.cpp).
+const Options<std::string> kTopologyKinds = [] {
+  Options<std::string> o;
+  for (const FabricTopology* t : fabric_topologies()) o.emplace_back(t->kind(), t->kind());
+  return o;
+}();
 const Options<TreeSpan> kTreeSpans = {{"line", TreeSpan::Line}, {"board", TreeSpan::Board}};
 // routing.algorithm of a board or a HammingMesh: the board routing functions (routing/board_mesh.h).
 const Options<RouteMode> kRouteModes = [] {
@@ -96,27 +96,12 @@ struct Given {
   Duration latency, global_latency, switch_latency, warmup, measure, drain, watchdog, timeout;
 };
 
-const char* const kBoardExpected = "a board size such as '4x4' or [4, 4], each side 1..16";
 const char* const kRateExpected =
     "a number in [0, 1] in flits per node per cycle, or a bandwidth per node such as '12.8 Gb/s'";
 const char* const kFlitWidthExpected = "a data size of 80..128 whole bits, such as '128 bit'";
 
-std::string board_text(const SimConfig& c) {
-  return std::to_string(c.topology.board_x) + "x" + std::to_string(c.topology.board_y);
-}
-
-// What the traffic runs on: the board, or the whole HammingMesh.
-std::string system_text(const SimConfig& c) {
-  if (c.fat_tree()) return "fat tree of " + std::to_string(c.topology.endpoints) + " endpoints";
-  if (c.dragonfly()) return "Dragonfly of " + std::to_string(c.topology.endpoints) + " endpoints";
-  if (c.torus())
-    return std::to_string(c.system_x()) + "x" + std::to_string(c.system_y()) + " torus of " + board_text(c) + " boards";
-  if (!c.hammingmesh()) return board_text(c) + " board";
-  return std::to_string(c.topology.global_x) + "x" + std::to_string(c.topology.global_y) + " Hx" + board_text(c) +
-         "Mesh (" + std::to_string(c.system_x()) + "x" + std::to_string(c.system_y()) + " accelerators)";
-}
-
-const char* const kGlobalExpected = "a size in boards such as '4x4' or [4, 4], each side 1..256";
+// What the traffic runs on, in the builder's words.
+std::string system_text(const SimConfig& c) { return fabric_topology(c.topology.kind).describe(c); }
 
 // "a x b" as a string or [a, b] as a list, each side in 1..max.
 std::pair<unsigned, unsigned> read_size(const Field& f, const char* expected, unsigned max) {
@@ -290,16 +275,26 @@ uint64_t read_cycles(const Field& f, const SimConfig& c, Duration& given, bool p
 // The whole schema. Handlers store into `c` and `g`, so both must outlive the reader. Keys are
 // read in this order, which is also the order of dependencies (config_reader.h): router before
 // links, traffic and run (clock, flit width); topology before traffic (board size).
-// routing.algorithm: its names depend on topology.kind, read before it.
-void read_routing(const Field& f, SimConfig& c) {
-  if (c.topology.kind == "board" || c.hammingmesh()) {
-    c.router.routing = f.choice(kRouteModes);
-  } else if (c.dragonfly()) {
-    c.topology.dragonfly.ugal = f.choice(kDragonflyRoutings);
-  } else {
-    const std::string only = c.fat_tree() ? "updown" : "dor_dateline";
-    f.choice<int>({{only, 0}});
+// routing.algorithm: its names depend on topology.kind, read before it; the kind's builder
+// reads it.
+void read_routing(const Field& f, SimConfig& c) { fabric_topology(c.topology.kind).read_routing(f, c); }
+
+// routing.algorithm's names, per kind (kinds with the same names together), for the schema's
+// text: "one of xy, north_last, min_adaptive (board, hammingmesh); updown (fat_tree); ...".
+std::string routing_expected() {
+  std::vector<std::pair<std::string, std::string>> groups;  // names, kinds
+  for (const FabricTopology* t : fabric_topologies()) {
+    std::string names;
+    for (const std::string& n : t->routing_names()) names += (names.empty() ? "" : ", ") + n;
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& e) { return e.first == names; });
+    if (g == groups.end())
+      groups.emplace_back(names, t->kind());
+    else
+      g->second += std::string(", ") + t->kind();
   }
+  std::string text;
+  for (const auto& [names, kinds] : groups) text += (text.empty() ? "one of " : "; ") + names + " (" + kinds + ")";
+  return text;
 }
 
 KeySpec make_schema(SimConfig& c, Given& g) {
@@ -399,10 +394,8 @@ KeySpec make_schema(SimConfig& c, Given& g) {
           // registered routing function of the C++ switches elsewhere (hxsim list).
           section("routing", P::Defaulted,
                   {
-                      leaf("algorithm", P::Optional,
-                           one_of(kRouteModes) + " (board, hammingmesh); " + one_of(kDragonflyRoutings) +
-                               " (dragonfly); updown (fat_tree); dor_dateline (torus)",
-                           "north_last; ugal_l on a dragonfly", [&c](const Field& f) { read_routing(f, c); }),
+                      leaf("algorithm", P::Optional, routing_expected(), "north_last; ugal_l on a dragonfly",
+                           [&c](const Field& f) { read_routing(f, c); }),
                   }),
           section("router", P::Defaulted,
                   {
@@ -527,96 +520,29 @@ void check_hotspot_section(const ConfigReader& reader, const SimConfig& c) {
 }
 
 // The HammingMesh keys: required, forbidden or constrained by topology.kind.
-// Keys required, forbidden or constrained by topology.kind. The schema leaves topology.board
+// Keys required, forbidden or constrained by topology.kind: the kind's builder checks its own
+// (FabricTopology::check), then what holds for every kind. The schema leaves topology.board
 // optional, so the patterns that read it (traffic) run before this check; it reports what the
 // kind needs in the schema's terms.
 void check_topology(const ConfigReader& reader, SimConfig& c) {
-  const auto forbid = [&reader, &c](std::initializer_list<const char*> keys) {
-    for (const char* key : keys) {
-      if (reader.present(key))
-        reader.field(key).fail("no " + std::string(key) + ", since topology.kind is '" + c.topology.kind + "'",
-                               "remove it, or change topology.kind");
-    }
-  };
-  if (c.fat_tree()) {
-    forbid({"topology.board", "topology.global", "topology.dragonfly"});
-    if (!reader.present("topology.endpoints"))
-      reader.field("topology").fail_missing("endpoints", "an integer in 2..65536, required for a fat_tree");
-  } else if (c.dragonfly()) {
-    forbid({"topology.board", "topology.global", "topology.endpoints", "topology.tree"});
-    if (!reader.present("topology.dragonfly"))
-      reader.field("topology").fail_missing("dragonfly", "a map with a, p, h and groups, required for a dragonfly");
-    const SimConfig::Dragonfly& d = c.topology.dragonfly;
-    if (d.groups > d.a * d.h + 1)
-      reader.field("topology.dragonfly.groups")
-          .fail("at most a * h + 1 = " + std::to_string(d.a * d.h + 1) + " groups",
-                "every group needs a global link to every other");
-    const uint64_t endpoints = uint64_t{d.groups} * d.a * d.p;
-    if (endpoints > 65536)
-      reader.field("topology.dragonfly.groups")
-          .fail("groups * a * p <= 65536 endpoints", std::to_string(endpoints) + " endpoints");
-    c.topology.endpoints = static_cast<unsigned>(endpoints);
-    // A Valiant path takes two global links, each moving the packet to VC + 1.
-    if (c.router.vcs < 3)
-      reader.field("router.vcs")
-          .fail("at least 3 in a dragonfly", "a packet moves to VC + 1 on each of up to two global links");
-  } else {
-    if (!reader.present("topology.board")) reader.field("topology").fail_missing("board", kBoardExpected);
-    forbid({"topology.endpoints", "topology.dragonfly"});
-  }
-  if (c.torus()) {
-    forbid({"topology.tree"});
-    if (!reader.present("topology.global"))
-      reader.field("topology").fail_missing("global", std::string(kGlobalExpected) + ", required for a torus");
-    if (c.node_count() > 65536)
-      reader.field("topology.global")
-          .fail("at most 65536 accelerators", std::to_string(c.node_count()) + " accelerators");
-    // Dateline deadlock avoidance: VC 0 before a dimension's wrap-around link, VC 1 after it.
-    if (c.router.vcs < 2)
-      reader.field("router.vcs")
-          .fail("at least 2 in a torus", "the dateline scheme moves a packet to VC 1 at the wrap-around");
-  }
-  if (!c.hammingmesh() && c.topology.planes != 1)
-    reader.field("topology.planes").fail("1 for a " + c.topology.kind, "only a hammingmesh simulates several planes");
+  const FabricTopology& topo = fabric_topology(c.topology.kind);
+  topo.check(reader, c);
+  if (c.topology.planes > topo.max_planes())
+    reader.field("topology.planes")
+        .fail("at most " + std::to_string(topo.max_planes()) + " for a " + c.topology.kind,
+              "only a hammingmesh simulates several planes");
   // The RTL router's flit carries its VC in 2 bits; only the C++ switches have more.
-  if ((c.topology.kind == "board" || c.hammingmesh()) && c.router.vcs > 4)
+  if (topo.has_boards() && c.router.vcs > 4)
     reader.field("router.vcs")
         .fail(
             "at most 4 on the boards' RTL routers (a flit's VC field is 2 bits; only systems of C++ switches have "
             "more)");
-  if (c.topology.kind == "board") {
-    forbid({"topology.global", "topology.tree", "links.global", "switch"});
-    return;
-  }
-  if (c.hammingmesh()) {
-    if (!reader.present("topology.global"))
-      reader.field("topology").fail_missing("global", std::string(kGlobalExpected) + ", required for a hammingmesh");
-    if (c.router.vc_policy != VcPolicy::Keep)
-      reader.field("router.vc_policy")
-          .fail("keep in a hammingmesh",
-                "deadlock freedom across boards needs the VC increment at each board exit (the paper's rule)");
-    // A packet leaves at most two boards (source and intermediate), so it uses VCs 0..2.
-    if (c.router.vcs < 3)
-      reader.field("router.vcs")
-          .fail("at least 3 in a hammingmesh",
-                "a packet takes VC 0, 1 and 2 on its source, intermediate and destination boards");
-  }
-  for (const bool rows : {true, false}) {
-    if (tree_count(c, rows) == 0) continue;
-    const unsigned ports = tree_ports(c, rows);
-    const TreeShape t = tree_shape(ports, c.topology.tree_radix, c.topology.tree_taper);
-    if (!t.valid)
-      reader.field("topology.tree.radix")
-          .fail("a radix whose two-level fat tree reaches " + std::to_string(ports) + " ports", t.problem);
-  }
   if (c.fabric_switch.buffer_auto) {
     // Full rate on one VC needs a credit for every flit of a round trip: the flit's cable
     // (send register + latency), the switch pipeline, the credit's way back, and a margin of
     // two cycles for the credit and flit registers.
-    // A torus router is an accelerator's router with a one-cycle pipeline (switch_fabric.h).
     // A cable faster than a flit per cycle has that many more flits in flight per cycle.
-    const unsigned pipeline = c.torus() ? 1 : c.fabric_switch.latency_cycles;
-    const unsigned round_trip = 2 * (1 + c.global_link.latency_cycles) + pipeline + 2;
+    const unsigned round_trip = 2 * (1 + c.global_link.latency_cycles) + topo.switch_pipeline(c) + 2;
     c.fabric_switch.buffer_depth =
         std::max(8u, static_cast<unsigned>(std::ceil(std::max(1.0, c.global_rate()) * round_trip)));
   }
@@ -626,9 +552,10 @@ void check_topology(const ConfigReader& reader, SimConfig& c) {
 // system (the plan's conditions, e.g. the Hamiltonian cycles' torus shape).
 void check_collective(const ConfigReader& reader, SimConfig& c) {
   c.collective.enabled = reader.present("collective");
-  if (c.router.local_ports > 1 && c.topology.kind != "board" && !c.hammingmesh())
+  const FabricTopology& topo = fabric_topology(c.topology.kind);
+  if (c.router.local_ports > 1 && !topo.has_boards())
     reader.field("router.local_ports")
-        .fail("1 for a " + c.topology.kind, "several local ports exist on the RTL router (board, hammingmesh)");
+        .fail("1 for a " + c.topology.kind, "several local ports exist on the RTL router (boards only)");
   if (!c.collective.enabled) {
     if (!reader.present("traffic.injection_rate"))
       reader.field("traffic").fail_missing("injection_rate",
@@ -651,7 +578,7 @@ void check_collective(const ConfigReader& reader, SimConfig& c) {
     if (reader.present("collective.only_job"))
       reader.field("collective.only_job").fail("no only_job without collective.jobs");
   } else {
-    if (!c.hammingmesh())
+    if (!topo.has_boards() || !topo.board_grid(c))
       reader.field("collective.jobs")
           .fail("no jobs for a " + c.topology.kind, "jobs are placed on a HammingMesh's boards");
     for (std::size_t k = 0; k < c.collective.jobs.size(); ++k) {
@@ -706,9 +633,10 @@ void derive(SimConfig& c, const Given& g, const ConfigReader& reader) {
               format_data_size(c.router.flit_width_bits) + " x " + format_frequency(clock) + ": one flit per cycle" +
               (reader.present("links.local.bandwidth") ? "" : " (derived, not given)"));
   d.push_back(duration_line("links.local.latency", g.latency, c.local_link.latency_cycles, clock));
-  if (c.hammingmesh() || c.switched()) {
+  const FabricTopology& topo = fabric_topology(c.topology.kind);
+  if (topo.has_fabric()) {
     d.push_back("system: " + system_text(c) + " = " + std::to_string(c.node_count()) + " accelerators" +
-                (c.switched() ? "" : " on " + std::to_string(c.board_count()) + " boards") + ", " +
+                (topo.has_boards() ? " on " + std::to_string(c.board_count()) + " boards" : "") + ", " +
                 (c.topology.planes == 1 ? std::string("one plane")
                                         : std::to_string(c.topology.planes) + " planes (independent networks)"));
     d.push_back("links.global.bandwidth " + format_bandwidth(c.global_link.bandwidth_bps) + " = " +
@@ -716,25 +644,14 @@ void derive(SimConfig& c, const Given& g, const ConfigReader& reader) {
                 (reader.present("links.global.bandwidth") ? "" : " (derived, not given)"));
     d.push_back(duration_line("links.global.latency", g.global_latency, c.global_link.latency_cycles, clock));
     d.push_back(duration_line("switch.latency", g.switch_latency, c.fabric_switch.latency_cycles, clock));
-    for (const bool rows : {true, false}) {
-      if (tree_count(c, rows) == 0) continue;
-      const unsigned ports = tree_ports(c, rows);
-      const TreeShape t = tree_shape(ports, c.topology.tree_radix, c.topology.tree_taper);
-      d.push_back(std::string(c.fat_tree() ? "the"
-                              : rows       ? "row"
-                                           : "column") +
-                  " trees: " + std::to_string(tree_count(c, rows)) + " of " + std::to_string(ports) + " ports, " +
-                  (t.leaves == 0 ? std::string("one switch each")
-                                 : std::to_string(t.leaves) + " leaves (" + std::to_string(t.down) + " down, " +
-                                       std::to_string(t.up) + " up) + " + std::to_string(t.spines) + " spines each"));
-    }
+    topo.derivations(c, d);
     d.push_back(
         "switch.buffer_depth " + std::to_string(c.fabric_switch.buffer_depth) + " flits per VC" +
         (c.fabric_switch.buffer_auto
              ? " = " + std::string(c.global_rate() > 1 ? format_number(c.global_rate()) + " flits per cycle x (" : "") +
                    "2 x (1 + " + std::to_string(c.global_link.latency_cycles) + ") cable + " +
-                   std::to_string(c.torus() ? 1 : c.fabric_switch.latency_cycles) + " pipeline + 2" +
-                   (c.global_rate() > 1 ? ")" : "") + " (auto: the credit round trip)"
+                   std::to_string(topo.switch_pipeline(c)) + " pipeline + 2" + (c.global_rate() > 1 ? ")" : "") +
+                   " (auto: the credit round trip)"
              : ""));
   }
   if (c.router.local_ports > 1)
@@ -778,7 +695,6 @@ SimConfig load(const std::function<void(ConfigReader&)>& parse, const std::strin
   parse(reader);
   for (const std::string& o : overrides) reader.apply_override(o);
   reader.read();
-  if (!reader.present("routing.algorithm") && c.dragonfly()) c.topology.dragonfly.ugal = true;  // the default
   if (!reader.present("links.local.bandwidth"))
     c.local_link.bandwidth_bps = c.router.flit_width_bits * c.router.clock_hz;
   if (!reader.present("links.global.bandwidth")) c.global_link.bandwidth_bps = c.local_link.bandwidth_bps;
@@ -842,34 +758,14 @@ run:
 
 std::vector<std::pair<std::string, std::string>> effective_values(const SimConfig& c) {
   const auto cycles = [](uint64_t n) { return std::to_string(n) + " cycles"; };
-  const bool hm = c.hammingmesh();
+  const FabricTopology& topo = fabric_topology(c.topology.kind);
   std::vector<std::pair<std::string, std::string>> v = {
       {"name", yaml_string(c.name)},
       {"description", yaml_string(c.description)},
       {"topology.kind", c.topology.kind},
   };
-  // In schema order: board, global, planes, endpoints, dragonfly, tree.
-  if (!c.endpoint_row()) v.emplace_back("topology.board", board_text(c));
-  if (hm || c.torus())
-    v.emplace_back("topology.global", std::to_string(c.topology.global_x) + "x" + std::to_string(c.topology.global_y));
-  v.emplace_back("topology.planes", std::to_string(c.topology.planes));
-  if (c.fat_tree()) v.emplace_back("topology.endpoints", std::to_string(c.topology.endpoints));
-  if (c.dragonfly()) {
-    const SimConfig::Dragonfly& d = c.topology.dragonfly;
-    v.emplace_back("topology.dragonfly.a", std::to_string(d.a));
-    v.emplace_back("topology.dragonfly.p", std::to_string(d.p));
-    v.emplace_back("topology.dragonfly.h", std::to_string(d.h));
-    v.emplace_back("topology.dragonfly.groups", std::to_string(d.groups));
-  }
-  if (hm || c.fat_tree()) {
-    v.emplace_back("topology.tree.span", tree_span_name(c.topology.tree_span));
-    v.emplace_back("topology.tree.radix", std::to_string(c.topology.tree_radix));
-    v.emplace_back("topology.tree.taper", format_number(c.topology.tree_taper));
-  }
-  v.emplace_back("routing.algorithm", c.dragonfly()  ? name_in(kDragonflyRoutings, c.topology.dragonfly.ugal)
-                                      : c.fat_tree() ? std::string("updown")
-                                      : c.torus()    ? std::string("dor_dateline")
-                                                     : route_mode_name(c.router.routing));
+  topo.topology_values(c, v);
+  v.emplace_back("routing.algorithm", topo.routing_name(c));
   v.insert(v.end(), {
                         {"router.clock", format_frequency(c.router.clock_hz)},
                         {"router.vc_policy", vc_policy_name(c.router.vc_policy)},
@@ -880,7 +776,7 @@ std::vector<std::pair<std::string, std::string>> effective_values(const SimConfi
                         {"links.local.bandwidth", format_bandwidth(c.local_link.bandwidth_bps)},
                         {"links.local.latency", cycles(c.local_link.latency_cycles)},
                     });
-  if (hm || c.switched()) {
+  if (topo.has_fabric()) {
     v.emplace_back("links.global.bandwidth", format_bandwidth(c.global_link.bandwidth_bps));
     v.emplace_back("links.global.latency", cycles(c.global_link.latency_cycles));
     v.emplace_back("switch.latency", cycles(c.fabric_switch.latency_cycles));
@@ -958,17 +854,18 @@ unsigned tree_lines(const SimConfig& c, bool rows) {
 }
 
 unsigned tree_ports(const SimConfig& c, bool rows) {
-  if (c.fat_tree()) return c.topology.endpoints;
   return 2 * (rows ? c.topology.global_x : c.topology.global_y) * tree_lines(c, rows);
 }
 
 unsigned tree_count(const SimConfig& c, bool rows) {
-  if (c.dragonfly() || c.torus()) return 0;
-  if (c.fat_tree()) return rows ? 1 : 0;
   const unsigned lines_total =
       rows ? c.topology.board_y * c.topology.global_y : c.topology.board_x * c.topology.global_x;
   return lines_total / tree_lines(c, rows);
 }
+
+unsigned SimConfig::system_x() const { return fabric_topology(topology.kind).size(*this).x; }
+unsigned SimConfig::system_y() const { return fabric_topology(topology.kind).size(*this).y; }
+unsigned SimConfig::board_count() const { return fabric_topology(topology.kind).size(*this).boards; }
 
 TreeShape tree_shape(unsigned ports, unsigned radix, double taper) {
   TreeShape t;

@@ -39,6 +39,10 @@ enum class TreeSpan : uint8_t { Line, Board };
 constexpr unsigned kFlitTypeBits = 2;
 constexpr unsigned kFlitVcBits = 2;
 
+/// What topology.board and topology.global take, for errors.
+constexpr const char* kBoardExpected = "a board size such as '4x4' or [4, 4], each side 1..16";
+constexpr const char* kGlobalExpected = "a size in boards such as '4x4' or [4, 4], each side 1..256";
+
 struct SimConfig {
   /// A Dragonfly (dragonfly_plan.h): groups of a routers with p endpoints and h global links.
   struct Dragonfly {
@@ -51,7 +55,7 @@ struct SimConfig {
   std::string description;
 
   struct Topology {
-    std::string kind = "board";  // "board" (one board, edges tied off), "hammingmesh", "fat_tree"
+    std::string kind = "board";  // a registered topology builder (topology/registry.cpp)
     unsigned board_x = 0;        // routers per row (a), 1..16
     unsigned board_y = 0;        // rows (b), 1..16
     unsigned global_x = 1;       // boards per row (x); 1 for kind board
@@ -138,19 +142,12 @@ struct SimConfig {
   std::vector<std::string> derivations;
 
   // Derived quantities, for reports.
-  bool hammingmesh() const { return topology.kind == "hammingmesh"; }
-  bool fat_tree() const { return topology.kind == "fat_tree"; }
-  bool dragonfly() const { return topology.kind == "dragonfly"; }
-  bool torus() const { return topology.kind == "torus"; }
-  /// Systems without RTL boards, all of switch models: a fat tree, a Dragonfly, a torus.
-  bool switched() const { return fat_tree() || dragonfly() || torus(); }
-  /// Accelerators along x and y of the whole system (board times global size); the endpoints
-  /// of a fat tree or Dragonfly are one row.
-  bool endpoint_row() const { return fat_tree() || dragonfly(); }
-  unsigned system_x() const { return endpoint_row() ? topology.endpoints : topology.board_x * topology.global_x; }
-  unsigned system_y() const { return endpoint_row() ? 1 : topology.board_y * topology.global_y; }
-  /// Boards of RTL routers.
-  unsigned board_count() const { return switched() ? 0 : topology.global_x * topology.global_y; }
+  /// Accelerators along x and y of the whole system (board times global size; the endpoints of
+  /// a fat tree or Dragonfly are one row) and the boards of RTL routers, as the builder of the
+  /// kind computes them from the topology keys (FabricTopology::size).
+  unsigned system_x() const;
+  unsigned system_y() const;
+  unsigned board_count() const;
   /// Accelerators (= routers) of the system; node n sits at (n mod system_x, n div system_x).
   unsigned node_count() const { return system_x() * system_y(); }
   double cycle_s() const { return 1.0 / router.clock_hz; }
@@ -199,9 +196,9 @@ struct TreeShape {
   unsigned switches() const { return leaves == 0 ? 1 : leaves + spines; }
 };
 TreeShape tree_shape(unsigned ports, unsigned radix, double taper);
-/// Lines of accelerators one tree serves (1, or a board's rows/columns for span board), the
-/// tree's ports (two per line and board: both edges) and the number of trees, for the row
-/// trees (rows = true) or the column trees.
+/// A HammingMesh's trees: lines of accelerators one tree serves (1, or a board's rows/columns
+/// for span board), the tree's ports (two per line and board: both edges) and the number of
+/// trees, for the row trees (rows = true) or the column trees.
 unsigned tree_lines(const SimConfig& c, bool rows);
 unsigned tree_ports(const SimConfig& c, bool rows);
 unsigned tree_count(const SimConfig& c, bool rows);

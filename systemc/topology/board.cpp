@@ -16,6 +16,20 @@ class BoardTopology : public FabricTopology {
     return std::to_string(cfg.topology.board_x) + "x" + std::to_string(cfg.topology.board_y) + " board";
   }
   std::string routing_summary(const SimConfig& cfg) const override { return route_mode_name(cfg.router.routing); }
+
+  Size size(const SimConfig& c) const override { return {c.topology.board_x, c.topology.board_y, 1}; }
+  std::vector<std::string> routing_names() const override { return board_routing_names(); }
+  void read_routing(const Field& f, SimConfig& c) const override { read_board_routing(f, c); }
+  std::string routing_name(const SimConfig& c) const override { return route_mode_name(c.router.routing); }
+  void check(const ConfigReader& reader, SimConfig&) const override {
+    require(reader, "topology.board", kBoardExpected);
+    forbid(reader,
+           {"topology.endpoints", "topology.dragonfly", "topology.global", "topology.tree", "links.global", "switch"});
+  }
+  void topology_values(const SimConfig& c, std::vector<std::pair<std::string, std::string>>& v) const override {
+    v.emplace_back("topology.board", size_text(c.topology.board_x, c.topology.board_y));
+    v.emplace_back("topology.planes", std::to_string(c.topology.planes));
+  }
 };
 
 }  // namespace

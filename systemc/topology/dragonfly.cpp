@@ -84,6 +84,45 @@ class DragonflyTopology : public FabricTopology {
     // one router (the cost model prices switches of even radix).
     return analytic_spec_of(cfg, p, (d.p + d.a - 1 + d.h + 1) / 2 * 2);
   }
+
+  Size size(const SimConfig& c) const override {
+    const SimConfig::Dragonfly& d = c.topology.dragonfly;
+    return {d.groups * d.a * d.p, 1, 0};
+  }
+  std::vector<std::string> routing_names() const override { return {"dragonfly_minimal", "ugal_l"}; }
+  void read_routing(const Field& f, SimConfig& c) const override {
+    c.topology.dragonfly.ugal = f.choice<bool>({{"dragonfly_minimal", false}, {"ugal_l", true}});
+  }
+  std::string routing_name(const SimConfig& c) const override {
+    return c.topology.dragonfly.ugal ? "ugal_l" : "dragonfly_minimal";
+  }
+  void check(const ConfigReader& reader, SimConfig& c) const override {
+    forbid(reader, {"topology.board", "topology.global", "topology.endpoints", "topology.tree"});
+    require(reader, "topology.dragonfly", "a map with a, p, h and groups");
+    if (!reader.present("routing.algorithm")) c.topology.dragonfly.ugal = true;  // the default
+    const SimConfig::Dragonfly& d = c.topology.dragonfly;
+    if (d.groups > d.a * d.h + 1)
+      reader.field("topology.dragonfly.groups")
+          .fail("at most a * h + 1 = " + std::to_string(d.a * d.h + 1) + " groups",
+                "every group needs a global link to every other");
+    const uint64_t endpoints = uint64_t{d.groups} * d.a * d.p;
+    if (endpoints > 65536)
+      reader.field("topology.dragonfly.groups")
+          .fail("groups * a * p <= 65536 endpoints", std::to_string(endpoints) + " endpoints");
+    c.topology.endpoints = static_cast<unsigned>(endpoints);
+    // A Valiant path takes two global links, each moving the packet to VC + 1.
+    if (c.router.vcs < 3)
+      reader.field("router.vcs")
+          .fail("at least 3 in a dragonfly", "a packet moves to VC + 1 on each of up to two global links");
+  }
+  void topology_values(const SimConfig& c, std::vector<std::pair<std::string, std::string>>& v) const override {
+    const SimConfig::Dragonfly& d = c.topology.dragonfly;
+    v.emplace_back("topology.planes", std::to_string(c.topology.planes));
+    v.emplace_back("topology.dragonfly.a", std::to_string(d.a));
+    v.emplace_back("topology.dragonfly.p", std::to_string(d.p));
+    v.emplace_back("topology.dragonfly.h", std::to_string(d.h));
+    v.emplace_back("topology.dragonfly.groups", std::to_string(d.groups));
+  }
 };
 
 }  // namespace

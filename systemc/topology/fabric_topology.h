@@ -14,10 +14,13 @@
 // walks through an example.
 #pragma once
 
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "config_reader.h"
 #include "network_description.h"
 #include "nlohmann/json.hpp"
 #include "sim_config.h"
@@ -55,6 +58,44 @@ class FabricTopology {
   virtual unsigned links_per_plane() const { return 1; }
   /// Keys of this topology for the results' config section.
   virtual void add_config(nlohmann::ordered_json&, const SimConfig&) const {}
+
+  // ---- its config: what config/sim_config.cpp asks, so that nothing else tests the kind ------
+  /// Accelerators along x and y (node n at (n mod x, n div x)) and boards of RTL routers, from
+  /// the topology keys alone (the traffic keys ask before the config is checked).
+  struct Size {
+    unsigned x = 0, y = 0, boards = 0;
+  };
+  virtual Size size(const SimConfig& c) const = 0;
+  /// routing.algorithm: the names this kind accepts, in the order the schema lists them.
+  virtual std::vector<std::string> routing_names() const = 0;
+  /// Reads routing.algorithm (one of routing_names()) into the config.
+  virtual void read_routing(const Field& f, SimConfig& c) const = 0;
+  /// routing.algorithm as the config has it, defaults applied (for effective values).
+  virtual std::string routing_name(const SimConfig& c) const = 0;
+  /// Checks the topology keys for this kind: required, forbidden (forbid()) or constrained,
+  /// applies its defaults, and derives the system's size (topology.system_x, system_y, boards,
+  /// endpoints). Reports through reader.field(...).fail(...), with the file position.
+  virtual void check(const ConfigReader& reader, SimConfig& c) const = 0;
+  /// Planes (independent networks) it may have: topology.planes is at most this.
+  virtual unsigned max_planes() const { return 1; }
+  /// Its topology keys with their values, in schema order (for effective values and to_yaml).
+  virtual void topology_values(const SimConfig& c, std::vector<std::pair<std::string, std::string>>& v) const = 0;
+  /// Derivation lines of its own (its trees' shapes), after the links' and the switch's.
+  virtual void derivations(const SimConfig&, std::vector<std::string>&) const {}
+  /// Cycles a flit spends in one of its switches' pipelines: switch.latency (a torus router is
+  /// an accelerator's, one cycle). switch.buffer_depth auto covers it.
+  virtual unsigned switch_pipeline(const SimConfig& c) const { return c.fabric_switch.latency_cycles; }
+
+ protected:
+  /// Fails on the first of `keys` the config has, since this kind takes none of them.
+  void forbid(const ConfigReader& reader, std::initializer_list<const char*> keys) const;
+  /// Fails unless the config has `path` ("topology.global"), which this kind needs.
+  void require(const ConfigReader& reader, const std::string& path, const std::string& expected) const;
+  /// routing.algorithm on RTL boards: the board routers' rules (routing/board_mesh.h).
+  static std::vector<std::string> board_routing_names();
+  static void read_board_routing(const Field& f, SimConfig& c);
+  /// "4x4"
+  static std::string size_text(unsigned x, unsigned y) { return std::to_string(x) + "x" + std::to_string(y); }
 };
 
 /// The builder of `kind` (one of the fabric model's topology kinds); throws std::invalid_argument

@@ -43,6 +43,24 @@ class FatTreeTopology : public FabricTopology {
     std::tie(p.leaf_down, p.leaf_up) = leaf_ports(cfg, cfg.topology.endpoints);
     return analytic_spec_of(cfg, p, cfg.topology.tree_radix);
   }
+
+  Size size(const SimConfig& c) const override { return {c.topology.endpoints, 1, 0}; }
+  std::vector<std::string> routing_names() const override { return {"updown"}; }
+  void read_routing(const Field& f, SimConfig&) const override { f.choice<int>({{"updown", 0}}); }
+  std::string routing_name(const SimConfig&) const override { return "updown"; }
+  void check(const ConfigReader& reader, SimConfig& c) const override {
+    forbid(reader, {"topology.board", "topology.global", "topology.dragonfly"});
+    require(reader, "topology.endpoints", "an integer in 2..65536");
+    check_tree(reader, c, c.topology.endpoints);
+  }
+  void topology_values(const SimConfig& c, std::vector<std::pair<std::string, std::string>>& v) const override {
+    v.emplace_back("topology.planes", std::to_string(c.topology.planes));
+    v.emplace_back("topology.endpoints", std::to_string(c.topology.endpoints));
+    tree_values(c, v);
+  }
+  void derivations(const SimConfig& c, std::vector<std::string>& d) const override {
+    d.push_back(tree_derivation("the", 1, c.topology.endpoints, c));
+  }
 };
 
 }  // namespace

@@ -78,6 +78,40 @@ class HammingMeshTopology : public FabricTopology {
     j["tree_span"] = tree_span_name(cfg.topology.tree_span);
   }
 
+  Size size(const SimConfig& c) const override {
+    const auto& t = c.topology;
+    return {t.board_x * t.global_x, t.board_y * t.global_y, t.global_x * t.global_y};
+  }
+  unsigned max_planes() const override { return 4; }
+  std::vector<std::string> routing_names() const override { return board_routing_names(); }
+  void read_routing(const Field& f, SimConfig& c) const override { read_board_routing(f, c); }
+  std::string routing_name(const SimConfig& c) const override { return route_mode_name(c.router.routing); }
+  void check(const ConfigReader& reader, SimConfig& c) const override {
+    require(reader, "topology.board", kBoardExpected);
+    forbid(reader, {"topology.endpoints", "topology.dragonfly"});
+    require(reader, "topology.global", kGlobalExpected);
+    if (c.router.vc_policy != VcPolicy::Keep)
+      reader.field("router.vc_policy")
+          .fail("keep in a hammingmesh",
+                "deadlock freedom across boards needs the VC increment at each board exit (the paper's rule)");
+    // A packet leaves at most two boards (source and intermediate), so it uses VCs 0..2.
+    if (c.router.vcs < 3)
+      reader.field("router.vcs")
+          .fail("at least 3 in a hammingmesh",
+                "a packet takes VC 0, 1 and 2 on its source, intermediate and destination boards");
+    for (const bool rows : {true, false}) check_tree(reader, c, tree_ports(c, rows));
+  }
+  void topology_values(const SimConfig& c, std::vector<std::pair<std::string, std::string>>& v) const override {
+    v.emplace_back("topology.board", size_text(c.topology.board_x, c.topology.board_y));
+    v.emplace_back("topology.global", size_text(c.topology.global_x, c.topology.global_y));
+    v.emplace_back("topology.planes", std::to_string(c.topology.planes));
+    tree_values(c, v);
+  }
+  void derivations(const SimConfig& c, std::vector<std::string>& d) const override {
+    for (const bool rows : {true, false})
+      d.push_back(tree_derivation(rows ? "row" : "column", tree_count(c, rows), tree_ports(c, rows), c));
+  }
+
  private:
   // One tree of board row (column) `board_rc` from line `first_line` on, and per terminal the
   // board edge port it serves: terminal t = (position * lines + line) * 2 + side

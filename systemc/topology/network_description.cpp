@@ -13,7 +13,9 @@ const char* medium_name(Medium m) {
 }
 
 NetworkEquipment NetworkDescription::equipment(int plane) const {
-  const auto in_plane = [plane](const NodeDescription& n) { return plane < 0 || n.plane == static_cast<unsigned>(plane); };
+  const auto in_plane = [plane](const NodeDescription& n) {
+    return plane < 0 || n.plane == static_cast<unsigned>(plane);
+  };
   NetworkEquipment e;
   // A router with its own accelerator (a torus's) is part of that accelerator, not equipment.
   for (const NodeDescription& n : nodes)

@@ -60,7 +60,7 @@ struct NodeDescription {
 };
 
 struct LinkDescription {
-  PortRef a, b;  ///< a is the end nearer the endpoints (the lower level, the lower group)
+  PortRef a, b;          ///< a is the end nearer the endpoints (the lower level, the lower group)
   unsigned latency = 0;  ///< cycles, each way
   LinkRate rate;
   std::string link_class;  ///< the config's links.<class> it was derived from: "local", "global"

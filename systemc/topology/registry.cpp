@@ -1,6 +1,7 @@
 // registry.cpp: the fabric model's topology builders, by kind (fabric_topology.h).
 #include <stdexcept>
 
+#include "board_mesh.h"
 #include "fabric_topology.h"
 #include "named_registry.h"
 
@@ -18,6 +19,32 @@ const std::vector<const FabricTopology*>& fabric_topologies() {
       &board_topology(), &hammingmesh_topology(), &fat_tree_topology(), &torus_topology(), &dragonfly_topology(),
   };
   return table;
+}
+
+void FabricTopology::forbid(const ConfigReader& reader, std::initializer_list<const char*> keys) const {
+  for (const char* key : keys) {
+    if (reader.present(key))
+      reader.field(key).fail("no " + std::string(key) + ", since topology.kind is '" + kind() + "'",
+                             "remove it, or change topology.kind");
+  }
+}
+
+void FabricTopology::require(const ConfigReader& reader, const std::string& path, const std::string& expected) const {
+  if (reader.present(path)) return;
+  const std::size_t dot = path.rfind('.');
+  reader.field(path.substr(0, dot)).fail_missing(path.substr(dot + 1), expected + ", required for a " + kind());
+}
+
+std::vector<std::string> FabricTopology::board_routing_names() {
+  std::vector<std::string> names;
+  for (const BoardRouting& r : board_routings()) names.push_back(r.name);
+  return names;
+}
+
+void FabricTopology::read_board_routing(const Field& f, SimConfig& c) {
+  std::vector<std::pair<std::string, RouteMode>> modes;
+  for (const BoardRouting& r : board_routings()) modes.emplace_back(r.name, r.mode);
+  c.router.routing = f.choice(modes);
 }
 
 int FabricTopology::diameter(const SimConfig& cfg) const {

@@ -82,6 +82,32 @@ class TorusTopology : public FabricTopology {
     return analytic_spec_of(cfg, p, 64);  // switchless: the radix does not enter
   }
   unsigned links_per_plane() const override { return 4; }
+
+  Size size(const SimConfig& c) const override {
+    return {c.topology.board_x * c.topology.global_x, c.topology.board_y * c.topology.global_y, 0};
+  }
+  std::vector<std::string> routing_names() const override { return {"dor_dateline"}; }
+  void read_routing(const Field& f, SimConfig&) const override { f.choice<int>({{"dor_dateline", 0}}); }
+  std::string routing_name(const SimConfig&) const override { return "dor_dateline"; }
+  void check(const ConfigReader& reader, SimConfig& c) const override {
+    require(reader, "topology.board", kBoardExpected);
+    forbid(reader, {"topology.endpoints", "topology.dragonfly", "topology.tree"});
+    require(reader, "topology.global", kGlobalExpected);
+    if (c.node_count() > 65536)
+      reader.field("topology.global")
+          .fail("at most 65536 accelerators", std::to_string(c.node_count()) + " accelerators");
+    // Dateline deadlock avoidance: VC 0 before a dimension's wrap-around link, VC 1 after it.
+    if (c.router.vcs < 2)
+      reader.field("router.vcs")
+          .fail("at least 2 in a torus", "the dateline scheme moves a packet to VC 1 at the wrap-around");
+  }
+  void topology_values(const SimConfig& c, std::vector<std::pair<std::string, std::string>>& v) const override {
+    v.emplace_back("topology.board", size_text(c.topology.board_x, c.topology.board_y));
+    v.emplace_back("topology.global", size_text(c.topology.global_x, c.topology.global_y));
+    v.emplace_back("topology.planes", std::to_string(c.topology.planes));
+  }
+  // An accelerator's router: one cycle, like the boards' RTL routers.
+  unsigned switch_pipeline(const SimConfig&) const override { return 1; }
 };
 
 }  // namespace

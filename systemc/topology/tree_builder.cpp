@@ -8,6 +8,27 @@ LinkRate cable_rate(const SimConfig& cfg) {
   return LinkRate::from_bandwidth(cfg.global_link.bandwidth_bps, cfg.local_link.bandwidth_bps);
 }
 
+void check_tree(const ConfigReader& reader, const SimConfig& cfg, unsigned ports) {
+  const TreeShape t = tree_shape(ports, cfg.topology.tree_radix, cfg.topology.tree_taper);
+  if (!t.valid)
+    reader.field("topology.tree.radix")
+        .fail("a radix whose two-level fat tree reaches " + std::to_string(ports) + " ports", t.problem);
+}
+
+std::string tree_derivation(const std::string& label, unsigned count, unsigned ports, const SimConfig& cfg) {
+  const TreeShape t = tree_shape(ports, cfg.topology.tree_radix, cfg.topology.tree_taper);
+  return label + " trees: " + std::to_string(count) + " of " + std::to_string(ports) + " ports, " +
+         (t.leaves == 0 ? std::string("one switch each")
+                        : std::to_string(t.leaves) + " leaves (" + std::to_string(t.down) + " down, " +
+                              std::to_string(t.up) + " up) + " + std::to_string(t.spines) + " spines each");
+}
+
+void tree_values(const SimConfig& cfg, std::vector<std::pair<std::string, std::string>>& v) {
+  v.emplace_back("topology.tree.span", tree_span_name(cfg.topology.tree_span));
+  v.emplace_back("topology.tree.radix", std::to_string(cfg.topology.tree_radix));
+  v.emplace_back("topology.tree.taper", format_number(cfg.topology.tree_taper));
+}
+
 TreeAddressing endpoint_addressing(const SimConfig& cfg) {
   TreeAddressing addr;
   addr.endpoints = true;

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "config_reader.h"
 #include "network_description.h"
 #include "sim_config.h"
 
@@ -21,6 +23,13 @@ std::vector<PortRef> add_fat_tree(NetworkDescription& net, const SimConfig& cfg,
 /// rate (one flit per cycle when they are equal).
 unsigned cable_latency(const SimConfig& cfg);
 LinkRate cable_rate(const SimConfig& cfg);
+
+/// The config side of a system of such trees (its builder's check, derivations and values):
+/// fails at topology.tree.radix unless a two-level tree of the radix reaches `ports` terminals;
+/// "<label> trees: <count> of <ports> ports, ..." for the derivation lines; topology.tree.*.
+void check_tree(const ConfigReader& reader, const SimConfig& cfg, unsigned ports);
+std::string tree_derivation(const std::string& label, unsigned count, unsigned ports, const SimConfig& cfg);
+void tree_values(const SimConfig& cfg, std::vector<std::pair<std::string, std::string>>& v);
 
 /// The header fields that name an endpoint of a system without boards (TreeAddressing).
 TreeAddressing endpoint_addressing(const SimConfig& cfg);
