@@ -65,12 +65,13 @@ class EdgePort {
     });
     if (buf_.total() == 0) return;
     // The VCs take turns at the link, among those with a flit and a credit.
+    const auto can_go = [this](unsigned v) { return !buf_.empty(v) && credits_[v] != 0; };
+    int pick = rr_.pick(can_go);
     // The link is asked only once a VC can go (a port waiting for credits touches no slot).
-    for (unsigned n = ~0u;; --n) {
-      const int pick = rr_.pick([&](unsigned v) { return !buf_.empty(v) && credits_[v] != 0; });
-      if (pick < 0) break;
-      if (n == ~0u) n = std::min(out_->budget(t), credit_width_);
-      if (n == 0) break;
+    if (pick < 0) return;
+    // The next VC is picked only while budget is left: a pick scans the VCs, and at rate 1 the
+    // budget is spent after one flit.
+    for (unsigned n = std::min(out_->budget(t), credit_width_); n != 0; --n) {
       const unsigned vc = static_cast<unsigned>(pick);
       const Flit f = buf_.front(vc).flit;
       buf_.pop(vc);
@@ -84,6 +85,7 @@ class EdgePort {
           tracker_->on_board_entry(f, board_, x_, y_);
       }
       rr_.grant(vc);
+      if (n == 1 || (pick = rr_.pick(can_go)) < 0) break;
     }
   }
 

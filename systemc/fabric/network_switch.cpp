@@ -4,10 +4,6 @@
 
 namespace hx {
 
-namespace {
-constexpr unsigned kUnknown = ~0u;  // a link's budget not asked yet
-}  // namespace
-
 NetworkSwitch::NetworkSwitch(std::string name, unsigned ports, unsigned vcs, unsigned depth, unsigned latency,
                              unsigned speedup, std::unique_ptr<RoutingFunction> routing, PacketTracker* tracker,
                              ErrorHandler on_error, int own_endpoint_port)
@@ -94,18 +90,20 @@ void NetworkSwitch::step(uint64_t t) {
   // link, none while a slow link is still busy), each from a VC with a credit downstream.
   for (unsigned o = 0; o < ports; ++o) {
     if (obuf_[o].total() == 0) continue;
+    const auto can_go = [&](unsigned v) { return !obuf_[o].empty(v) && credits_[o * vcs_ + v] != 0; };
+    int pick = rr_link_[o].pick(can_go);
     // The link is asked only once a VC can go: a congested output, whose VCs all wait for
     // credits, does not touch its link's slots at all.
-    for (unsigned n = kUnknown;; --n) {
-      const int pick = rr_link_[o].pick([&](unsigned v) { return !obuf_[o].empty(v) && credits_[o * vcs_ + v] != 0; });
-      if (pick < 0) break;
-      if (n == kUnknown) n = out_[o]->budget(t);
-      if (n == 0) break;
+    if (pick < 0) continue;
+    // The next VC is picked only while budget is left: a pick scans the VCs, and a rate-1 link
+    // (nearly every link) has spent its budget after one flit.
+    for (unsigned n = out_[o]->budget(t); n != 0; --n) {
       const unsigned v = static_cast<unsigned>(pick);
       out_[o]->send(t, obuf_[o].front(v).flit);
       obuf_[o].pop(v);
       --credits_[o * vcs_ + v];
       rr_link_[o].grant(v);
+      if (n == 1 || (pick = rr_link_[o].pick(can_go)) < 0) break;
     }
   }
 }
