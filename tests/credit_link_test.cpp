@@ -1,7 +1,7 @@
 // credit_link_test.cpp: core's CreditLink (systemc/core/credit_link.h) on its own, both ends
 // played by the test: latency, rates above and below one flit per cycle, the fractional carry of
-// a busy wire, the late head of a slow link, credits in flits, and the logic errors a sender gets
-// for sending on a busy wire.
+// a busy wire, the late head of a slow link, credits in flits, the logic errors a sender gets
+// for sending on a busy wire, and the rate-1 calls of RateHint::One.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -183,6 +183,57 @@ TEST(CreditLink, ViolationsAreLogicErrors) {
   EXPECT_THROW(slow.return_credit(0, 4), std::logic_error) << "no VC 4";
 
   EXPECT_THROW(CreditLink<Flit>("zero", 0, LinkRate{0}), std::invalid_argument);
+}
+
+// An end that checked unit_rate() calls with RateHint::One: the same link, without the per-call
+// test of its rate. Both ways, the same traffic gives the same units, credits and counts.
+TEST(CreditLink, RateHintOneBehavesAsAnyOnARateOneLink) {
+  EXPECT_TRUE(CreditLink<Flit>("one", 2).unit_rate());
+  EXPECT_FALSE(CreditLink<Flit>("two", 2, LinkRate::per_cycle(2)).unit_rate());
+  EXPECT_FALSE(CreditLink<Flit>("half", 2, LinkRate::per_cycle(0.5)).unit_rate());
+  EXPECT_FALSE(CreditLink<Pkt>("packets", 2).unit_rate());
+
+  CreditLink<Flit> any("any", 2), one("one", 2);
+  std::vector<uint64_t> got_any, got_one;
+  std::vector<int> credits_any, credits_one;
+  uint64_t x = 12345;  // xorshift: which cycles send, return a credit, and on which VC
+  for (uint64_t t = 0; t < 2000; ++t) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    const bool send = (x & 3) != 0, give = (x & 12) != 0;
+    const unsigned vc = static_cast<unsigned>(x >> 8) % CreditLink<Flit>::kMaxVcs;
+    ASSERT_EQ(any.budget(t), one.budget<RateHint::One>(t)) << t;
+    if (send && any.can_send(t)) any.send(t, flit_with(t));
+    if (send && one.can_send<RateHint::One>(t)) one.send<RateHint::One>(t, flit_with(t));
+    if (give) any.return_credit(t, vc);
+    if (give) one.return_credit<RateHint::One>(t, vc);
+    // Alternate the two ways of taking what arrives.
+    if (t % 2 == 0) {
+      while (const Flit* f = any.receive(t)) got_any.push_back(f->payload[0]);
+      while (const Flit* f = one.receive<RateHint::One>(t)) got_one.push_back(f->payload[0]);
+      for (int c; (c = any.credit(t)) >= 0;) credits_any.push_back(c);
+      for (int c; (c = one.credit<RateHint::One>(t)) >= 0;) credits_one.push_back(c);
+    } else {
+      any.receive_all(t, [&](const Flit& f) { got_any.push_back(f.payload[0]); });
+      one.receive_all<RateHint::One>(t, [&](const Flit& f) { got_one.push_back(f.payload[0]); });
+      any.take_credits(t,
+                       [&](unsigned v, unsigned n) { credits_any.insert(credits_any.end(), n, static_cast<int>(v)); });
+      one.take_credits<RateHint::One>(
+          t, [&](unsigned v, unsigned n) { credits_one.insert(credits_one.end(), n, static_cast<int>(v)); });
+    }
+  }
+  EXPECT_GT(got_any.size(), 1000u);
+  EXPECT_EQ(got_any, got_one);
+  EXPECT_EQ(credits_any, credits_one);
+  EXPECT_EQ(any.units_sent(), one.units_sent());
+  EXPECT_EQ(any.units_on_wire(), one.units_on_wire());
+  EXPECT_EQ(any.credits_on_wire(), one.credits_on_wire());
+  // The same logic errors.
+  one.send<RateHint::One>(5000, flit_with(0));
+  EXPECT_THROW(one.send<RateHint::One>(5000, flit_with(1)), std::logic_error) << "two flits in one cycle";
+  one.return_credit<RateHint::One>(5000, 1);
+  EXPECT_THROW(one.return_credit<RateHint::One>(5000, 0), std::logic_error) << "two credits in one cycle";
 }
 
 TEST(LinkRate, DerivedFromBandwidths) {

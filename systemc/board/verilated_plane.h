@@ -45,9 +45,10 @@ class VerilatedPlane final : public PlaneModel {
 
   void connect(unsigned port, FlitLink* in, FlitLink* out) override {
     if (port >= in_.size()) throw std::out_of_range("VerilatedPlane::connect: port");
-    // The RTL's ports take and give one flit (and one credit) per cycle.
+    // The RTL's ports take and give one flit (and one credit) per cycle, so the per-cycle
+    // calls take the links' fast path without asking them (RateHint::One).
     for (const FlitLink* l : {in, out})
-      if (l != nullptr && l->rate() != 1.0)
+      if (l != nullptr && !l->unit_rate())
         throw std::invalid_argument(std::string(l->name()) + ": a board plane's port carries one flit per cycle, not " +
                                     LinkRate::per_cycle(l->rate()).describe());
     in_[port] = in;
@@ -129,13 +130,13 @@ class VerilatedPlane final : public PlaneModel {
       for (unsigned i = 0; i < n; ++i) {
         const unsigned k = base + i;
         if (FlitLink* l = in_[first + k]) {
-          if (const Flit* f = l->receive(t)) {
+          if (const Flit* f = l->receive<RateHint::One>(t)) {
             vmask |= uint64_t{1} << i;
             set_flit(flits, k, fmt_, *f);
           }
         }
         if (FlitLink* l = out_[first + k]) {
-          const int vc = l->credit(t);
+          const int vc = l->credit<RateHint::One>(t);
           if (vc >= 0) {
             cmask |= uint64_t{1} << i;
             set_bits(credit_vc, k * FlitFormat::kVcWidth, FlitFormat::kVcWidth, static_cast<uint64_t>(vc));
@@ -157,7 +158,7 @@ class VerilatedPlane final : public PlaneModel {
         const unsigned k = base + static_cast<unsigned>(__builtin_ctzll(vmask));
         vmask &= vmask - 1;
         if (FlitLink* l = out_[first + k]) {
-          l->send(t, get_flit(flits, k, fmt_));
+          l->send<RateHint::One>(t, get_flit(flits, k, fmt_));
         } else {
           ++stray_;
         }
@@ -167,8 +168,8 @@ class VerilatedPlane final : public PlaneModel {
         const unsigned k = base + static_cast<unsigned>(__builtin_ctzll(cmask));
         cmask &= cmask - 1;
         if (FlitLink* l = in_[first + k]) {
-          l->return_credit(t,
-                           static_cast<unsigned>(get_bits(credit_vc, k * FlitFormat::kVcWidth, FlitFormat::kVcWidth)));
+          l->return_credit<RateHint::One>(
+              t, static_cast<unsigned>(get_bits(credit_vc, k * FlitFormat::kVcWidth, FlitFormat::kVcWidth)));
         }
       }
     }

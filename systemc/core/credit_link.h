@@ -44,9 +44,12 @@
 // one cache line, and the slots themselves inline for the short links (latency 0..2, four slots)
 // that make up most of a system. At rate 1 with single-flit units (every fabric link today) the
 // wire time line is the slot itself: a unit may start when the slot of its arrival cycle is still
-// empty, so the fast path does no floating-point work. A received unit is handed out in place:
-// its slot is not written again before cycle t + 1 (the sender writes at most
-// latency + 1 + late cycles ahead, the ring has more slots than that), so no copy is needed.
+// empty, so the fast path does no floating-point work. An end whose links all run at that rate
+// says so at compile time (RateHint::One, checked once with unit_rate() when it is connected),
+// so that its per-cycle calls do not even ask the link which path to take: the rate support
+// costs the common case nothing. A received unit is handed out in place: its slot is not written
+// again before cycle t + 1 (the sender writes at most latency + 1 + late cycles ahead, the ring
+// has more slots than that), so no copy is needed.
 //
 // Threads: the planes of a fabric system may be stepped on worker threads (board.h) while the
 // accelerators and the switches run on the main thread, so the two ends of a link may be handled
@@ -80,6 +83,12 @@ class SharedCount {
  private:
   std::atomic<uint64_t> v_{0};
 };
+
+/// What the caller of a link's per-cycle calls knows about its rate. Any: the link takes its
+/// fast path or its time line as its rate says, per call. One: the caller has checked once, when
+/// it was connected, that the link is a rate-1 flit link (unit_rate()), and the call compiles to
+/// the fast path alone: no load and test of the link's flag per flit, credit and slot.
+enum class RateHint : uint8_t { Any, One };
 
 /// Unit: a value type with `unsigned flits() const` (or static) and `static constexpr unsigned
 /// kMaxFlits`, and a free function `corrupt(Unit&)` for the fault hook.
@@ -127,6 +136,9 @@ class CreditLink {
   const std::string& link_name() const { return name_; }
   unsigned latency() const { return lead_ - 1u; }
   double rate() const { return rate_; }
+  /// A rate-1 link of single-flit units: one unit and one credit per cycle, and the calls may
+  /// be made with RateHint::One.
+  bool unit_rate() const { return single<RateHint::Any>(); }
 
   // Cache hints for loops over many links (no effect on state).
   /// What the next calls will touch: the counters' line and the inline slots (fetched in vain
@@ -145,30 +157,41 @@ class CreditLink {
   // ---- forward direction: units ------------------------------------------------------------
 
   /// While handling cycle t: may a unit start? (The wire is free by cycle t.)
+  template <RateHint H = RateHint::Any>
   bool can_send(uint64_t t) const {
-    if (single()) return slots_[(t + lead_) & mask_].units == 0;
+    if (single<H>()) return slots_[(t + lead_) & mask_].units == 0;
     return free_at_ <= static_cast<double>(t);
   }
   /// While handling cycle t: how many single-flit units may start in this cycle (0 on a slow
   /// link that is still busy, up to floor(rate) + 1 on a fast one).
+  template <RateHint H = RateHint::Any>
   unsigned budget(uint64_t t) const {
-    if (single()) return can_send(t) ? 1 : 0;
+    if (single<H>()) return can_send<H>(t) ? 1 : 0;
     return budget_on_time_line(t);
   }
 
   /// While handling cycle t, start unit u (can_send(t) must hold); it arrives in cycle
   /// t+1+latency, later on a slow link (see the file comment).
-  template <class U>
+  template <RateHint H = RateHint::Any, class U>
   void send(uint64_t t, U&& u) {
+    if (single<H>()) {
+      // Rate 1, one flit: the slot of its arrival cycle is the wire. Kept this short so that
+      // callers that send a flit per cycle inline it.
+      Slot& s = slots_[(t + lead_) & mask_];
+      if (s.units != 0) fail("two flits in one cycle");
+      s.unit = std::forward<U>(u);
+      s.units = 1;
+      sent_.add();
+      return;
+    }
     const unsigned flits = u.flits();
-    uint64_t at = t + lead_;
-    if (!single()) at += start(t, flits);
+    const uint64_t at = t + lead_ + start(t, flits);
     const uint32_t i = static_cast<uint32_t>(at & mask_);
     Slot& s = slots_[i];
     const unsigned k = s.units;
     if (k == 0) {
       s.unit = std::forward<U>(u);
-    } else if (single() || k >= lanes_) {
+    } else if (k >= lanes_) {
       fail("two flits in one cycle");
     } else {
       lane(i, k) = std::forward<U>(u);
@@ -180,11 +203,16 @@ class CreditLink {
 
   /// A unit arriving in cycle t, or nullptr; call until nullptr (once on a link of rate <= 1).
   /// Consumes it. The pointer is valid until the end of cycle t: the receiver may move from it.
+  template <RateHint H = RateHint::Any>
   Unit* receive(uint64_t t) {
     const uint32_t i = static_cast<uint32_t>(t & mask_);
     Slot& s = slots_[i];
     const unsigned n = s.units;
     if (n == 0) return nullptr;
+    if (single<H>()) {  // one unit per slot, head stays 0
+      s.units = 0;
+      return deliver(s.unit, t);
+    }
     const unsigned k = s.head;
     Unit& u = k == 0 ? s.unit : lane(i, k);
     if (k + 1u == n) {
@@ -196,17 +224,18 @@ class CreditLink {
     return deliver(u, t);
   }
   /// Every unit arriving in cycle t, in order: take(Unit&) for each (it may move from it).
-  template <class F>
+  template <RateHint H = RateHint::Any, class F>
   void receive_all(uint64_t t, F&& take) {
     const uint32_t i = static_cast<uint32_t>(t & mask_);
     Slot& s = slots_[i];
     const unsigned n = s.units;
     if (n == 0) return;
     s.units = 0;
-    const unsigned first = single() ? 0u : s.head;  // 0 unless receive() took some of them
+    const unsigned first = single<H>() ? 0u : s.head;  // 0 unless receive() took some of them
     if (first != 0) s.head = 0;
+    const unsigned last = single<H>() ? 1u : n;  // a rate-1 slot holds one unit: no loop
     // One call site of take(), so that it is inlined.
-    for (unsigned k = first; k < n; ++k)
+    for (unsigned k = first; k < last; ++k)
       if (Unit* u = deliver(k == 0 ? s.unit : lane(i, k), t)) take(*u);
   }
 
@@ -214,14 +243,15 @@ class CreditLink {
 
   /// Credits a flit-granular receiver returns per cycle at most: as many as the link carries
   /// flits (one on a rate-1 link, where two in one cycle are a logic error; at least one).
-  unsigned credit_width() const { return single() ? 1 : static_cast<unsigned>(std::max(1.0, std::ceil(rate_))); }
+  unsigned credit_width() const { return unit_rate() ? 1 : static_cast<unsigned>(std::max(1.0, std::ceil(rate_))); }
 
   /// While handling cycle t, return `flits` credits of `vc`; the sender gets them in t+1+latency.
   /// On a rate-1 flit link one credit per cycle, as one credit wire carries.
+  template <RateHint H = RateHint::Any>
   void return_credit(uint64_t t, unsigned vc, unsigned flits = 1) {
     Slot& s = slots_[(t + lead_) & mask_];
     const unsigned shift = kCreditBits * vc;
-    if (single()) {
+    if (single<H>()) {
       if ((s.credits | (vc & ~(kMaxVcs - 1))) != 0) fail("two credits in one cycle, or no such VC");
       s.credits = 1u << shift;
       credits_sent_.add();
@@ -235,19 +265,21 @@ class CreditLink {
 
   /// Take one credit arriving in cycle t: its VC, or -1 when none is left. Credits not taken in
   /// cycle t are lost: call until -1 (once on a link that carries one credit per cycle).
+  template <RateHint H = RateHint::Any>
   int credit(uint64_t t) {
     Slot& s = slots_[t & mask_];
     const uint32_t w = s.credits;
     if (w == 0) return -1;
     const int vc = __builtin_ctz(w) / static_cast<int>(kCreditBits);
-    s.credits = w - (1u << (kCreditBits * static_cast<unsigned>(vc)));
+    // A rate-1 slot holds one credit, so taking it empties the slot.
+    s.credits = single<H>() ? 0u : w - (1u << (kCreditBits * static_cast<unsigned>(vc)));
     credits_taken_.add();
     credit_cycle_ = t;
     wire_credit_vc_ = vc;
     return vc;
   }
   /// Take every credit arriving in cycle t: take(vc, flits) for each VC that has some.
-  template <class F>
+  template <RateHint H = RateHint::Any, class F>
   void take_credits(uint64_t t, F&& take) {
     Slot& s = slots_[t & mask_];
     uint32_t w = s.credits;
@@ -258,10 +290,10 @@ class CreditLink {
     uint64_t total = 0;
     do {  // one call site of take(), so that it is inlined
       const unsigned shift = static_cast<unsigned>(__builtin_ctz(w)) / kCreditBits * kCreditBits;
-      const unsigned n = single() ? 1u : (w >> shift) & kCreditMask;  // one credit per cycle
+      const unsigned n = single<H>() ? 1u : (w >> shift) & kCreditMask;  // one credit per cycle
       take(shift / kCreditBits, n);
       total += n;
-      w = single() ? 0u : w & ~(kCreditMask << shift);
+      w = single<H>() ? 0u : w & ~(kCreditMask << shift);
     } while (w != 0);
     credits_taken_.add(total);
   }
@@ -339,7 +371,13 @@ class CreditLink {
     return late(flits, hold);
   }
   /// The fast path: a rate-1 link of single-flit units carries one unit and one credit per cycle.
-  bool single() const { return Unit::kMaxFlits == 1 && fast_; }
+  /// With RateHint::One the caller has checked unit_rate() once, so it is known at compile time.
+  template <RateHint H>
+  bool single() const {
+    static_assert(H == RateHint::Any || Unit::kMaxFlits == 1, "RateHint::One is for flit links");
+    if constexpr (H == RateHint::One) return true;
+    return Unit::kMaxFlits == 1 && fast_;
+  }
   Unit& lane(uint32_t slot, unsigned k) { return extra_[slot * (lanes_ - 1u) + (k - 1u)]; }
   Unit* deliver(Unit& u, uint64_t t) {
     delivered_.add();

@@ -52,9 +52,10 @@ AcceleratorArray::AcceleratorArray(sc_core::sc_module_name name, const Accelerat
 
 void AcceleratorArray::connect(unsigned node, unsigned lane, FlitLink* to_router, FlitLink* from_router) {
   if (lane >= cfg_.lanes) throw std::out_of_range("AcceleratorArray::connect: lane " + std::to_string(lane));
-  // An accelerator's port sends and takes one flit (and one credit) per cycle.
+  // An accelerator's port sends and takes one flit (and one credit) per cycle, so its
+  // per-cycle calls take the links' fast path without asking them (RateHint::One).
   for (const FlitLink* l : {to_router, from_router})
-    if (l->rate() != 1.0)
+    if (!l->unit_rate())
       throw std::invalid_argument(std::string(l->name()) + ": an accelerator's link carries one flit per cycle, not " +
                                   LinkRate::per_cycle(l->rate()).describe());
   nodes_.at(node).lanes[lane].tx = to_router;
@@ -102,10 +103,10 @@ bool AcceleratorArray::inject(Lane& l, unsigned node, unsigned lane, uint64_t t)
   }
   if (l.cur.buffer != OutPacket::kNoBuffer && l.index > 0) {
     // A data packet's body comes from the DMA engine's buffer.
-    l.tx->send(t, Flit{l.index + 1u == l.cur.length ? FlitType::Tail : FlitType::Body, l.vc,
-                       engine_->body_flit(l.cur.buffer, l.index)});
+    l.tx->send<RateHint::One>(t, Flit{l.index + 1u == l.cur.length ? FlitType::Tail : FlitType::Body, l.vc,
+                                      engine_->body_flit(l.cur.buffer, l.index)});
   } else {
-    l.tx->send(t, tracker_.flit(l.cur.id, l.index, l.vc));
+    l.tx->send<RateHint::One>(t, tracker_.flit(l.cur.id, l.index, l.vc));
   }
   tracker_.on_injected(l.cur.id, l.index, l.index + 1u == l.cur.length, t);
   --l.credits[l.vc];
@@ -120,9 +121,9 @@ bool AcceleratorArray::inject(Lane& l, unsigned node, unsigned lane, uint64_t t)
 // Sink: consume what arrives and return its credit.
 bool AcceleratorArray::receive(Node& n, unsigned node, unsigned lane, bool in_window, uint64_t t) {
   Lane& l = n.lanes[lane];
-  const Flit* f = l.rx->receive(t);
+  const Flit* f = l.rx->receive<RateHint::One>(t);
   if (f == nullptr) return false;
-  l.rx->return_credit(t, f->vc);
+  l.rx->return_credit<RateHint::One>(t, f->vc);
   ++flits_received_;
   if (in_window) {
     ++window_accepted_;
@@ -186,7 +187,7 @@ void AcceleratorArray::on_clock() {
     for (unsigned k = 0; k < lanes; ++k) moved |= receive(n, i, k, in_window, t);
     // Source: credits back, new packets, one flit out per lane.
     for (unsigned k = 0; k < lanes; ++k) {
-      const int cvc = n.lanes[k].tx->credit(t);
+      const int cvc = n.lanes[k].tx->credit<RateHint::One>(t);
       if (cvc >= 0) ++n.lanes[k].credits[static_cast<unsigned>(cvc)];
     }
     if (generate && n.sends && (cfg_.source_queue == 0 || packets_held(n) < cfg_.source_queue) &&

@@ -48,43 +48,18 @@ class EdgePort {
     in_ = in;
     out_ = out;
     credit_width_ = in->credit_width();
+    unit_rate_ = in->unit_rate() && out->unit_rate();
     tracker_ = tracker;
     on_error_ = std::move(on_error);
   }
 
   void step(uint64_t t) {
-    // Most edge ports are idle in most cycles: skip them without touching the links' slots.
-    // With the planes on worker threads (board.h), the router end of a link may be sending a
-    // flit or returning a credit for cycle t+1 while this runs, so the counts may or may not
-    // include it; either way nothing arrives in cycle t, and a port that does not skip then
-    // finds nothing and does nothing: the result is the same.
-    if (buf_.total() == 0 && in_->flits_on_wire() == 0 && out_->credits_on_wire() == 0) return;
-    out_->take_credits(t, [this](unsigned vc, unsigned n) { credits_[vc] += n; });
-    in_->receive_all(t, [this, t](const Flit& f) {
-      if (!buf_.push(f, t)) fail(t, "a flit arrived on a full VC " + std::to_string(f.vc));
-    });
-    if (buf_.total() == 0) return;
-    // The VCs take turns at the link, among those with a flit and a credit.
-    // The link is asked only once a VC can go (a port waiting for credits touches no slot).
-    for (unsigned n = ~0u;; --n) {
-      const int pick = rr_.pick([&](unsigned v) { return !buf_.empty(v) && credits_[v] != 0; });
-      if (pick < 0) break;
-      if (n == ~0u) n = std::min(out_->budget(t), credit_width_);
-      if (n == 0) break;
-      const unsigned vc = static_cast<unsigned>(pick);
-      const Flit f = buf_.front(vc).flit;
-      buf_.pop(vc);
-      in_->return_credit(t, vc);
-      --credits_[vc];
-      out_->send(t, f);
-      if (is_head(f.type) && tracker_ != nullptr) {
-        if (dir_ == Direction::OffBoard)
-          tracker_->on_board_exit(f, x_, y_);
-        else
-          tracker_->on_board_entry(f, board_, x_, y_);
-      }
-      rr_.grant(vc);
-    }
+    // Nearly every port's links both run at rate 1: connect() found out, so that the per-cycle
+    // calls compile to the links' fast path alone (credit_link.h, RateHint).
+    if (unit_rate_)
+      step_links<RateHint::One>(t);
+    else
+      step_links<RateHint::Any>(t);
   }
 
   /// Cache hints for a loop over the ports: the links step() touches, then (reading those)
@@ -102,6 +77,45 @@ class EdgePort {
   unsigned held() const { return buf_.total(); }
 
  private:
+  /// step() with what the port knows of its links' rates (both rate 1: RateHint::One).
+  template <RateHint H>
+  void step_links(uint64_t t) {
+    // Most edge ports are idle in most cycles: skip them without touching the links' slots.
+    // With the planes on worker threads (board.h), the router end of a link may be sending a
+    // flit or returning a credit for cycle t+1 while this runs, so the counts may or may not
+    // include it; either way nothing arrives in cycle t, and a port that does not skip then
+    // finds nothing and does nothing: the result is the same.
+    if (buf_.total() == 0 && in_->flits_on_wire() == 0 && out_->credits_on_wire() == 0) return;
+    out_->take_credits<H>(t, [this](unsigned vc, unsigned n) { credits_[vc] += n; });
+    in_->receive_all<H>(t, [this, t](const Flit& f) {
+      if (!buf_.push(f, t)) fail(t, "a flit arrived on a full VC " + std::to_string(f.vc));
+    });
+    if (buf_.total() == 0) return;
+    // The VCs take turns at the link, among those with a flit and a credit.
+    const auto can_go = [this](unsigned v) { return !buf_.empty(v) && credits_[v] != 0; };
+    int pick = rr_.pick(can_go);
+    // The link is asked only once a VC can go (a port waiting for credits touches no slot).
+    if (pick < 0) return;
+    // The next VC is picked only while budget is left: a pick scans the VCs, and at rate 1 the
+    // budget is spent after one flit.
+    for (unsigned n = std::min(out_->budget<H>(t), H == RateHint::One ? 1u : credit_width_); n != 0; --n) {
+      const unsigned vc = static_cast<unsigned>(pick);
+      const Flit f = buf_.front(vc).flit;
+      buf_.pop(vc);
+      in_->return_credit<H>(t, vc);
+      --credits_[vc];
+      out_->send<H>(t, f);
+      if (is_head(f.type) && tracker_ != nullptr) {
+        if (dir_ == Direction::OffBoard)
+          tracker_->on_board_exit(f, x_, y_);
+        else
+          tracker_->on_board_entry(f, board_, x_, y_);
+      }
+      rr_.grant(vc);
+      if (n == 1 || (pick = rr_.pick(can_go)) < 0) break;
+    }
+  }
+
   void fail(uint64_t t, const std::string& what) {
     if (on_error_) on_error_("cycle " + std::to_string(t) + ": " + name_ + ": " + what);
   }
@@ -112,6 +126,7 @@ class EdgePort {
   VcBuffer buf_;
   std::array<unsigned, VcBuffer::kMaxVcs> credits_{};
   unsigned credit_width_ = 1;  // credits `in` carries back per cycle
+  bool unit_rate_ = true;      // `in` and `out` both carry one flit per cycle
   RoundRobin rr_;
   Direction dir_;
   unsigned board_, x_, y_;

@@ -4,10 +4,6 @@
 
 namespace hx {
 
-namespace {
-constexpr unsigned kUnknown = ~0u;  // a link's budget not asked yet
-}  // namespace
-
 NetworkSwitch::NetworkSwitch(std::string name, unsigned ports, unsigned vcs, unsigned depth, unsigned latency,
                              unsigned speedup, std::unique_ptr<RoutingFunction> routing, PacketTracker* tracker,
                              ErrorHandler on_error, int own_endpoint_port)
@@ -46,11 +42,22 @@ void NetworkSwitch::connect(unsigned port, FlitLink* in, FlitLink* out, unsigned
   in_.at(port) = in;
   out_.at(port) = out;
   credit_width_[port] = in != nullptr ? in->credit_width() : 1;
+  if ((in != nullptr && !in->unit_rate()) || (out != nullptr && !out->unit_rate())) unit_rate_ = false;
   full_credits_[port] = out_credits;
   for (unsigned v = 0; v < vcs_; ++v) credits_[port * vcs_ + v] = out_credits;
 }
 
 void NetworkSwitch::step(uint64_t t) {
+  // Nearly every switch has only rate-1 links: connect() found out, so that their per-cycle
+  // calls compile to the links' fast path alone (credit_link.h, RateHint).
+  if (unit_rate_)
+    step_links<RateHint::One>(t);
+  else
+    step_links<RateHint::Any>(t);
+}
+
+template <RateHint H>
+void NetworkSwitch::step_links(uint64_t t) {
   const unsigned ports = static_cast<unsigned>(in_.size());
   for (unsigned p = 0; p < ports; ++p) {
     // Cache hints a few ports ahead: the links, then (reading those) their slots of cycle t.
@@ -65,12 +72,9 @@ void NetworkSwitch::step(uint64_t t) {
     if (in_[p] == nullptr) continue;
     // Everything the links deliver in this cycle: one credit and one flit on a rate-1 link,
     // more on a faster one.
-    out_[p]->take_credits(t, [&](unsigned vc, unsigned n) { credits_[p * vcs_ + vc] += n; });
-    in_[p]->receive_all(t, [&](const Flit& f) {
-      if (!buf_[p].push(f, t + latency_) && on_error_) {
-        on_error_("cycle " + std::to_string(t) + ": " + name_ + " port " + std::to_string(p) +
-                  ": a flit arrived on a full VC " + std::to_string(f.vc));
-      }
+    out_[p]->take_credits<H>(t, [&](unsigned vc, unsigned n) { credits_[p * vcs_ + vc] += n; });
+    in_[p]->receive_all<H>(t, [&](const Flit& f) {
+      if (!buf_[p].push(f, t + latency_)) full_vc(t, p, f.vc);
     });
   }
 
@@ -80,10 +84,10 @@ void NetworkSwitch::step(uint64_t t) {
   // link carries flits (one at rate 1), so with speedup an input may owe a few for a cycle or two.
   for (unsigned i = 0; i < ports; ++i) {
     if (owed_total_[i] == 0) continue;
-    for (unsigned k = credit_width_[i]; k != 0 && owed_total_[i] != 0; --k) {
+    for (unsigned k = H == RateHint::One ? 1u : credit_width_[i]; k != 0 && owed_total_[i] != 0; --k) {
       const int pick = rr_credit_[i].pick([&](unsigned v) { return owed_credits_[i * vcs_ + v] != 0; });
       const unsigned v = static_cast<unsigned>(pick);  // owed_total_ != 0: some VC is owed
-      in_[i]->return_credit(t, v);
+      in_[i]->return_credit<H>(t, v);
       --owed_credits_[i * vcs_ + v];
       --owed_total_[i];
       rr_credit_[i].grant(v);
@@ -94,19 +98,28 @@ void NetworkSwitch::step(uint64_t t) {
   // link, none while a slow link is still busy), each from a VC with a credit downstream.
   for (unsigned o = 0; o < ports; ++o) {
     if (obuf_[o].total() == 0) continue;
+    const auto can_go = [&](unsigned v) { return !obuf_[o].empty(v) && credits_[o * vcs_ + v] != 0; };
+    int pick = rr_link_[o].pick(can_go);
     // The link is asked only once a VC can go: a congested output, whose VCs all wait for
     // credits, does not touch its link's slots at all.
-    for (unsigned n = kUnknown;; --n) {
-      const int pick = rr_link_[o].pick([&](unsigned v) { return !obuf_[o].empty(v) && credits_[o * vcs_ + v] != 0; });
-      if (pick < 0) break;
-      if (n == kUnknown) n = out_[o]->budget(t);
-      if (n == 0) break;
+    if (pick < 0) continue;
+    // The next VC is picked only while budget is left: a pick scans the VCs, and a rate-1 link
+    // (nearly every link) has spent its budget after one flit.
+    for (unsigned n = out_[o]->budget<H>(t); n != 0; --n) {
       const unsigned v = static_cast<unsigned>(pick);
-      out_[o]->send(t, obuf_[o].front(v).flit);
+      out_[o]->send<H>(t, obuf_[o].front(v).flit);
       obuf_[o].pop(v);
       --credits_[o * vcs_ + v];
       rr_link_[o].grant(v);
+      if (n == 1 || (pick = rr_link_[o].pick(can_go)) < 0) break;
     }
+  }
+}
+
+void NetworkSwitch::full_vc(uint64_t t, unsigned port, unsigned vc) const {
+  if (on_error_) {
+    on_error_("cycle " + std::to_string(t) + ": " + name_ + " port " + std::to_string(port) +
+              ": a flit arrived on a full VC " + std::to_string(vc));
   }
 }
 

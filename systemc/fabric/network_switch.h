@@ -98,12 +98,19 @@ class NetworkSwitch {
  private:
   static constexpr int kNone = -1;
 
+  /// step() with what the switch knows of its links' rates (every link rate 1: RateHint::One).
+  template <RateHint H>
+  void step_links(uint64_t t);
   /// One crossbar round: move at most one flit per input and per output into output queues.
   void crossbar_round(uint64_t t);
+  /// A flit arrived on a full input VC (reported; out of line, so that the receive loop stays
+  /// small enough to be inlined into step_links).
+  [[gnu::cold, gnu::noinline]] void full_vc(uint64_t t, unsigned port, unsigned vc) const;
   std::string name_;
   unsigned vcs_, latency_, speedup_;
   std::unique_ptr<RoutingFunction> routing_;
   int own_endpoint_port_;
+  bool unit_rate_ = true;  // every link connected so far carries one flit per cycle
   PacketTracker* tracker_;
   ErrorHandler on_error_;
 
