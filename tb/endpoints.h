@@ -23,8 +23,8 @@
 #include <string>
 
 #include "bench_scoreboard.h"
+#include "fifo.h"
 #include "hx_flit.h"
-#include "ring_buffer.h"
 #include "rng.h"
 #include "watchdog.h"
 
@@ -75,7 +75,7 @@ class PacketSource {
   unsigned port_;
   unsigned num_vcs_;
   unsigned buf_depth_;
-  RingBuffer<uint32_t> queue_;
+  Fifo<uint32_t> queue_;
   std::array<unsigned, kMaxVcs> credits_{};
   uint32_t current_ = kNoPacket;
   unsigned index_ = 0;
@@ -124,7 +124,7 @@ class PacketSink {
   unsigned port_;
   unsigned num_vcs_;
   unsigned buf_depth_;
-  std::array<RingBuffer<Slot>, kMaxVcs> buffers_;
+  std::array<Fifo<Slot>, kMaxVcs> buffers_;
   std::array<uint64_t, kMaxVcs> received_vc_{};
   Rng rng_;
   uint64_t seed_;

@@ -32,8 +32,8 @@ Gpu::Gpu(unsigned id, const NvTopology& topo, const GpuParams& params, PacketBoa
       rng_(Rng::stream(params.seed, id)),
       tx_(topo.links()),
       in_(topo.links(), nullptr),
-      pending_(topo.links() * kVcs),
-      rx_(topo.links()),
+      pending_(topo.links() * kVcs, Fifo<Packet>::growing()),
+      rx_(topo.links(), Fifo<std::pair<uint64_t, Packet>>::growing()),
       final_(params.lines, false) {
   // Reduction latency is a push or pull figure; ring and uniform traffic have no results to wait for.
   if (p_.method == Method::Push || p_.method == Method::Pull) sent_at_.assign(p_.lines, 0);
@@ -97,7 +97,7 @@ void Gpu::accept(unsigned port, Packet&& pkt, uint64_t head_time) {
     if (p_.fault == GpuParams::Fault::Drop) return;
     pkt.data[0] ^= 1u << 3;  // one bit of the first element
   }
-  rx_[port].emplace_back(tail, std::move(pkt));
+  rx_[port].push(std::pair<uint64_t, Packet>(tail, std::move(pkt)));
 }
 
 void Gpu::send(Packet&& pkt) {
@@ -107,7 +107,7 @@ void Gpu::send(Packet&& pkt) {
   if (pend.empty() && tx_[j].can_accept(pkt.vc(), pkt.flits()))
     tx_[j].push(std::move(pkt));
   else
-    pend.push_back(std::move(pkt));
+    pend.push(std::move(pkt));
 }
 
 // A final line this GPU holds goes to every other GPU as one multicast write.
@@ -364,7 +364,7 @@ void Gpu::complete(MemOp& op, uint64_t now) {
 
 // A ring step becomes ready: its writes will be fenced by counting their acks.
 void Gpu::ring_task(unsigned step, uint64_t slice, uint64_t lo, uint64_t hi) {
-  ring_ready_.push_back({step, slice, lo, hi});
+  ring_ready_.push(RingTask{step, slice, lo, hi});
   ring_acks_[ring_key(step, slice)] = static_cast<unsigned>(hi - lo);
 }
 
@@ -379,7 +379,7 @@ void Gpu::issue_ring(uint64_t now) {
   w.user = ring_key(t.step, t.slice);
   ++in_flight_;
   memory(now, std::move(w), RingSend);
-  if (++t.next_line == t.end_line) ring_ready_.pop_front();
+  if (++t.next_line == t.end_line) ring_ready_.pop();
 }
 
 void Gpu::issue(uint64_t now) {
@@ -443,7 +443,7 @@ void Gpu::step(uint64_t now) {
   for (auto& q : rx_)
     while (!q.empty() && q.front().first <= now) {
       Packet p = std::move(q.front().second);
-      q.pop_front();
+      q.pop();
       handle(std::move(p), now);
     }
   while (!mem_.empty() && mem_.top().at <= now) {
@@ -457,7 +457,7 @@ void Gpu::step(uint64_t now) {
       auto& pend = pending_[j * kVcs + v];
       while (!pend.empty() && tx_[j].can_accept(v, pend.front().flits())) {
         tx_[j].push(std::move(pend.front()));
-        pend.pop_front();
+        pend.pop();
       }
     }
     tx_[j].step(now);

@@ -25,12 +25,12 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <queue>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "fifo.h"
 #include "nv_link.h"
 #include "nv_topology.h"
 #include "rng.h"
@@ -167,9 +167,10 @@ class Gpu {
   uint64_t now_ = 0;  // the cycle being handled (for the records of the packets it sends)
   Rng rng_;           // this GPU's stream: memory jitter, DMA issue order
   std::vector<LinkTx> tx_;
-  std::vector<LinkTx::Wire*> in_;                            // per link: from the switch
-  std::vector<std::deque<Packet>> pending_;                  // per link and VC: waiting for room in the link queue
-  std::vector<std::deque<std::pair<uint64_t, Packet>>> rx_;  // per link: (tail arrival, packet)
+  std::vector<LinkTx::Wire*> in_;  // per link: from the switch
+  // Growing FIFOs (fifo.h): the DMA engine's queues are not sized in hardware terms here.
+  std::vector<Fifo<Packet>> pending_;                  // per link and VC: waiting for room in the link queue
+  std::vector<Fifo<std::pair<uint64_t, Packet>>> rx_;  // per link: (tail arrival, packet)
   std::priority_queue<MemOp, std::vector<MemOp>, std::greater<MemOp>> mem_;
   uint64_t mem_seq_ = 0;
   unsigned in_flight_ = 0;  // DMA lines read or being read, not yet handed to a link
@@ -213,7 +214,7 @@ class Gpu {
     uint64_t next_line;
     uint64_t end_line;
   };
-  std::deque<RingTask> ring_ready_;
+  Fifo<RingTask> ring_ready_ = Fifo<RingTask>::growing();
   std::unordered_map<uint64_t, unsigned> ring_acks_;                        // key step<<40|slice
   std::unordered_map<uint64_t, std::array<uint32_t, kLineWords>> mailbox_;  // key step<<40|line
   GpuChecks checks_;

@@ -19,12 +19,12 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <stdexcept>
 #include <string>
 
 #include "credit_link.h"
+#include "fifo.h"
 #include "nv_packet.h"
 #include "round_robin.h"
 
@@ -40,7 +40,10 @@ class LinkTx {
     if (latency < 1) throw std::invalid_argument(name + ": a link's latency is at least 1 cycle");
     wire_ = std::make_unique<Wire>(std::move(name), latency - 1, rate);
     capacity_ = queue_flits;
-    for (unsigned v = 0; v < kVcs; ++v) credits_[v] = credits;
+    for (unsigned v = 0; v < kVcs; ++v) {
+      credits_[v] = credits;
+      queue_[v] = Fifo<Packet>::growing();
+    }
   }
   bool connected() const { return wire_ != nullptr; }
   /// What the receiver polls and returns credits on.
@@ -52,7 +55,7 @@ class LinkTx {
   void push(Packet&& p) {
     const unsigned vc = p.vc();
     queued_[vc] += p.flits();
-    queue_[vc].push_back(std::move(p));
+    queue_[vc].push(std::move(p));
   }
 
   /// Nothing queued, nothing on the wire either way.
@@ -82,7 +85,7 @@ class LinkTx {
       queued_[vc] -= flits;
       next_vc_.grant(vc);
       wire_->send(now, std::move(queue_[vc].front()));
-      queue_[vc].pop_front();
+      queue_[vc].pop();
     }
   }
 
@@ -91,7 +94,7 @@ class LinkTx {
   unsigned capacity_ = 0;
   unsigned credits_[kVcs] = {0, 0};
   unsigned queued_[kVcs] = {0, 0};
-  std::deque<Packet> queue_[kVcs];
+  Fifo<Packet> queue_[kVcs];  // growing: what the sender queues is not bounded here
   RoundRobin next_vc_{kVcs};
 };
 

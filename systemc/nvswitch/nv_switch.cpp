@@ -32,7 +32,7 @@ void NvSwitch::receive(unsigned port, uint64_t now) {
     h.ready = now + p_.latency;
     const unsigned vc = pkt.vc();
     h.pkt = std::move(pkt);
-    in_[port].vcq[vc].push_back(std::move(h));
+    in_[port].vcq[vc].push(std::move(h));
     ++buffered_;
   });
 }
@@ -134,7 +134,7 @@ bool NvSwitch::dispatch(Input& in, int in_index, uint64_t now) {
       ends_here(*board_, h.pkt, port, kind_of(h.pkt) != Kind::PushWr || h.pkt.dst == port, now);
       in.xbar_free = std::max(in.xbar_free, static_cast<double>(now)) + flits / p_.speedup;
       t.queued_flits += flits;
-      t.queue.push_back(std::move(h.pkt));
+      t.queue.push(std::move(h.pkt));
     } else {
       // Copies go to whichever of the remaining outputs have room; the rest wait (IV-A). The
       // port tried first rotates, so no output is always the last to get its copy.
@@ -152,7 +152,7 @@ bool NvSwitch::dispatch(Input& in, int in_index, uint64_t now) {
       if (h.remaining != 0) continue;
     }
     if (in.link) in.link->return_credit(now, vc, flits);
-    q.pop_front();
+    q.pop();
     --buffered_;
     in.next_vc = (vc + 1) % kVcs;
     moved = true;
@@ -207,7 +207,7 @@ void NvSwitch::feed_tables(uint64_t now) {
         in_[q].vcq[kVcRequest].front().table_step = 2;  // the request waiting at input q
       } else if (++t.flit == t.queue.front().flits()) {
         t.queued_flits -= t.queue.front().flits();
-        t.queue.pop_front();
+        t.queue.pop();
         t.flit = 0;
       }
     }
@@ -284,7 +284,7 @@ bool NvSwitch::deliver_output(unsigned q) {
     Held h;
     h.ready = 0;
     h.pkt = std::move(t.out);
-    r.vcq[kVcResponse].push_back(std::move(h));
+    r.vcq[kVcResponse].push(std::move(h));
     ++buffered_;
   }
   t.out_done = false;

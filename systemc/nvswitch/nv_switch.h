@@ -21,10 +21,10 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <vector>
 
+#include "fifo.h"
 #include "nv_link.h"
 #include "nv_routing.h"
 #include "nv_topology.h"
@@ -86,14 +86,16 @@ class NvSwitch {
     uint8_t table_step = 0;  // pull requests: 0 not yet offered, 1 offered, 2 allocated
   };
   struct Input {
-    std::deque<Held> vcq[kVcs];
+    // Growing: credits bound them; the model does not restate the bound.
+    static_assert(kVcs == 2, "one initializer per VC");
+    Fifo<Held> vcq[kVcs] = {Fifo<Held>::growing(), Fifo<Held>::growing()};
     LinkTx::Wire* link = nullptr;  // none: a reinjection input
     double xbar_free = 0;
     unsigned next_vc = 0;
     bool from_link = true;  // false: the reinjection input of a port's table
   };
   struct TableFeed {
-    std::deque<Packet> queue;  // responses and writes waiting for the unit
+    Fifo<Packet> queue = Fifo<Packet>::growing();  // responses and writes waiting for the unit
     unsigned queued_flits = 0;
     unsigned flit = 0;  // next flit of queue.front() to present
     // A pull request waiting to allocate. It goes ahead of queued responses at the next packet
