@@ -227,8 +227,7 @@ class Scoreboard {
       return a;
     }
     if (r == nullptr || r->state == State::Created) {
-      corrupt(nullptr,
-              at_cycle(cycle) + name(at) + ": arrival of unknown or not yet injected packet " + std::to_string(id));
+      unknown_arrival(id, at, cycle);
       return a;
     }
     if (r->arriving >= r->copies) {
@@ -241,11 +240,20 @@ class Scoreboard {
     a.record = r;
     a.outcome = Outcome::Ok;
     if (!addressed(*r)) {
-      ++counts_.misdelivered;
-      note(at_cycle(cycle) + "packet " + std::to_string(id) + " for " + name(r->dst) + " arrived at " + name(at));
+      misdelivered(id, *r, at, cycle);
       a.outcome = Outcome::Misdelivered;
     }
     return a;
+  }
+  // The error paths build messages: kept out of line (and marked cold) so that arrive_where,
+  // run for every packet, stays small enough to inline into its callers.
+  [[gnu::cold, gnu::noinline]] void unknown_arrival(Id id, int32_t at, uint64_t cycle) {
+    corrupt(nullptr,
+            at_cycle(cycle) + name(at) + ": arrival of unknown or not yet injected packet " + std::to_string(id));
+  }
+  [[gnu::cold, gnu::noinline]] void misdelivered(Id id, const Record& r, int32_t at, uint64_t cycle) {
+    ++counts_.misdelivered;
+    note(at_cycle(cycle) + "packet " + std::to_string(id) + " for " + name(r.dst) + " arrived at " + name(at));
   }
   static std::size_t round_up(std::size_t n) {
     std::size_t s = 1;
@@ -261,7 +269,7 @@ class Scoreboard {
     return z ^ (z >> 31);
   }
   static std::string at_cycle(uint64_t cycle) { return "cycle " + std::to_string(cycle) + ": "; }
-  void duplicate(Id id, int32_t at, uint64_t cycle) {
+  [[gnu::cold, gnu::noinline]] void duplicate(Id id, int32_t at, uint64_t cycle) {
     ++counts_.duplicated;
     note(at_cycle(cycle) + name(at) + ": packet " + std::to_string(id) + " arrived again (duplicate)");
   }
