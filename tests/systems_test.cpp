@@ -139,6 +139,9 @@ TEST_P(TwoLevelTrees, UpDownRoutingIsCleanAndPathsMatchTheFormula) {
   ASSERT_TRUE(j.contains("checks"));
   expect_clean(j);
   EXPECT_EQ(j["config"]["switches"], p.switches);
+  // The netlist the run was built from, priced: the analytical cost model's equipment.
+  EXPECT_EQ(j["config"]["network"]["switches"], p.switches);
+  EXPECT_EQ(j["config"]["network"]["matches_analytic"], true) << j["config"]["network"];
   EXPECT_EQ(j["check_details"]["max_trees"], 2);
   // Section III-B: each tree now costs 2 (levels + 1) = 4 cables.
   EXPECT_EQ(j["check_details"]["diameter_formula"], 8);
@@ -165,6 +168,10 @@ TEST(FatTree, SaturatedAllToAllOnTwoLevels) {
   ASSERT_TRUE(j.contains("checks"));
   expect_clean(j);
   EXPECT_EQ(j["config"]["switches"], 12);
+  // 64 endpoint cables (DAC) and 8 x 8 leaf-to-spine cables (AoC), as the cost model counts them.
+  EXPECT_EQ(j["config"]["network"]["dac_cables"], 64);
+  EXPECT_EQ(j["config"]["network"]["aoc_cables"], 64);
+  EXPECT_EQ(j["config"]["network"]["matches_analytic"], true) << j["config"]["network"];
   EXPECT_EQ(j["check_details"]["max_trees"], 1);
   // Endpoint, leaf, spine, leaf, endpoint: 4 cables, the analytical model's diameter.
   EXPECT_EQ(j["check_details"]["diameter_formula"], 4);

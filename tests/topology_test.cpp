@@ -38,6 +38,8 @@ std::vector<Case> cases() {
        with_run("  kind: hammingmesh\n  board: 2x2\n  global: 16x16\n  tree: {span: board, radix: 64}\n")},
       {"hx4mesh_two_levels", with_run("  kind: hammingmesh\n  board: 4x4\n  global: 16x4\n  tree: {radix: 8}\n")},
       {"hx2mesh_rectangular", with_run("  kind: hammingmesh\n  board: 2x4\n  global: 4x2\n")},
+      {"hx2mesh_tapered_trees",
+       with_run("  kind: hammingmesh\n  board: 2x2\n  global: 4x4\n  tree: {radix: 6, taper: 0.5}\n")},
       {"hx2mesh_four_planes", with_run("  kind: hammingmesh\n  board: 2x2\n  global: 4x4\n  planes: 4\n")},
       {"hyperx", with_run("  kind: hammingmesh\n  board: 1x1\n  global: 32x32\n  tree: {radix: 64}\n")},
       {"torus", with_run("  kind: torus\n  board: 2x2\n  global: 8x4\n")},
