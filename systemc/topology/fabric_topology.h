@@ -72,9 +72,9 @@ class FabricTopology {
   virtual void read_routing(const Field& f, SimConfig& c) const = 0;
   /// routing.algorithm as the config has it, defaults applied (for effective values).
   virtual std::string routing_name(const SimConfig& c) const = 0;
-  /// Checks the topology keys for this kind: required, forbidden (forbid()) or constrained,
-  /// applies its defaults, and derives the system's size (topology.system_x, system_y, boards,
-  /// endpoints). Reports through reader.field(...).fail(...), with the file position.
+  /// Checks the topology keys for this kind: required, forbidden (forbid()) or constrained, and
+  /// applies its defaults (a Dragonfly's topology.endpoints and routing). Reports through
+  /// reader.field(...).fail(...), with the file position.
   virtual void check(const ConfigReader& reader, SimConfig& c) const = 0;
   /// Planes (independent networks) it may have: topology.planes is at most this.
   virtual unsigned max_planes() const { return 1; }

@@ -28,7 +28,7 @@ class TorusTopology : public FabricTopology {
       // An accelerator's router: a one-cycle pipeline and no crossbar speedup, like the RTL
       // router of the boards. Port 0 is its own accelerator's.
       r.ports = 5;
-      r.latency = 1;
+      r.latency = switch_pipeline(cfg);
       r.speedup = 1;
       r.own_endpoint_port = 0;
       r.routing = "dor_dateline";
