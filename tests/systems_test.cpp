@@ -208,6 +208,17 @@ TEST(FatTree, CablesOfAnotherBandwidthSetTheThroughput) {
     said = said ||
            line.get<std::string>().find("links.global.bandwidth 256 Gb/s = 2 flits per cycle") != std::string::npos;
   EXPECT_TRUE(said) << fast["config"]["derivations"];
+  // The netlist the run was built from lists its cables at the rate they were built with.
+  const auto cable_rates = [](const json& j) {
+    std::vector<double> rates;
+    for (const json& g : j["config"]["network"]["links"])
+      if (g["class"] == "global") rates.push_back(g["flits_per_cycle"].get<double>());
+    return rates;
+  };
+  // 64 endpoints on one radix-64 switch: the endpoints' cables are all the cables there are.
+  EXPECT_EQ(cable_rates(slow), std::vector<double>({0.5}));
+  EXPECT_EQ(cable_rates(full), std::vector<double>({1.0}));
+  EXPECT_EQ(cable_rates(fast), std::vector<double>({2.0}));
 }
 
 // ---- the comparison Dragonfly: canonical groups of the same switch model -------------------------

@@ -57,6 +57,7 @@ void SwitchFabric::build(const NetworkDescription& net, const Ports& ports) {
   using Kind = NodeDescription::Kind;
   dragonfly_ = net.dragonfly;
   equipment_ = net.equipment();
+  link_groups_ = net.link_groups();
   std::vector<NetworkSwitch*> sw(net.nodes.size(), nullptr);
   for (std::size_t i = 0; i < net.nodes.size(); ++i) {
     const NodeDescription& n = net.nodes[i];

@@ -53,6 +53,8 @@ class SwitchFabric : public sc_core::sc_module {
   unsigned num_cables() const { return cables_; }
   /// The netlist's switches and cables by medium, every plane (what the cost model prices).
   const NetworkEquipment& equipment() const { return equipment_; }
+  /// The netlist's links by class, medium, latency and rate.
+  const std::vector<LinkGroup>& link_groups() const { return link_groups_; }
   /// Every link of the fabric (cables and the edge ports' links to the routers), for waveforms.
   std::vector<FlitLink*> links() const;
   /// Where the held flits sit (for deadlock reports); at most `max_lines` lines.
@@ -76,6 +78,7 @@ class SwitchFabric : public sc_core::sc_module {
   std::shared_ptr<DragonflyPlan> dragonfly_;  // the routing functions' shared state
   unsigned cables_ = 0;
   NetworkEquipment equipment_;
+  std::vector<LinkGroup> link_groups_;
   unsigned router_depth_, switch_depth_, vcs_;
   uint64_t cycle_ = 0;
 };

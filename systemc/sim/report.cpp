@@ -275,6 +275,13 @@ nlohmann::ordered_json Simulation::report(const RunRecord& r) {
     derived["accelerators"] = cfg_.node_count();
     derived["cables"] = n.fabric->num_cables();
     derived["network"] = network_json(n.fabric->equipment(), topo.analytic_spec(cfg_), cfg_.topology.planes);
+    for (const LinkGroup& g : n.fabric->link_groups()) {
+      derived["network"]["links"].push_back({{"class", g.link_class},
+                                             {"medium", medium_name(g.medium)},
+                                             {"count", g.count},
+                                             {"latency_cycles", g.latency},
+                                             {"flits_per_cycle", g.flits_per_cycle}});
+    }
     derived["global_link_latency_cycles"] = cfg_.global_link.latency_cycles;
     derived["switch_latency_cycles"] = cfg_.fabric_switch.latency_cycles;
     derived["switch_buffer_depth_flits"] = cfg_.fabric_switch.buffer_depth;

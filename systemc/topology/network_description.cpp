@@ -32,4 +32,19 @@ NetworkEquipment NetworkDescription::equipment(int plane) const {
   return e;
 }
 
+std::vector<LinkGroup> NetworkDescription::link_groups() const {
+  std::vector<LinkGroup> groups;
+  for (const LinkDescription& l : links) {
+    LinkGroup* g = nullptr;
+    for (LinkGroup& k : groups) {
+      if (k.link_class == l.link_class && k.medium == l.medium && k.latency == l.latency &&
+          k.flits_per_cycle == l.rate.flits_per_cycle)
+        g = &k;
+    }
+    if (g == nullptr) g = &groups.emplace_back(LinkGroup{l.link_class, l.medium, l.latency, l.rate.flits_per_cycle, 0});
+    ++g->count;
+  }
+  return groups;
+}
+
 }  // namespace hx

@@ -91,6 +91,16 @@ struct BoardGrid {
   TreeLayout rows, cols;  ///< positions 0: no trees (a torus)
 };
 
+/// The links of one class and medium with one latency and rate, and how many there are: what
+/// the results list under config.network.links.
+struct LinkGroup {
+  std::string link_class;
+  Medium medium = Medium::Dac;
+  unsigned latency = 0;
+  double flits_per_cycle = 1;
+  uint64_t count = 0;
+};
+
 struct NetworkDescription {
   std::vector<NodeDescription> nodes;
   std::vector<LinkDescription> links;
@@ -109,6 +119,8 @@ struct NetworkDescription {
   bool empty() const { return nodes.empty(); }
   /// Switches and cables of `plane` (every plane when -1).
   NetworkEquipment equipment(int plane = -1) const;
+  /// The links grouped by class, medium, latency and rate, in order of first appearance.
+  std::vector<LinkGroup> link_groups() const;
 };
 
 }  // namespace hx
