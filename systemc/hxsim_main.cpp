@@ -12,10 +12,10 @@
 // (sim/network_models.h), from HammingMesh boards to the NVSwitch-like fabrics with in-network
 // reduction; without CONFIG it uses the built-in default config. `nvswitch` is an alias of `run`.
 // `list` prints what the models register. `cost` evaluates the cost model (systemc/analytic,
-// docs/cost.md) on a cost config; `alloc` runs the job allocator (systemc/alloc,
-// docs/allocation.md). Exit codes: 0 the run passed every check
-// (for cost: evaluated); 2 bad input (config, options), nothing written; 3 the run failed a
-// check (deadlock, loss, corruption, model error), results written; 1 an internal error.
+// docs/cost.md) on a cost config, or prices the netlist a system config's topology builder makes; `alloc` runs the job
+// allocator (systemc/alloc, docs/allocation.md). Exit codes: 0 the run passed every check (for cost: evaluated); 2 bad
+// input (config, options), nothing written; 3 the run failed a check (deadlock, loss, corruption, model error), results
+// written; 1 an internal error.
 #include <unistd.h>
 
 #include <cstdio>
@@ -29,10 +29,14 @@
 
 #include <systemc>
 
+#include <yaml-cpp/yaml.h>
+
 #include "CLI/CLI.hpp"
 #include "alloc_report.h"
 #include "cost_report.h"
+#include "fabric_topology.h"
 #include "gtkw.h"
+#include "network_cost.h"
 #include "network_models.h"
 
 namespace {
@@ -225,7 +229,48 @@ int cmd_list() {
   return kExitOk;
 }
 
+// A system config (`topology:`, one system of the fabric model) rather than a cost config
+// (`topologies:`, a list); an unreadable file is left to the cost config's loader to report.
+bool is_system_config(const std::string& path) {
+  try {
+    const YAML::Node root = YAML::LoadFile(path);
+    return root.IsMap() && root["topology"] && !root["topologies"];
+  } catch (const YAML::Exception&) {
+    return false;
+  }
+}
+
+// `hxsim cost SYSTEM_CONFIG`: the netlist its topology builder makes, priced, beside the
+// analytical model's counts for the same parameters.
+int cmd_cost_system(const std::string& path, const std::vector<std::string>& sets, const std::string& out, bool quiet) {
+  hx::RunRequest request;
+  request.config_path = path;
+  request.overrides = sets;
+  const hx::NetworkModel& model = hx::model_for(request);
+  if (model.name != "fabric")
+    throw UsageError(path + ": hxsim cost prices the netlists of the fabric model's systems; this is a " + model.name +
+                     " system, whose equipment the cost model does not price");
+  const hx::SimConfig cfg = hx::load_config(path, sets);
+  const hx::FabricTopology& topo = hx::fabric_topology(cfg.topology.kind);
+  if (!topo.has_fabric()) throw UsageError(path + ": a lone " + cfg.topology.kind + " has no network to price");
+  const hx::NetworkDescription net = topo.network(cfg);
+  nlohmann::ordered_json j;
+  j["hxsim"] = {{"command", "cost"}, {"config", path}, {"name", cfg.name}};
+  j["system"] = topo.describe(cfg);
+  j["endpoints"] = cfg.node_count();
+  j["network"] =
+      hx::network_cost_json(net.equipment(), net.link_groups(), topo.analytic_spec(cfg), cfg.topology.planes);
+  if (!out.empty()) write_atomically(out, j.dump(2) + "\n");
+  if (!quiet) {
+    std::printf("%s: %s, %u endpoints\n%s", cfg.name.c_str(), j["system"].get<std::string>().c_str(), cfg.node_count(),
+                hx::network_cost_text(j["network"]).c_str());
+    if (!out.empty()) std::printf("  results  %s\n", out.c_str());
+  }
+  return kExitOk;
+}
+
 int cmd_cost(const std::string& path, const std::vector<std::string>& sets, const std::string& out, bool quiet) {
+  if (is_system_config(path)) return cmd_cost_system(path, sets, out, quiet);
   const hx::cost::CostConfig cfg = hx::cost::load_cost_config(path, sets);
   const std::vector<hx::cost::TopologyCost> results = hx::cost::evaluate_all(cfg);
   if (!out.empty()) write_atomically(out, hx::cost::cost_json(cfg, results).dump(2) + "\n");
@@ -292,7 +337,9 @@ int sc_main(int argc, char* argv[]) {
   check->add_option("--set", sets, "override a key: key.path=value (repeatable)");
 
   CLI::App* cost = app.add_subcommand("cost", "switches, cables, dollars, diameter, bisection of topologies");
-  cost->add_option("CONFIG", path, "YAML cost config file (docs/cost.md)")->required();
+  cost->add_option("CONFIG", path,
+                   "YAML cost config file (docs/cost.md), or a fabric system config: its netlist, priced")
+      ->required();
   cost->add_option("--set", sets, "override a key: key.path=value (repeatable)");
   cost->add_option("--out", out, "write the results JSON here");
   cost->add_flag("--quiet", quiet, "no table");

@@ -49,6 +49,28 @@ TEST(HxsimCost, TableAndJson) {
   EXPECT_EQ(j["topologies"][7]["diameter"], 128);
 }
 
+// A system config: the netlist its topology builder makes, priced, beside the analytical model.
+TEST(HxsimCost, PricesASystemConfigsNetlist) {
+  const fs::path d = scratch();
+  const fs::path out = d / "system.json";
+  const Result r = hxsim("cost " + kConfigDir + "/hx2mesh_16x16_alltoall.yaml --out " + out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("the netlist has the analytical model's equipment"), std::string::npos) << r.output;
+  std::ifstream in(out);
+  const auto j = nlohmann::json::parse(in);
+  EXPECT_EQ(j["endpoints"], 1024);
+  EXPECT_EQ(j["network"]["switches"], 32);  // 16 row + 16 column trees of 64 ports, one switch each
+  EXPECT_EQ(j["network"]["dac_cables"], 1024);
+  EXPECT_EQ(j["network"]["aoc_cables"], 1024);
+  EXPECT_EQ(j["network"]["matches_analytic"], true);
+  // An NVSwitch system is refused with a reason, and nothing is written.
+  const fs::path none = d / "none.json";
+  const Result nv = hxsim("cost " + kConfigDir + "/dgx2_push.yaml --out " + none.string());
+  EXPECT_EQ(nv.exit_code, 2) << nv.output;
+  EXPECT_NE(nv.output.find("nvswitch system"), std::string::npos) << nv.output;
+  EXPECT_FALSE(fs::exists(none));
+}
+
 TEST(HxsimCost, QuietAndOverrides) {
   const fs::path d = scratch();
   const Result r =
@@ -77,8 +99,8 @@ TEST(HxsimCost, BadInputExitsTwoAndWritesNothing) {
                    "bad.yaml:6:14: topologies[0].leaf_up: expected an integer in 1..54 (leaf_down + leaf_up <= radix "
                    "64), found '70'");
   expect_bad_input("cost " + kConfigDir + "/cost_small.yaml --set cluster.radix=3", "cluster.radix");
-  // A simulator config is not a cost config.
-  expect_bad_input("cost " + kConfigDir + "/mesh8x8_uniform.yaml", "unknown key");
+  // A system config is priced as its netlist; a lone board has none.
+  expect_bad_input("cost " + kConfigDir + "/mesh8x8_uniform.yaml", "a lone board has no network to price");
 }
 
 }  // namespace

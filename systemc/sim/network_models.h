@@ -11,9 +11,8 @@
 // reads topology.kind (after --set overrides), finds the model that registered it and hands the
 // config over; every model returns the same results schema (docs/simulator.md, "Results").
 //
-// Adding a model is one more entry in network_models.cpp. Inside the fabric model, the kinds are
-// still told apart by SimConfig's predicates; the topology-builder registry that replaces them
-// is the next step of issue 18 (docs/architecture.md).
+// Adding a model is one more entry in network_models.cpp. Inside the fabric model, the kind's
+// topology builder (systemc/topology/) answers everything that depends on the kind.
 #pragma once
 
 #include <string>

@@ -9,6 +9,7 @@
 
 #include "fabric_topology.h"
 #include "netlist.h"
+#include "network_cost.h"
 #include "process_stats.h"
 
 namespace hx {
@@ -204,29 +205,6 @@ void write_buffers(const std::string& path, const CollectiveEngine& engine) {
   }
 }
 
-// The netlist's equipment, priced as the cost model prices it (its default prices), beside the
-// analytical model's counts for the same parameters: the two descriptions of one network.
-nlohmann::ordered_json network_json(const NetworkEquipment& e, const std::optional<cost::TopologySpec>& spec,
-                                    unsigned planes) {
-  const cost::Equipment priced{e.switches, e.dac, e.aoc};
-  nlohmann::ordered_json j = {{"switches", e.switches},
-                              {"dac_cables", e.dac},
-                              {"aoc_cables", e.aoc},
-                              {"pcb_links", e.pcb},
-                              {"cost_usd", priced.cost_usd(cost::Prices{})},
-                              {"planes", planes}};
-  if (spec) {
-    const cost::TopologyCost c = cost::evaluate(*spec, cost::Prices{});
-    j["analytic"] = {{"endpoints", c.endpoints},  // a fat tree's design fills its last leaf
-                     {"switches", c.total.switches},
-                     {"dac_cables", c.total.dac},
-                     {"aoc_cables", c.total.aoc},
-                     {"cost_usd", c.cost_usd}};
-    j["matches_analytic"] = c.total.switches == e.switches && c.total.dac == e.dac && c.total.aoc == e.aoc;
-  }
-  return j;
-}
-
 }  // namespace
 
 double zero_load_latency(const SimConfig& cfg) {
@@ -274,14 +252,8 @@ nlohmann::ordered_json Simulation::report(const RunRecord& r) {
   if (n.fabric) {
     derived["accelerators"] = cfg_.node_count();
     derived["cables"] = n.fabric->num_cables();
-    derived["network"] = network_json(n.fabric->equipment(), topo.analytic_spec(cfg_), cfg_.topology.planes);
-    for (const LinkGroup& g : n.fabric->link_groups()) {
-      derived["network"]["links"].push_back({{"class", g.link_class},
-                                             {"medium", medium_name(g.medium)},
-                                             {"count", g.count},
-                                             {"latency_cycles", g.latency},
-                                             {"flits_per_cycle", g.flits_per_cycle}});
-    }
+    derived["network"] = network_cost_json(n.fabric->equipment(), n.fabric->link_groups(), topo.analytic_spec(cfg_),
+                                           cfg_.topology.planes);
     derived["global_link_latency_cycles"] = cfg_.global_link.latency_cycles;
     derived["switch_latency_cycles"] = cfg_.fabric_switch.latency_cycles;
     derived["switch_buffer_depth_flits"] = cfg_.fabric_switch.buffer_depth;

@@ -1,0 +1,26 @@
+// network_cost.h: a netlist priced as the cost model prices equipment (analytic/topology_cost.h,
+// its default prices), beside the analytical model's counts for the same parameters: the two
+// descriptions of one network. The results of every fabric run carry it (config.network), and
+// `hxsim cost` prints it for a system config.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "network_description.h"
+#include "nlohmann/json.hpp"
+#include "topology_cost.h"
+
+namespace hx {
+
+/// switches, dac_cables, aoc_cables, pcb_links, cost_usd, planes, links (grouped by class,
+/// medium, latency and rate) and, with a spec, analytic {endpoints, switches, dac_cables,
+/// aoc_cables, cost_usd} and matches_analytic.
+nlohmann::ordered_json network_cost_json(const NetworkEquipment& e, const std::vector<LinkGroup>& links,
+                                         const std::optional<cost::TopologySpec>& spec, unsigned planes);
+
+/// The same as lines of text for the terminal.
+std::string network_cost_text(const nlohmann::ordered_json& j);
+
+}  // namespace hx
