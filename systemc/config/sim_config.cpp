@@ -277,7 +277,11 @@ uint64_t read_cycles(const Field& f, const SimConfig& c, Duration& given, bool p
 // links, traffic and run (clock, flit width); topology before traffic (board size).
 // routing.algorithm: its names depend on topology.kind, read before it; the kind's builder
 // reads it.
-void read_routing(const Field& f, SimConfig& c) { fabric_topology(c.topology.kind).read_routing(f, c); }
+void read_routing(const Field& f, SimConfig& c) {
+  Options<std::string> names;
+  for (const std::string& n : fabric_topology(c.topology.kind).routing_names()) names.emplace_back(n, n);
+  c.routing.algorithm = f.choice(names);
+}
 
 // routing.algorithm's names, per kind (kinds with the same names together), for the schema's
 // text: "one of xy, north_last, min_adaptive (board, hammingmesh); updown (fat_tree); ...".
@@ -695,6 +699,7 @@ SimConfig load(const std::function<void(ConfigReader&)>& parse, const std::strin
   parse(reader);
   for (const std::string& o : overrides) reader.apply_override(o);
   reader.read();
+  if (!reader.present("routing.algorithm")) c.routing.algorithm = fabric_topology(c.topology.kind).default_routing();
   if (!reader.present("links.local.bandwidth"))
     c.local_link.bandwidth_bps = c.router.flit_width_bits * c.router.clock_hz;
   if (!reader.present("links.global.bandwidth")) c.global_link.bandwidth_bps = c.local_link.bandwidth_bps;
@@ -765,7 +770,7 @@ std::vector<std::pair<std::string, std::string>> effective_values(const SimConfi
       {"topology.kind", c.topology.kind},
   };
   topo.topology_values(c, v);
-  v.emplace_back("routing.algorithm", topo.routing_name(c));
+  v.emplace_back("routing.algorithm", c.routing.algorithm);
   v.insert(v.end(), {
                         {"router.clock", format_frequency(c.router.clock_hz)},
                         {"router.vc_policy", vc_policy_name(c.router.vc_policy)},
@@ -890,6 +895,11 @@ TreeShape tree_shape(unsigned ports, unsigned radix, double taper) {
 }
 
 std::string route_mode_name(RouteMode mode) { return name_in(kRouteModes, mode); }
+RouteMode route_mode_of(const std::string& name) {
+  for (const auto& [n, mode] : kRouteModes)
+    if (n == name) return mode;
+  throw std::invalid_argument("no board routing rule '" + name + "'");
+}
 std::string vc_policy_name(VcPolicy policy) { return name_in(kVcPolicies, policy); }
 std::string pattern_name(Pattern pattern) { return name_in(kPatterns, pattern); }
 std::string tree_span_name(TreeSpan span) { return name_in(kTreeSpans, span); }

@@ -78,6 +78,13 @@ struct SimConfig {
     bool buffer_auto = true;
   } fabric_switch;
 
+  /// routing.algorithm: one of the kind's builder's routing_names(), its default_routing() when
+  /// not given. The builder turns it into what its switches use (router.routing on boards,
+  /// topology.dragonfly.ugal).
+  struct Routing {
+    std::string algorithm;
+  } routing;
+
   struct Router {
     double clock_hz = 0;
     RouteMode routing = RouteMode::NorthLast;
@@ -204,6 +211,9 @@ unsigned tree_ports(const SimConfig& c, bool rows);
 unsigned tree_count(const SimConfig& c, bool rows);
 
 std::string route_mode_name(RouteMode mode);  // "xy", "north_last", "min_adaptive"
+/// The board routing rule of a routing.algorithm name route_mode_name() gives; throws
+/// std::invalid_argument for any other.
+RouteMode route_mode_of(const std::string& name);
 std::string vc_policy_name(VcPolicy policy);  // "keep", "any"
 std::string pattern_name(Pattern pattern);    // "uniform", ..., "bit_complement", ...
 std::string tree_span_name(TreeSpan span);    // "line", "board"

@@ -19,9 +19,9 @@ class BoardTopology : public FabricTopology {
 
   Size size(const SimConfig& c) const override { return {c.topology.board_x, c.topology.board_y, 1}; }
   std::vector<std::string> routing_names() const override { return board_routing_names(); }
-  void read_routing(const Field& f, SimConfig& c) const override { read_board_routing(f, c); }
-  std::string routing_name(const SimConfig& c) const override { return route_mode_name(c.router.routing); }
-  void check(const ConfigReader& reader, SimConfig&) const override {
+  std::string default_routing() const override { return "north_last"; }
+  void check(const ConfigReader& reader, SimConfig& c) const override {
+    c.router.routing = route_mode_of(c.routing.algorithm);
     require(reader, "topology.board", kBoardExpected);
     forbid(reader,
            {"topology.endpoints", "topology.dragonfly", "topology.global", "topology.tree", "links.global", "switch"});

@@ -29,7 +29,7 @@ class DragonflyTopology : public FabricTopology {
         s.ports = d.radix();
         s.latency = cfg.fabric_switch.latency_cycles;
         s.speedup = cfg.fabric_switch.speedup;
-        s.routing = df.ugal ? "ugal_l" : "dragonfly_minimal";
+        s.routing = cfg.routing.algorithm;
         s.place.switch_name = s.name;
         s.place.addressing = endpoint_addressing(cfg);
         s.place.group = g;
@@ -90,16 +90,11 @@ class DragonflyTopology : public FabricTopology {
     return {d.groups * d.a * d.p, 1, 0};
   }
   std::vector<std::string> routing_names() const override { return {"dragonfly_minimal", "ugal_l"}; }
-  void read_routing(const Field& f, SimConfig& c) const override {
-    c.topology.dragonfly.ugal = f.choice<bool>({{"dragonfly_minimal", false}, {"ugal_l", true}});
-  }
-  std::string routing_name(const SimConfig& c) const override {
-    return c.topology.dragonfly.ugal ? "ugal_l" : "dragonfly_minimal";
-  }
+  std::string default_routing() const override { return "ugal_l"; }
   void check(const ConfigReader& reader, SimConfig& c) const override {
     forbid(reader, {"topology.board", "topology.global", "topology.endpoints", "topology.tree"});
     require(reader, "topology.dragonfly", "a map with a, p, h and groups");
-    if (!reader.present("routing.algorithm")) c.topology.dragonfly.ugal = true;  // the default
+    c.topology.dragonfly.ugal = c.routing.algorithm == "ugal_l";  // UGAL-L's plan state (dragonfly_plan.h)
     const SimConfig::Dragonfly& d = c.topology.dragonfly;
     if (d.groups > d.a * d.h + 1)
       reader.field("topology.dragonfly.groups")

@@ -66,14 +66,14 @@ class FabricTopology {
     unsigned x = 0, y = 0, boards = 0;
   };
   virtual Size size(const SimConfig& c) const = 0;
-  /// routing.algorithm: the names this kind accepts, in the order the schema lists them.
+  /// routing.algorithm: the names this kind accepts (registered routing functions, or the board
+  /// routers' rules), in the order the schema lists them, and the one it takes by default. The
+  /// schema reads the name into SimConfig::routing; check() turns it into what the switches use.
   virtual std::vector<std::string> routing_names() const = 0;
-  /// Reads routing.algorithm (one of routing_names()) into the config.
-  virtual void read_routing(const Field& f, SimConfig& c) const = 0;
-  /// routing.algorithm as the config has it, defaults applied (for effective values).
-  virtual std::string routing_name(const SimConfig& c) const = 0;
+  virtual std::string default_routing() const { return routing_names().front(); }
   /// Checks the topology keys for this kind: required, forbidden (forbid()) or constrained, and
-  /// applies its defaults (a Dragonfly's topology.endpoints and routing). Reports through
+  /// derives what its switches use from them (a Dragonfly's topology.endpoints and UGAL flag, a
+  /// board's route mode). Reports through
   /// reader.field(...).fail(...), with the file position.
   virtual void check(const ConfigReader& reader, SimConfig& c) const = 0;
   /// Planes (independent networks) it may have: topology.planes is at most this.
@@ -93,7 +93,6 @@ class FabricTopology {
   void require(const ConfigReader& reader, const std::string& path, const std::string& expected) const;
   /// routing.algorithm on RTL boards: the board routers' rules (routing/board_mesh.h).
   static std::vector<std::string> board_routing_names();
-  static void read_board_routing(const Field& f, SimConfig& c);
   /// "4x4"
   static std::string size_text(unsigned x, unsigned y) { return std::to_string(x) + "x" + std::to_string(y); }
 };

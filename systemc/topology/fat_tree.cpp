@@ -46,8 +46,6 @@ class FatTreeTopology : public FabricTopology {
 
   Size size(const SimConfig& c) const override { return {c.topology.endpoints, 1, 0}; }
   std::vector<std::string> routing_names() const override { return {"updown"}; }
-  void read_routing(const Field& f, SimConfig&) const override { f.choice<int>({{"updown", 0}}); }
-  std::string routing_name(const SimConfig&) const override { return "updown"; }
   void check(const ConfigReader& reader, SimConfig& c) const override {
     forbid(reader, {"topology.board", "topology.global", "topology.dragonfly"});
     require(reader, "topology.endpoints", "an integer in 2..65536");

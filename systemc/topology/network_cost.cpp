@@ -37,8 +37,8 @@ nlohmann::ordered_json network_cost_json(const NetworkEquipment& e, const std::v
 std::string network_cost_text(const nlohmann::ordered_json& j) {
   std::ostringstream os;
   const auto line = [&os](const char* what, const nlohmann::ordered_json& x) {
-    os << "  " << what << x["switches"].get<uint64_t>() << " switches, " << x["dac_cables"].get<uint64_t>()
-       << " DAC + " << x["aoc_cables"].get<uint64_t>() << " AoC cables, $" << std::fixed << std::setprecision(0)
+    os << "  " << what << x["switches"].get<uint64_t>() << " switches, " << x["dac_cables"].get<uint64_t>() << " DAC + "
+       << x["aoc_cables"].get<uint64_t>() << " AoC cables, $" << std::fixed << std::setprecision(0)
        << x["cost_usd"].get<double>() << std::defaultfloat << std::setprecision(6) << "\n";
   };
   line("netlist   ", j);
@@ -49,8 +49,9 @@ std::string network_cost_text(const nlohmann::ordered_json& j) {
   }
   if (j.contains("analytic")) {
     line("analytic  ", j["analytic"]);
-    os << "  " << (j["matches_analytic"].get<bool>() ? "the netlist has the analytical model's equipment"
-                                                     : "the netlist differs from the analytical model");
+    os << "  "
+       << (j["matches_analytic"].get<bool>() ? "the netlist has the analytical model's equipment"
+                                             : "the netlist differs from the analytical model");
     // By design for a fat tree whose last leaf is not full: the analytical design cables it all.
     if (!j["matches_analytic"].get<bool>())
       os << " (its design attaches " << j["analytic"]["endpoints"].get<uint64_t>() << " endpoints)";

@@ -41,12 +41,6 @@ std::vector<std::string> FabricTopology::board_routing_names() {
   return names;
 }
 
-void FabricTopology::read_board_routing(const Field& f, SimConfig& c) {
-  std::vector<std::pair<std::string, RouteMode>> modes;
-  for (const BoardRouting& r : board_routings()) modes.emplace_back(r.name, r.mode);
-  c.router.routing = f.choice(modes);
-}
-
 int FabricTopology::diameter(const SimConfig& cfg) const {
   const std::optional<cost::TopologySpec> spec = analytic_spec(cfg);
   return spec ? static_cast<int>(cost::evaluate(*spec, cost::Prices{}).diameter) : -1;

@@ -31,7 +31,7 @@ class TorusTopology : public FabricTopology {
       r.latency = switch_pipeline(cfg);
       r.speedup = 1;
       r.own_endpoint_port = 0;
-      r.routing = "dor_dateline";
+      r.routing = cfg.routing.algorithm;
       r.place.switch_name = r.name;
       r.place.addressing = endpoint_addressing(cfg);
       r.place.x = n % X;
@@ -87,8 +87,6 @@ class TorusTopology : public FabricTopology {
     return {c.topology.board_x * c.topology.global_x, c.topology.board_y * c.topology.global_y, 0};
   }
   std::vector<std::string> routing_names() const override { return {"dor_dateline"}; }
-  void read_routing(const Field& f, SimConfig&) const override { f.choice<int>({{"dor_dateline", 0}}); }
-  std::string routing_name(const SimConfig&) const override { return "dor_dateline"; }
   void check(const ConfigReader& reader, SimConfig& c) const override {
     require(reader, "topology.board", kBoardExpected);
     forbid(reader, {"topology.endpoints", "topology.dragonfly", "topology.tree"});
