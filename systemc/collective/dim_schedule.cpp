@@ -1,0 +1,206 @@
+#include "dim_schedule.h"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+
+namespace hx {
+
+std::string dim_kind_name(DimKind k) {
+  switch (k) {
+    case DimKind::Ring: return "ring";
+    case DimKind::FullyConnected: return "fully_connected";
+    case DimKind::Switch: return "switch";
+  }
+  return "?";
+}
+
+std::string chunk_scheduler_name(ChunkScheduler s) { return s == ChunkScheduler::Baseline ? "baseline" : "themis"; }
+std::string intra_dim_order_name(IntraDimOrder o) { return o == IntraDimOrder::Fifo ? "fifo" : "scf"; }
+std::string themis_threshold_name(ThemisThreshold t) { return t == ThemisThreshold::Chunk ? "chunk" : "chunk_per_npu"; }
+
+unsigned stage_steps(const Dimension& d) {
+  switch (d.kind) {
+    case DimKind::Ring: return d.size - 1;
+    case DimKind::FullyConnected: return 1;
+    case DimKind::Switch: {
+      unsigned steps = 0;
+      for (unsigned p = 1; p < d.size; p *= 2) ++steps;
+      return steps;
+    }
+  }
+  return 0;
+}
+
+double stage_bytes_sent(const Dimension& d, StageKind op, double bytes_in) {
+  const double p = d.size;
+  return op == StageKind::ReduceScatter ? bytes_in * (p - 1) / p : bytes_in * (p - 1);
+}
+
+double stage_bytes_out(const Dimension& d, StageKind op, double bytes_in) {
+  return op == StageKind::ReduceScatter ? bytes_in / d.size : bytes_in * d.size;
+}
+
+double stage_transfer_s(const Dimension& d, StageKind op, double bytes_in) {
+  return stage_bytes_sent(d, op, bytes_in) / d.bytes_per_s();
+}
+
+double stage_fixed_s(const Dimension& d) { return stage_steps(d) * d.latency_s; }
+
+unsigned ScheduleRequest::npus() const {
+  unsigned n = 1;
+  for (const Dimension& d : dims) n *= d.size;
+  return n;
+}
+
+namespace {
+
+// The chunk's stages over `order` of RS (or AG) starting with `bytes` per NPU; returns the bytes
+// per NPU after them.
+double add_stages(std::vector<ChunkStage>& stages, const ScheduleRequest& r, const std::vector<unsigned>& order,
+                  StageKind op, double bytes) {
+  for (unsigned d : order) {
+    stages.push_back({d, op, bytes});
+    bytes = stage_bytes_out(r.dims[d], op, bytes);
+  }
+  return bytes;
+}
+
+}  // namespace
+
+ChunkSchedule schedule_chunks(const ScheduleRequest& r) {
+  if (r.dims.empty()) throw std::invalid_argument("a hierarchical collective needs at least one dimension");
+  if (r.chunks == 0) throw std::invalid_argument("a collective has at least one chunk");
+  if (r.op != CollectiveOp::AllReduce && r.op != CollectiveOp::ReduceScatter && r.op != CollectiveOp::AllGather)
+    throw std::invalid_argument("hierarchical collectives are allreduce, reduce_scatter and all_gather, not " +
+                                collective_op_name(r.op));
+  const unsigned D = static_cast<unsigned>(r.dims.size());
+  const bool gather_only = r.op == CollectiveOp::AllGather;
+  const double chunk = r.message_bytes / r.chunks;
+  // What a chunk holds per NPU when its first stage starts: an all-gather's starts at 1/N.
+  const double first_bytes = gather_only ? chunk / r.npus() : chunk;
+  const StageKind first_op = gather_only ? StageKind::AllGather : StageKind::ReduceScatter;
+
+  std::vector<unsigned> ascending(D);
+  std::iota(ascending.begin(), ascending.end(), 0u);
+  const std::vector<unsigned> descending(ascending.rbegin(), ascending.rend());
+  // The baseline's first half: RS dim1 .. dimD; an all-gather alone runs the second half, dimD .. dim1.
+  const std::vector<unsigned>& baseline_first = gather_only ? descending : ascending;
+
+  // Dim Load Tracker (Algorithm 1, line 2; section 4.4): each dimension's fixed delay for the
+  // collective, its stage's steps once per RS or AG the collective runs on it.
+  std::vector<double> load(D);
+  const unsigned stages_per_dim = r.op == CollectiveOp::AllReduce ? 2 : 1;
+  for (unsigned d = 0; d < D; ++d) load[d] = stages_per_dim * stage_fixed_s(r.dims[d]);
+
+  ChunkSchedule s;
+  s.chunks.resize(r.chunks);
+  for (unsigned c = 0; c < r.chunks; ++c) {
+    std::vector<unsigned> order = baseline_first;
+    if (r.scheduler == ChunkScheduler::Themis) {
+      const auto [lo, hi] = std::minmax_element(load.begin(), load.end());
+      const unsigned least = static_cast<unsigned>(lo - load.begin());
+      const double threshold_bytes = r.threshold == ThemisThreshold::Chunk ? first_bytes : first_bytes / r.npus();
+      const double threshold = stage_transfer_s(r.dims[least], first_op, threshold_bytes);
+      if (*hi - *lo < threshold) {
+        ++s.fallbacks;
+      } else {
+        // Least loaded first for RS, most loaded first for an all-gather alone; ties keep the
+        // dimensions' order, so every NPU computes the same schedule (section 4.6.1).
+        std::stable_sort(order.begin(), order.end(),
+                         [&](unsigned a, unsigned b) { return gather_only ? load[a] > load[b] : load[a] < load[b]; });
+      }
+    }
+    std::vector<ChunkStage>& stages = s.chunks[c];
+    const double left = add_stages(stages, r, order, first_op, first_bytes);
+    if (r.op == CollectiveOp::AllReduce)
+      add_stages(stages, r, {order.rbegin(), order.rend()}, StageKind::AllGather, left);
+    for (const ChunkStage& st : stages) load[st.dim] += stage_transfer_s(r.dims[st.dim], st.op, st.bytes_in);
+  }
+  return s;
+}
+
+ScheduleTimeline simulate_schedule(const ScheduleRequest& r, const ChunkSchedule& s) {
+  const unsigned D = static_cast<unsigned>(r.dims.size());
+  const unsigned C = static_cast<unsigned>(s.chunks.size());
+  ScheduleTimeline tl;
+  tl.dim_busy_s.assign(D, 0);
+  tl.dim_bytes.assign(D, 0);
+  tl.by_dim.resize(D);
+
+  struct Waiting {
+    unsigned chunk;
+    double ready_s;
+  };
+  std::vector<std::vector<Waiting>> queue(D);  // per dimension: stages ready or becoming ready
+  std::vector<unsigned> next_stage(C, 0);
+  std::vector<double> bandwidth_free(D, 0);
+  for (unsigned c = 0; c < C; ++c)
+    if (!s.chunks[c].empty()) queue[s.chunks[c][0].dim].push_back({c, 0});
+
+  const auto bytes_of = [&](const Waiting& w) {
+    const ChunkStage& st = s.chunks[w.chunk][next_stage[w.chunk]];
+    return stage_bytes_sent(r.dims[st.dim], st.op, st.bytes_in);
+  };
+  // The stage a dimension serves next among those ready by `now`: FIFO by ready time (then
+  // chunk), or SCF by the bytes it sends (then FIFO).
+  const auto pick = [&](unsigned d, double now) -> int {
+    int best = -1;
+    for (std::size_t i = 0; i < queue[d].size(); ++i) {
+      const Waiting& w = queue[d][i];
+      if (w.ready_s > now) continue;
+      if (best < 0) {
+        best = static_cast<int>(i);
+        continue;
+      }
+      const Waiting& b = queue[d][static_cast<std::size_t>(best)];
+      const auto fifo_before = [](const Waiting& x, const Waiting& y) {
+        return x.ready_s < y.ready_s || (x.ready_s == y.ready_s && x.chunk < y.chunk);
+      };
+      bool better = fifo_before(w, b);
+      if (r.intra == IntraDimOrder::SmallestFirst) {
+        const double bw = bytes_of(w), bb = bytes_of(b);
+        better = bw < bb || (bw == bb && better);
+      }
+      if (better) best = static_cast<int>(i);
+    }
+    return best;
+  };
+
+  unsigned remaining = 0;
+  for (const auto& c : s.chunks) remaining += static_cast<unsigned>(c.size());
+  while (remaining > 0) {
+    // The next moment a dimension can start a stage: its bandwidth free and a stage ready.
+    double now = std::numeric_limits<double>::infinity();
+    unsigned dim = 0;
+    for (unsigned d = 0; d < D; ++d) {
+      for (const Waiting& w : queue[d]) {
+        const double t = std::max(bandwidth_free[d], w.ready_s);
+        if (t < now || (t == now && d < dim)) now = t, dim = d;
+      }
+    }
+    const int i = pick(dim, now);
+    const Waiting w = queue[dim][static_cast<std::size_t>(i)];
+    queue[dim].erase(queue[dim].begin() + i);
+    const ChunkStage& st = s.chunks[w.chunk][next_stage[w.chunk]];
+    const Dimension& d = r.dims[dim];
+    StageRun run;
+    run.chunk = w.chunk;
+    run.stage = next_stage[w.chunk];
+    run.start_s = now;
+    run.sent_s = now + stage_transfer_s(d, st.op, st.bytes_in);
+    run.end_s = run.sent_s + stage_fixed_s(d);
+    bandwidth_free[dim] = run.sent_s;
+    tl.dim_busy_s[dim] += run.sent_s - run.start_s;
+    tl.dim_bytes[dim] += stage_bytes_sent(d, st.op, st.bytes_in);
+    tl.by_dim[dim].push_back(run);
+    tl.time_s = std::max(tl.time_s, run.end_s);
+    --remaining;
+    if (++next_stage[w.chunk] < s.chunks[w.chunk].size())
+      queue[s.chunks[w.chunk][next_stage[w.chunk]].dim].push_back({w.chunk, run.end_s});
+  }
+  return tl;
+}
+
+}  // namespace hx
