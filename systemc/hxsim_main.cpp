@@ -33,6 +33,7 @@
 
 #include "CLI/CLI.hpp"
 #include "alloc_report.h"
+#include "analytic_backend.h"
 #include "cost_report.h"
 #include "fabric_topology.h"
 #include "gtkw.h"
@@ -149,12 +150,15 @@ void print_summary(const nlohmann::ordered_json& j, bool passed, const std::stri
     }
     if (tr.contains("global_bandwidth")) {
       const auto& d = j["check_details"];
+      // The diameter formula exists where the analytical cost model describes the topology.
+      const std::string formula =
+          d.contains("diameter_formula") ? " (diameter formula " + d["diameter_formula"].dump() + ")" : "";
       std::printf(
-          "  global   %.3f of the local port = %.3f of the plane's links; longest path %u cables"
-          " (diameter formula %u), at most %u trees, VCs up to %u\n",
+          "  global   %.3f of the local port = %.3f of the plane's links; longest path %u cables%s,"
+          " at most %u trees, VCs up to %u\n",
           tr["global_bandwidth"]["share_of_local_port"].get<double>(),
           tr["global_bandwidth"]["share_of_plane_links"].get<double>(), d["max_path_cables"].get<unsigned>(),
-          d["diameter_formula"].get<unsigned>(), d["max_trees"].get<unsigned>(), d["max_vc"].get<unsigned>());
+          formula.c_str(), d["max_trees"].get<unsigned>(), d["max_vc"].get<unsigned>());
     }
   }
   if (j.contains("in_network")) {
@@ -281,6 +285,18 @@ int cmd_cost(const std::string& path, const std::vector<std::string>& sets, cons
   return kExitOk;
 }
 
+// `hxsim model CONFIG`: the analytical backend's results for a config `hxsim run` also takes.
+int cmd_model(const std::string& path, const std::vector<std::string>& sets, const std::string& out, bool quiet) {
+  const hx::SimConfig cfg = hx::load_config(path, sets);
+  const nlohmann::ordered_json j = hx::model_results(cfg);
+  if (!out.empty()) write_atomically(out, j.dump(2) + "\n");
+  if (!quiet) {
+    std::fputs(hx::model_summary(j).c_str(), stdout);
+    if (!out.empty()) std::printf("  results  %s\n", out.c_str());
+  }
+  return kExitOk;
+}
+
 // Progress lines go to stderr; results are written only after every run finished.
 int cmd_alloc(const std::string& path, const std::vector<std::string>& sets, const std::string& out, bool quiet) {
   const hx::alloc::AllocConfig cfg = hx::alloc::load_alloc_config(path, sets);
@@ -350,6 +366,12 @@ int sc_main(int argc, char* argv[]) {
   alloc->add_option("--out", out, "write the results JSON here");
   alloc->add_flag("--quiet", quiet, "no table, no progress lines");
 
+  CLI::App* model = app.add_subcommand("model", "the analytical backend: a config's collective timed in closed form");
+  model->add_option("CONFIG", path, "YAML config file (a hierarchical collective on topology.dims)")->required();
+  model->add_option("--set", sets, "override a key: key.path=value (repeatable)");
+  model->add_option("--out", out, "write the results JSON here");
+  model->add_flag("--quiet", quiet, "no summary");
+
   // The old `hxsim nvswitch CONFIG`: the same as `hxsim run CONFIG`, kept as an alias.
   run->alias("nvswitch");
 
@@ -380,6 +402,7 @@ int sc_main(int argc, char* argv[]) {
     if (*check) return cmd_check(req);
     if (*cost) return cmd_cost(path, sets, out, quiet);
     if (*alloc) return cmd_alloc(path, sets, out, quiet);
+    if (*model) return cmd_model(path, sets, out, quiet);
     return cmd_run(req, seed, out, window, fault, quiet);
   } catch (const hx::ConfigError& e) {
     std::fprintf(stderr, "hxsim: %s\n", e.what());

@@ -481,7 +481,7 @@ TEST(ConfigEnums, BadValueListsTheAllowedOnes) {
   EXPECT_CONFIG_ERROR(error_of(kBase + "router:\n  vc_policy: [any]\n"), 6, 14, "router.vc_policy", "one of any, keep",
                       "a list");
   EXPECT_CONFIG_ERROR(error_of("topology:\n  kind: ring\n  board: 4x4\ntraffic:\n  injection_rate: 0.1\n"), 2, 9,
-                      "topology.kind", "one of board, hammingmesh, fat_tree, torus, dragonfly", "'ring'");
+                      "topology.kind", "one of board, hammingmesh, fat_tree, torus, dragonfly, multidim", "'ring'");
 }
 
 TEST(ConfigEnums, CodesMatchTheRtlStraps) {
@@ -987,7 +987,7 @@ TEST(ConfigShipped, DocsDescribeEveryKey) {
   ss << in.rdbuf();
   const std::string docs = ss.str();
   const auto keys = config_keys();
-  EXPECT_EQ(keys.size(), 62u);  // update docs/config.md when the schema changes
+  EXPECT_EQ(keys.size(), 67u);  // update docs/config.md when the schema changes
   for (const KeyInfo& k : keys)
     EXPECT_NE(docs.find("`" + k.path + "`"), std::string::npos) << k.path << " is not in docs/config.md";
 }

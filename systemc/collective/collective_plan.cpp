@@ -26,8 +26,18 @@ std::string collective_algorithm_name(CollectiveAlgorithm alg) {
     case CollectiveAlgorithm::Hamiltonian: return "hamiltonian";
     case CollectiveAlgorithm::Torus2D: return "torus2d";
     case CollectiveAlgorithm::Direct: return "direct";
+    case CollectiveAlgorithm::Hierarchical: return "hierarchical";
   }
   return "?";
+}
+
+double busbw_factor(CollectiveOp op, unsigned ranks) {
+  const double p = ranks;
+  switch (op) {
+    case CollectiveOp::AllReduce: return 2 * (p - 1) / p;
+    case CollectiveOp::Broadcast: return 1;
+    default: return (p - 1) / p;
+  }
 }
 
 ElementRange split_range(ElementRange r, uint64_t k, uint64_t m) {
@@ -161,6 +171,8 @@ CollectivePlan make_collective_plan(CollectiveOp op, CollectiveAlgorithm alg, un
   plan.elements = elements;
   const unsigned p = cols * rows;
   if (p == 0) throw std::invalid_argument("a job needs at least one accelerator");
+  if (alg == CollectiveAlgorithm::Hierarchical)
+    throw std::invalid_argument("algorithm hierarchical runs over a platform's dimensions (topology.dims)");
   if (op == CollectiveOp::Broadcast && root >= p)
     throw std::invalid_argument("broadcast root " + std::to_string(root) + " is not a rank of the " +
                                 std::to_string(p) + "-rank job");

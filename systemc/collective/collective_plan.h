@@ -30,6 +30,9 @@
 //                       (columns first), so that every phase uses all four links
 //   direct              all-to-all: rank s sends block d of its buffer straight to rank d, in the
 //                       balanced order d = s + 1, s + 2, ... (mod p)
+//   hierarchical        a multi-dimensional platform's RS and AG stages per dimension, chunk by
+//                       chunk (dim_schedule.h); it is scheduled over the platform's dimensions,
+//                       not planned on a torus of ranks, so make_collective_plan refuses it
 //
 // Data: an allreduce of S elements gives every rank all S elements; reduce_scatter leaves rank r
 // with block r of the S elements (blocks partition 0..S-1 in rank order); all_gather gives every
@@ -45,7 +48,7 @@
 namespace hx {
 
 enum class CollectiveOp : uint8_t { AllReduce, ReduceScatter, AllGather, Broadcast, AllToAll };
-enum class CollectiveAlgorithm : uint8_t { Ring, BidirectionalRing, Hamiltonian, Torus2D, Direct };
+enum class CollectiveAlgorithm : uint8_t { Ring, BidirectionalRing, Hamiltonian, Torus2D, Direct, Hierarchical };
 
 std::string collective_op_name(CollectiveOp op);                 // "allreduce", ...
 std::string collective_algorithm_name(CollectiveAlgorithm alg);  // "ring", ...
@@ -56,6 +59,10 @@ struct ElementRange {
   uint64_t size() const { return end - begin; }
   bool operator==(const ElementRange& o) const { return begin == o.begin && end == o.end; }
 };
+
+/// NCCL's bus-bandwidth factor: busbw = algbw x factor for `op` on `ranks` ranks (allreduce
+/// 2 (p - 1) / p, broadcast 1, the others (p - 1) / p).
+double busbw_factor(CollectiveOp op, unsigned ranks);
 
 /// Part k of m of `r`, sizes differing by at most one element (the first ones larger).
 ElementRange split_range(ElementRange r, uint64_t k, uint64_t m);

@@ -45,7 +45,15 @@ const Options<CollectiveAlgorithm> kCollectiveAlgorithms = {
     {"bidirectional_ring", CollectiveAlgorithm::BidirectionalRing},
     {"hamiltonian", CollectiveAlgorithm::Hamiltonian},
     {"torus2d", CollectiveAlgorithm::Torus2D},
-    {"direct", CollectiveAlgorithm::Direct}};
+    {"direct", CollectiveAlgorithm::Direct},
+    {"hierarchical", CollectiveAlgorithm::Hierarchical}};
+const Options<ChunkScheduler> kChunkSchedulers = {{"baseline", ChunkScheduler::Baseline},
+                                                  {"themis", ChunkScheduler::Themis}};
+const Options<IntraDimOrder> kIntraDimOrders = {{"fifo", IntraDimOrder::Fifo}, {"scf", IntraDimOrder::SmallestFirst}};
+const Options<ThemisThreshold> kThemisThresholds = {{"chunk_per_npu", ThemisThreshold::ChunkPerNpu},
+                                                    {"chunk", ThemisThreshold::Chunk}};
+const Options<DimKind> kDimKinds = {
+    {"ring", DimKind::Ring}, {"fully_connected", DimKind::FullyConnected}, {"switch", DimKind::Switch}};
 const Options<bool> kDataTypes = {{"fp32", false}, {"int32", true}};
 const Options<Pattern> kPatterns = {{"uniform", Pattern::Uniform},     {"permutation", Pattern::Permutation},
                                     {"transpose", Pattern::Transpose}, {"bit_complement", Pattern::BitComplement},
@@ -248,6 +256,52 @@ void read_segment(const Field& f, SimConfig& c) {
   c.collective.segment_bytes = static_cast<unsigned>(bits / 8);
 }
 
+const char* const kDimsExpected =
+    "a list of 1..4 dimensions, each a map {size, kind, bandwidth, links, latency} (multidim only)";
+// The largest platform: 2^16 NPUs, the endpoints a header can address (TreeAddressing).
+constexpr uint64_t kMaxNpus = 65536;
+
+// One dimension of a multidim platform (Rashidi et al., Table 2), checked on its own; what the
+// cycle model needs of its bandwidth is checked with the kind (topology/multidim.cpp).
+Dimension read_dimension(const Field& f) {
+  const MapFields m(f, "a map {size, kind, bandwidth, links, latency}",
+                    {"size", "kind", "bandwidth", "links", "latency"});
+  Dimension d;
+  d.kind = m.required("kind", one_of(kDimKinds)).choice(kDimKinds);
+  const Field size = m.required("size", "an integer in 2..1024: the NPUs of the dimension");
+  d.size = static_cast<unsigned>(size.integer(2, 1024, "an integer in 2..1024: the NPUs of the dimension"));
+  if (d.kind == DimKind::Switch && (d.size & (d.size - 1)) != 0)
+    size.fail("a power of two for a switch dimension", "its halving-doubling collective halves the NPUs each step");
+  const Field bw = m.required("bandwidth", "a bandwidth per link such as '200 Gb/s'");
+  d.link_bps = bw.bandwidth();
+  if (!(d.link_bps > 0)) bw.fail("a positive bandwidth per link such as '200 Gb/s'");
+  const Field links = m.required("links", "an integer in 1..64: links per NPU in this dimension");
+  d.links = static_cast<unsigned>(links.integer(1, 64, "an integer in 1..64: links per NPU in this dimension"));
+  // A ring's links come in pairs, one to each neighbour; a fully connected dimension has the
+  // same number of links to every peer; a switch dimension has one switch plane per link.
+  if (d.kind == DimKind::Ring && d.links % 2 != 0)
+    links.fail("an even number for a ring: one link to each neighbour per ring");
+  if (d.kind == DimKind::FullyConnected && d.links % (d.size - 1) != 0)
+    links.fail("a multiple of size - 1 = " + std::to_string(d.size - 1) + " for a fully connected dimension",
+               "every NPU has the same number of links to each peer");
+  const Field latency = m.required("latency", "a time such as '700 ns': a minimum message's NPU-to-NPU latency");
+  d.latency_s = latency.time();
+  if (!(d.latency_s >= 0)) latency.fail("a time of at least 0 ns");
+  return d;
+}
+
+void read_dims(const Field& f, SimConfig& c) {
+  const std::vector<Field> items = f.elements(kDimsExpected);
+  if (items.empty() || items.size() > 4) f.fail_found(kDimsExpected, "a list of " + std::to_string(items.size()));
+  c.topology.dims.clear();
+  uint64_t npus = 1;
+  for (const Field& item : items) {
+    c.topology.dims.push_back(read_dimension(item));
+    npus *= c.topology.dims.back().size;
+  }
+  if (npus > kMaxNpus) f.fail("at most " + std::to_string(kMaxNpus) + " NPUs", std::to_string(npus) + " NPUs");
+}
+
 const char* const kJobsExpected =
     "a list of job sizes in boards, columns x rows, such as [2x2, 2x1] (hammingmesh; at most 64 jobs)";
 
@@ -382,6 +436,7 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                                    }),
                               moved("routing", "routing.algorithm", "minimal is dragonfly_minimal"),
                           }),
+                  leaf("dims", P::Optional, kDimsExpected, "", [&c](const Field& f) { read_dims(f, c); }),
                   section("tree", P::Defaulted,
                           {
                               leaf("span", P::Defaulted, one_of(kTreeSpans), "line",
@@ -488,6 +543,15 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                                   [&c](uint64_t v) { c.collective.root = static_cast<unsigned>(v); }),
                       duration_key("timeout", "100 ms", g.timeout, c.collective.timeout_cycles, true),
                       leaf("jobs", P::Optional, kJobsExpected, "", [&c](const Field& f) { read_jobs(f, c); }),
+                      // algorithm hierarchical: how the chunks cross the dimensions (dim_schedule.h)
+                      leaf("scheduler", P::Optional, one_of(kChunkSchedulers) + " (hierarchical only)", "baseline",
+                           [&c](const Field& f) { c.collective.scheduler = f.choice(kChunkSchedulers); }),
+                      leaf("intra", P::Optional, one_of(kIntraDimOrders) + " (hierarchical only)", "fifo",
+                           [&c](const Field& f) { c.collective.intra = f.choice(kIntraDimOrders); }),
+                      leaf("chunks", P::Optional, "an integer in 1..4096 (hierarchical only)", "64",
+                           [&c](const Field& f) { c.collective.chunks = static_cast<unsigned>(f.integer(1, 4096)); }),
+                      leaf("threshold", P::Optional, one_of(kThemisThresholds) + " (themis only)", "chunk_per_npu",
+                           [&c](const Field& f) { c.collective.threshold = f.choice(kThemisThresholds); }),
                       leaf("only_job", P::Defaulted, "all, or a job's index in collective.jobs", "all",
                            [&c](const Field& f) {
                              if (f.is_number()) {
@@ -541,15 +605,34 @@ void check_topology(const ConfigReader& reader, SimConfig& c) {
         .fail(
             "at most 4 on the boards' RTL routers (a flit's VC field is 2 bits; only systems of C++ switches have "
             "more)");
-  if (c.fabric_switch.buffer_auto) {
-    // Full rate on one VC needs a credit for every flit of a round trip: the flit's cable
-    // (send register + latency), the switch pipeline, the credit's way back, and a margin of
-    // two cycles for the credit and flit registers.
-    // A cable faster than a flit per cycle has that many more flits in flight per cycle.
-    const unsigned round_trip = 2 * (1 + c.global_link.latency_cycles) + topo.switch_pipeline(c) + 2;
-    c.fabric_switch.buffer_depth =
-        std::max(8u, static_cast<unsigned>(std::ceil(std::max(1.0, c.global_rate()) * round_trip)));
-  }
+  // Full rate on one VC needs a credit for every flit of a round trip.
+  if (c.fabric_switch.buffer_auto)
+    c.fabric_switch.buffer_depth = std::max(8u, static_cast<unsigned>(std::ceil(topo.credit_round_trip(c).flits)));
+  if (reader.present("topology.dims") && topo.dimensions(c).empty())
+    reader.field("topology.dims")
+        .fail("no dims, since topology.kind is '" + c.topology.kind + "'", "remove it, or change topology.kind");
+}
+
+// A hierarchical collective runs over the platform's dimensions (dim_schedule.h), one job on
+// every NPU.
+void check_hierarchical(const ConfigReader& reader, const SimConfig& c, const FabricTopology& topo) {
+  const SimConfig::Collective& k = c.collective;
+  if (topo.dimensions(c).empty())
+    reader.field("collective.algorithm")
+        .fail("an algorithm for the " + system_text(c),
+              "hierarchical runs over a platform's dimensions (topology.dims of a multidim)");
+  if (k.op != CollectiveOp::AllReduce && k.op != CollectiveOp::ReduceScatter && k.op != CollectiveOp::AllGather)
+    reader.field("collective.operation").fail("allreduce, reduce_scatter or all_gather for algorithm hierarchical");
+  if (!k.jobs.empty()) reader.field("collective.jobs").fail("no jobs for algorithm hierarchical");
+  if (reader.present("collective.threshold") && k.scheduler != ChunkScheduler::Themis)
+    reader.field("collective.threshold").fail("no threshold unless collective.scheduler is themis");
+  // Every chunk gives every NPU at least one element of its own.
+  const uint64_t most = k.elements() / c.node_count();
+  if (k.chunks > most)
+    reader.field(reader.present("collective.chunks") ? "collective.chunks" : "collective.message")
+        .fail("at most message / (4 B x " + std::to_string(c.node_count()) + " NPUs) = " + std::to_string(most) +
+                  " chunks",
+              "every chunk holds at least one element per NPU");
 }
 
 // A collective replaces the synthetic traffic and the measurement window; it must fit the
@@ -575,6 +658,16 @@ void check_collective(const ConfigReader& reader, SimConfig& c) {
     reader.field("router.flit_width").fail("128 bit in a collective run", "a flit carries four 32-bit elements");
   if (c.topology.planes != 1)
     reader.field("topology.planes").fail("1 in a collective run", "a collective runs on one plane");
+  const bool hierarchical = c.collective.algorithm == CollectiveAlgorithm::Hierarchical;
+  for (const char* key : {"collective.scheduler", "collective.intra", "collective.chunks", "collective.threshold"}) {
+    if (!hierarchical && reader.present(key))
+      reader.field(key).fail("no " + std::string(key) + " unless collective.algorithm is hierarchical",
+                             "it says how a hierarchical collective's chunks cross the dimensions");
+  }
+  if (hierarchical) {
+    check_hierarchical(reader, c, topo);
+    return;
+  }
   // The torus of ranks each job sees: the whole system, or its boards.
   std::vector<std::pair<unsigned, unsigned>> grids;
   if (c.collective.jobs.empty()) {
@@ -651,12 +744,7 @@ void derive(SimConfig& c, const Given& g, const ConfigReader& reader) {
     topo.derivations(c, d);
     d.push_back(
         "switch.buffer_depth " + std::to_string(c.fabric_switch.buffer_depth) + " flits per VC" +
-        (c.fabric_switch.buffer_auto
-             ? " = " + std::string(c.global_rate() > 1 ? format_number(c.global_rate()) + " flits per cycle x (" : "") +
-                   "2 x (1 + " + std::to_string(c.global_link.latency_cycles) + ") cable + " +
-                   std::to_string(topo.switch_pipeline(c)) + " pipeline + 2" + (c.global_rate() > 1 ? ")" : "") +
-                   " (auto: the credit round trip)"
-             : ""));
+        (c.fabric_switch.buffer_auto ? " = " + topo.credit_round_trip(c).how + " (auto: the credit round trip)" : ""));
   }
   if (c.router.local_ports > 1)
     d.push_back("router.local_ports " + std::to_string(c.router.local_ports) + ": an accelerator injects up to " +
@@ -797,6 +885,13 @@ std::vector<std::pair<std::string, std::string>> effective_values(const SimConfi
     v.emplace_back("collective.datatype", k.int32 ? "int32" : "fp32");
     v.emplace_back("collective.root", std::to_string(k.root));
     v.emplace_back("collective.timeout", cycles(k.timeout_cycles));
+    if (k.algorithm == CollectiveAlgorithm::Hierarchical) {
+      v.emplace_back("collective.scheduler", chunk_scheduler_name(k.scheduler));
+      v.emplace_back("collective.intra", intra_dim_order_name(k.intra));
+      v.emplace_back("collective.chunks", std::to_string(k.chunks));
+      if (k.scheduler == ChunkScheduler::Themis)
+        v.emplace_back("collective.threshold", themis_threshold_name(k.threshold));
+    }
     if (!k.jobs.empty()) {
       std::string jobs;
       for (const auto& [cols, rows] : k.jobs)

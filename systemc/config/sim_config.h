@@ -17,6 +17,7 @@
 
 #include "collective_plan.h"
 #include "config_reader.h"
+#include "dim_schedule.h"
 #include "router_straps.h"
 #include "units.h"
 
@@ -66,6 +67,9 @@ struct SimConfig {
     TreeSpan tree_span = TreeSpan::Line;
     unsigned tree_radix = 64;  // ports per fat-tree switch
     double tree_taper = 1;     // up/down port ratio of a two-level tree's leaves, (0, 1]
+    /// multidim: the platform's dimensions, dim1 first (NPU n's coordinate in dimension K is
+    /// (n / (P_1 ... P_{K-1})) mod P_K).
+    std::vector<Dimension> dims;
   } topology;
 
   /// The fat-tree switches of a HammingMesh (Table III of the paper: 40 ns input plus 40 ns
@@ -132,6 +136,11 @@ struct SimConfig {
     /// allocator (docs/allocation.md) in this order; empty: one job on every accelerator.
     std::vector<std::pair<unsigned, unsigned>> jobs;
     int only_job = -1;  ///< run only this job (the others' boards stay idle); -1: all
+    // algorithm hierarchical (dim_schedule.h): how its chunks cross the dimensions
+    ChunkScheduler scheduler = ChunkScheduler::Baseline;
+    IntraDimOrder intra = IntraDimOrder::Fifo;
+    unsigned chunks = 64;  ///< C (Rashidi et al., section 5.3)
+    ThemisThreshold threshold = ThemisThreshold::ChunkPerNpu;
     uint64_t elements() const { return message_bytes / 4; }
     unsigned segment_flits(unsigned flit_bits) const { return segment_bytes * 8 / flit_bits; }
   } collective;

@@ -12,6 +12,7 @@ std::unique_ptr<RoutingFunction> make_updown(const RoutingContext& ctx);
 std::unique_ptr<RoutingFunction> make_dor_dateline(const RoutingContext& ctx);
 std::unique_ptr<RoutingFunction> make_dragonfly_minimal(const RoutingContext& ctx);
 std::unique_ptr<RoutingFunction> make_ugal_l(const RoutingContext& ctx);
+std::unique_ptr<RoutingFunction> make_dim_order(const RoutingContext& ctx);
 std::unique_ptr<RoutingFunction> make_board_xy(const RoutingContext& ctx);
 std::unique_ptr<RoutingFunction> make_board_north_last(const RoutingContext& ctx);
 std::unique_ptr<RoutingFunction> make_board_min_adaptive(const RoutingContext& ctx);
@@ -22,6 +23,8 @@ const std::vector<RegisteredRouting>& routing_functions() {
       {"dor_dateline", "torus: dimension order, the short way round, VC 1 after the dateline", &make_dor_dateline},
       {"dragonfly_minimal", "Dragonfly: minimal, VC + 1 on every global link", &make_dragonfly_minimal},
       {"ugal_l", "Dragonfly: UGAL-L at the source router, VC + 1 on every global link", &make_ugal_l},
+      {"dim_order", "multi-dimensional platforms: dimension order, the roomiest parallel link, ring datelines",
+       &make_dim_order},
       // The board routers' rules, under the names of board_mesh.h's table (and of the RTL's modes).
       {board_routing_info(RouteMode::Xy).name, board_routing_info(RouteMode::Xy).description, &make_board_xy},
       {board_routing_info(RouteMode::NorthLast).name, board_routing_info(RouteMode::NorthLast).description,

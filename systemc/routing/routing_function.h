@@ -12,6 +12,8 @@
 //                  the up port with the most room (tree.cpp)
 //   dor_dateline   torus routers: dimension order, the short way round, VC 1 after the dateline
 //                  (torus.cpp)
+//   dim_order      multi-dimensional platforms' NPU routers and switches: dimension order, the
+//                  parallel link with the most room, datelines on rings (dim_order.cpp)
 //   dragonfly_minimal, ugal_l
 //                  Dragonfly routers: minimal, or UGAL-L's choice of an intermediate group at the
 //                  source router; VC + 1 on every global link (dragonfly.cpp)

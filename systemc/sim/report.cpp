@@ -89,16 +89,6 @@ nlohmann::ordered_json traffic_results(const SimConfig& cfg, const TrafficResult
   return traffic;
 }
 
-// Bus-bandwidth factor (NCCL's definitions): busbw = algbw x factor.
-double busbw_factor(CollectiveOp op, unsigned n) {
-  const double p = n;
-  switch (op) {
-    case CollectiveOp::AllReduce: return 2 * (p - 1) / p;
-    case CollectiveOp::Broadcast: return 1;
-    default: return (p - 1) / p;
-  }
-}
-
 // Utilisation (flits per cycle) of a set of links over the run: mean, min and max.
 nlohmann::ordered_json link_utilisation(const std::vector<FlitLink*>& links, uint64_t cycles) {
   nlohmann::ordered_json j;

@@ -56,6 +56,9 @@ class FabricTopology {
   /// Network links an accelerator has per plane, the paper's injection bandwidth: 4 (N, E, S, W)
   /// where the accelerators' routers are the network, 1 where an endpoint has one switch port.
   virtual unsigned links_per_plane() const { return 1; }
+  /// The platform's dimensions, dim1 first, over which hierarchical collectives run
+  /// (dim_schedule.h; `hxsim model`); none for a topology that is not described by dimensions.
+  virtual std::vector<Dimension> dimensions(const SimConfig&) const { return {}; }
   /// Keys of this topology for the results' config section.
   virtual void add_config(nlohmann::ordered_json&, const SimConfig&) const {}
 
@@ -85,6 +88,14 @@ class FabricTopology {
   /// Cycles a flit spends in one of its switches' pipelines: switch.latency (a torus router is
   /// an accelerator's, one cycle). switch.buffer_depth auto covers it.
   virtual unsigned switch_pipeline(const SimConfig& c) const { return c.fabric_switch.latency_cycles; }
+  /// Flits one VC must buffer to keep its slowest-to-answer link busy: the credit round trip of
+  /// the longest link, times its rate, and how that was computed (for the derivation report).
+  /// switch.buffer_depth auto is this (at least 8).
+  struct RoundTrip {
+    double flits = 0;
+    std::string how;
+  };
+  virtual RoundTrip credit_round_trip(const SimConfig& c) const;
 
  protected:
   /// Fails on the first of `keys` the config has, since this kind takes none of them.

@@ -1,4 +1,5 @@
 // registry.cpp: the fabric model's topology builders, by kind (fabric_topology.h).
+#include <algorithm>
 #include <stdexcept>
 
 #include "board_mesh.h"
@@ -13,10 +14,12 @@ const FabricTopology& hammingmesh_topology();
 const FabricTopology& fat_tree_topology();
 const FabricTopology& torus_topology();
 const FabricTopology& dragonfly_topology();
+const FabricTopology& multidim_topology();
 
 const std::vector<const FabricTopology*>& fabric_topologies() {
   static const std::vector<const FabricTopology*> table = {
-      &board_topology(), &hammingmesh_topology(), &fat_tree_topology(), &torus_topology(), &dragonfly_topology(),
+      &board_topology(), &hammingmesh_topology(), &fat_tree_topology(),
+      &torus_topology(), &dragonfly_topology(),   &multidim_topology(),
   };
   return table;
 }
@@ -44,6 +47,18 @@ std::vector<std::string> FabricTopology::board_routing_names() {
 int FabricTopology::diameter(const SimConfig& cfg) const {
   const std::optional<cost::TopologySpec> spec = analytic_spec(cfg);
   return spec ? static_cast<int>(cost::evaluate(*spec, cost::Prices{}).diameter) : -1;
+}
+
+FabricTopology::RoundTrip FabricTopology::credit_round_trip(const SimConfig& c) const {
+  // The flit's cable (send register + latency), the switch pipeline, the credit's way back, and a
+  // margin of two cycles for the credit and flit registers; a cable faster than a flit per cycle
+  // has that many more flits in flight per cycle.
+  const unsigned round_trip = 2 * (1 + c.global_link.latency_cycles) + switch_pipeline(c) + 2;
+  const double rate = c.global_rate();
+  return {std::max(1.0, rate) * round_trip, std::string(rate > 1 ? format_number(rate) + " flits per cycle x (" : "") +
+                                                "2 x (1 + " + std::to_string(c.global_link.latency_cycles) +
+                                                ") cable + " + std::to_string(switch_pipeline(c)) + " pipeline + 2" +
+                                                (rate > 1 ? ")" : "")};
 }
 
 const FabricTopology& fabric_topology(const std::string& kind) {

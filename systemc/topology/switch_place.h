@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "board_geometry.h"
@@ -12,6 +13,7 @@
 namespace hx {
 
 struct DragonflyPlan;
+struct DimLayout;
 
 /// Where a packet leaves a tree: its terminal, from the destination in the head's header.
 /// Terminal t = ((position * lines) + line) * 2 + side, where position is the destination
@@ -58,6 +60,10 @@ struct RoutingContext {
   uint64_t seed = 1;  ///< UGAL-L's draws
   // dor_dateline: this router and the torus size
   unsigned x = 0, y = 0, size_x = 0, size_y = 0;
+  // dim_order: the platform's port numbering (dim_layout.h); an NPU router's NPU is `index`, a
+  // switch's dimension `dim_switch` (-1: an NPU router)
+  std::shared_ptr<const DimLayout> dims;
+  int dim_switch = -1;
   // board routers: the router's place on its board and its local lanes
   RouterPlace place;
   unsigned local_ports = 1;

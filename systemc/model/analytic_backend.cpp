@@ -1,0 +1,141 @@
+#include "analytic_backend.h"
+
+#include <cstdio>
+#include <stdexcept>
+
+#include "fabric_topology.h"
+#include "network_cost.h"
+
+namespace hx {
+
+namespace {
+
+std::string dim_algorithm(DimKind k) {
+  switch (k) {
+    case DimKind::Ring: return "ring";
+    case DimKind::FullyConnected: return "direct";
+    case DimKind::Switch: return "halving_doubling";
+  }
+  return "?";
+}
+
+}  // namespace
+
+nlohmann::ordered_json model_results(const SimConfig& cfg) {
+  using nlohmann::ordered_json;
+  const FabricTopology& topo = fabric_topology(cfg.topology.kind);
+  const std::vector<Dimension> dims = topo.dimensions(cfg);
+  if (dims.empty())
+    throw std::invalid_argument(cfg.source + ": hxsim model times hierarchical collectives on a platform of dimensions " +
+                                "(topology.dims); the " + topo.describe(cfg) + " has none");
+  if (!cfg.collective.enabled || cfg.collective.algorithm != CollectiveAlgorithm::Hierarchical)
+    throw std::invalid_argument(cfg.source + ": hxsim model needs a collective section with algorithm hierarchical");
+
+  ScheduleRequest req;
+  req.dims = dims;
+  req.op = cfg.collective.op;
+  req.message_bytes = static_cast<double>(cfg.collective.message_bytes);
+  req.chunks = cfg.collective.chunks;
+  req.scheduler = cfg.collective.scheduler;
+  req.intra = cfg.collective.intra;
+  req.threshold = cfg.collective.threshold;
+  const ChunkSchedule schedule = schedule_chunks(req);
+  const ScheduleTimeline tl = simulate_schedule(req, schedule);
+
+  ordered_json j;
+  j["hxsim"] = {{"command", "model"}, {"config", cfg.source}, {"name", cfg.name}};
+  j["backend"] = "analytic";
+  ordered_json config;
+  config["kind"] = cfg.topology.kind;
+  config["system"] = topo.describe(cfg);
+  config["endpoints"] = cfg.node_count();
+  const NetworkDescription net = topo.network(cfg);
+  config["network"] = network_cost_json(net.equipment(), net.link_groups(), topo.analytic_spec(cfg), 1);
+  config["routing_summary"] = topo.routing_summary(cfg);
+  double peak = 0;  // bytes/s an NPU can send over every dimension at once
+  ordered_json jd = ordered_json::array();
+  for (std::size_t k = 0; k < dims.size(); ++k) {
+    const Dimension& d = dims[k];
+    peak += d.bytes_per_s();
+    jd.push_back({{"dim", k + 1},
+                  {"kind", dim_kind_name(d.kind)},
+                  {"size", d.size},
+                  {"links", d.links},
+                  {"link_Gbps", d.link_bps / 1e9},
+                  {"bandwidth_GBps", d.bytes_per_s() / 1e9},
+                  {"latency_ns", d.latency_s * 1e9},
+                  {"algorithm", dim_algorithm(d.kind)},
+                  {"steps", stage_steps(d)}});
+  }
+  config["dims"] = jd;
+  config["derivations"] = cfg.derivations;
+  j["config"] = config;
+
+  const unsigned n = req.npus();
+  const double algbw = req.message_bytes / tl.time_s;
+  const double busbw = algbw * busbw_factor(req.op, n);
+  ordered_json job;
+  job["name"] = "job0";
+  job["operation"] = collective_op_name(req.op);
+  job["algorithm"] = "hierarchical";
+  job["scheduler"] = chunk_scheduler_name(req.scheduler);
+  job["intra"] = intra_dim_order_name(req.intra);
+  job["chunks"] = req.chunks;
+  if (req.scheduler == ChunkScheduler::Themis) {
+    job["threshold"] = themis_threshold_name(req.threshold);
+    job["baseline_fallbacks"] = schedule.fallbacks;
+  }
+  job["ranks"] = n;
+  job["message_bytes"] = cfg.collective.message_bytes;
+  job["complete"] = true;
+  job["time_us"] = tl.time_s * 1e6;
+  job["algbw_GBps"] = algbw / 1e9;
+  job["busbw_GBps"] = busbw / 1e9;
+  job["peak_busbw_GBps"] = peak / 1e9;
+  // Every NPU sends S (N - 1) / N per RS or AG half, whatever the order (dim_schedule.h), so
+  // busbw / the NPU's total bandwidth is the paper's bandwidth utilisation weighted by each
+  // dimension's bandwidth.
+  job["fraction_of_peak"] = busbw / peak;
+  job["peak_definition"] = "busbw / the NPU's bandwidth summed over every dimension (links x link bandwidth)";
+  ordered_json busy = ordered_json::array();
+  for (std::size_t k = 0; k < dims.size(); ++k)
+    busy.push_back({{"dim", k + 1},
+                    {"busy_fraction", tl.busy_fraction(static_cast<unsigned>(k))},
+                    {"bytes_per_npu", tl.dim_bytes[k]},
+                    {"stages", tl.by_dim[k].size()}});
+  job["dims"] = busy;
+  j["collective"]["jobs"] = ordered_json::array({job});
+  return j;
+}
+
+std::string model_summary(const nlohmann::ordered_json& j) {
+  const auto& cfg = j["config"];
+  const auto& job = j["collective"]["jobs"][0];
+  std::string s;
+  char line[512];
+  std::snprintf(line, sizeof line, "hxsim model %s: %s (%u NPUs), analytic\n",
+                j["hxsim"]["config"].get<std::string>().c_str(), cfg["system"].get<std::string>().c_str(),
+                cfg["endpoints"].get<unsigned>());
+  s += line;
+  std::snprintf(line, sizeof line, "  %s  %s by %s, %s + %s, %u chunks, %llu B each: %.2f us\n",
+                job["name"].get<std::string>().c_str(), job["operation"].get<std::string>().c_str(),
+                job["algorithm"].get<std::string>().c_str(), job["scheduler"].get<std::string>().c_str(),
+                job["intra"].get<std::string>().c_str(), job["chunks"].get<unsigned>(),
+                static_cast<unsigned long long>(job["message_bytes"].get<uint64_t>()), job["time_us"].get<double>());
+  s += line;
+  std::snprintf(line, sizeof line, "        algbw %.2f GB/s, busbw %.2f GB/s, %.1f%% of peak (%.1f GB/s)\n",
+                job["algbw_GBps"].get<double>(), job["busbw_GBps"].get<double>(),
+                100 * job["fraction_of_peak"].get<double>(), job["peak_busbw_GBps"].get<double>());
+  s += line;
+  for (std::size_t k = 0; k < job["dims"].size(); ++k) {
+    const auto& d = job["dims"][k];
+    const auto& c = cfg["dims"][k];
+    std::snprintf(line, sizeof line, "  dim%u  %-15s %4u NPUs %8.1f GB/s  busy %5.1f%%\n", d["dim"].get<unsigned>(),
+                  c["kind"].get<std::string>().c_str(), c["size"].get<unsigned>(), c["bandwidth_GBps"].get<double>(),
+                  100 * d["busy_fraction"].get<double>());
+    s += line;
+  }
+  return s;
+}
+
+}  // namespace hx

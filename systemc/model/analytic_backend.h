@@ -1,0 +1,30 @@
+// analytic_backend.h: `hxsim model CONFIG`, the analytical backend: the same configs as
+// `hxsim run`, the same topology builders and schedules, timed by closed-form models instead of
+// cycles, so that paper-scale systems (1,024 NPUs, GiB messages) take well under a second.
+//
+// What it models today: a hierarchical collective (collective.algorithm hierarchical) on a
+// platform of dimensions (FabricTopology::dimensions(), topology.kind multidim): the chunk
+// schedule of collective/dim_schedule.h (baseline or Themis, FIFO or SCF), timed by its
+// alpha-beta model of each dimension. Other configs are refused with the reason.
+//
+// Its results have the sections of a run's (docs/simulator.md): hxsim, config (with the
+// netlist's equipment, config.network) and collective.jobs[] with time_us, algbw_GBps,
+// busbw_GBps and fraction_of_peak, plus "backend": "analytic". There is no `checks` section: no
+// packet moves, so there is nothing to check end to end, and no data, so no wrong_elements.
+#pragma once
+
+#include <string>
+
+#include "nlohmann/json.hpp"
+#include "sim_config.h"
+
+namespace hx {
+
+/// The analytical results of `cfg`. Throws std::invalid_argument for a config the backend does
+/// not model (the message says why).
+nlohmann::ordered_json model_results(const SimConfig& cfg);
+
+/// The stdout summary of model_results' document.
+std::string model_summary(const nlohmann::ordered_json& j);
+
+}  // namespace hx

@@ -1,0 +1,81 @@
+// dim_order.cpp: dimension-order routing on a multi-dimensional platform (topology/multidim.cpp,
+// ports numbered as dim_layout.h describes).
+//
+// An NPU's router corrects the lowest dimension in which it differs from the destination, then
+// the next: a ring the short way round (ties forward), a clique straight to the peer, a switch
+// dimension through a switch, which hands the packet to the NPU of the destination's coordinate.
+// Of a dimension's parallel links (rings, copies of a clique's link, switch planes) it takes the
+// one with the most room, so one flow spreads over all of them.
+//
+// Deadlock freedom: dimensions are crossed in increasing order, so only a ring can close a
+// cycle of channel waits within a dimension; on a ring a packet travels on VC 0 until it crosses
+// the wrap-around link (from coordinate P - 1 to 0, or back), then on VC 1 (the dateline), and
+// every new dimension starts on VC 0.
+#include "dim_layout.h"
+#include "network_switch.h"
+#include "routing_function.h"
+
+namespace hx {
+
+namespace {
+
+class DimOrder : public RoutingFunction {
+ public:
+  explicit DimOrder(const RoutingContext& ctx) : c_(ctx), L_(*ctx.dims) {}
+
+  RouteChoice route(const Flit& head, unsigned in, unsigned vc, const NetworkSwitch& sw) override {
+    const unsigned dst = c_.addressing.terminal(head);
+    if (c_.dim_switch >= 0) return sw.if_free(static_cast<int>(L_.coord(dst, static_cast<unsigned>(c_.dim_switch))), vc);
+    const unsigned me = c_.index;
+    for (unsigned k = 0; k < L_.dims.size(); ++k) {
+      const DimLayout::Dim& d = L_.dims[k];
+      const unsigned c = L_.coord(me, k), t = L_.coord(dst, k);
+      if (c == t) continue;
+      const bool same_dim = in != 0 && L_.dim_of_port(in) == k;
+      switch (d.kind) {
+        case DimKind::Ring: {
+          const bool forward = (t + d.size - c) % d.size <= d.size / 2;
+          const bool wraps = forward ? c == d.size - 1 : c == 0;
+          const unsigned ov = wraps ? 1 : (same_dim ? vc : 0);
+          return roomiest(sw, d.first_port + (forward ? 0 : 1), 2, d.links / 2, ov);
+        }
+        case DimKind::FullyConnected: {
+          const unsigned q = (t + d.size - c) % d.size;  // steps ahead, 1..P-1
+          return roomiest(sw, d.first_port + q - 1, d.size - 1, d.links / (d.size - 1), 0);
+        }
+        case DimKind::Switch: return roomiest(sw, d.first_port, 1, d.links, 0);
+      }
+    }
+    return sw.if_free(0, vc);  // arrived: the NPU's own port
+  }
+
+  std::string describe_head(const Flit& head) const override {
+    return "head for NPU " + std::to_string(c_.addressing.terminal(head));
+  }
+
+ private:
+  // Of the `count` ports first, first + stride, ..., the free one with the most room for `vc`.
+  RouteChoice roomiest(const NetworkSwitch& sw, unsigned first, unsigned stride, unsigned count, unsigned vc) const {
+    RouteChoice best;
+    unsigned best_room = 0;
+    for (unsigned i = 0; i < count; ++i) {
+      const unsigned o = first + i * stride;
+      if (!sw.output_free(o, vc)) continue;
+      const unsigned room = sw.output_room(o, vc);
+      if (best.port < 0 || room > best_room) {
+        best = RouteChoice{static_cast<int>(o), vc};
+        best_room = room;
+      }
+    }
+    return best;
+  }
+
+  RoutingContext c_;
+  const DimLayout& L_;
+};
+
+}  // namespace
+
+std::unique_ptr<RoutingFunction> make_dim_order(const RoutingContext& ctx) { return std::make_unique<DimOrder>(ctx); }
+
+}  // namespace hx

@@ -1,0 +1,204 @@
+// multidim.cpp: the multi-dimensional platforms of Rashidi et al. (ISCA 2022, Table 2): NPUs in a
+// grid of 1..4 dimensions, each a ring, a fully connected clique or a switch, with links of its
+// own bandwidth and latency (dim_layout.h numbers the ports).
+//
+// Every NPU has a router (a C++ switch with its NPU on port 0, one cycle like the boards' RTL
+// routers) with the NPU's links of every dimension; a switch dimension adds one switch per
+// plane and group of NPUs. A dimension's links run at its bandwidth (LinkRate against the local
+// link's flit rate); its latency, the NPU-to-NPU time of a minimum message, is split over the
+// hop: a ring or clique link takes it less the receiving router's cycle, a switch dimension's
+// two links share it less the switch's pipeline and the router's cycle.
+//
+// Links are priced as Table 2's note describes the technologies: every dimension within a pod
+// is in the package or on the board (PCB traces); the last one "uses NICs", optical cables.
+#include <algorithm>
+#include <cmath>
+
+#include "dim_layout.h"
+#include "fabric_topology.h"
+#include "tree_builder.h"
+
+namespace hx {
+
+namespace {
+
+unsigned cycles_of(double seconds, const SimConfig& cfg) {
+  return static_cast<unsigned>(std::ceil(seconds * cfg.router.clock_hz - 1e-9));
+}
+
+class MultidimTopology : public FabricTopology {
+ public:
+  const char* kind() const override { return "multidim"; }
+  const char* description() const override {
+    return "1..4 dimensions of rings, cliques and switches (Rashidi et al., Table 2)";
+  }
+  bool has_boards() const override { return false; }
+
+  NetworkDescription network(const SimConfig& cfg) const override {
+    const auto layout = std::make_shared<const DimLayout>(cfg.topology.dims);
+    const DimLayout& L = *layout;
+    const unsigned n = L.npus();
+    NetworkDescription net;
+    std::vector<unsigned> router(n);
+    for (unsigned i = 0; i < n; ++i) {
+      NodeDescription r;
+      r.name = "npu" + std::to_string(i);
+      r.ports = L.router_ports;
+      r.latency = 1;
+      r.speedup = 1;
+      r.own_endpoint_port = 0;
+      r.routing = cfg.routing.algorithm;
+      r.place.switch_name = r.name;
+      r.place.addressing = endpoint_addressing(cfg);
+      r.place.dims = layout;
+      r.place.index = i;
+      router[i] = net.add_node(std::move(r));
+      NodeDescription e;
+      e.kind = NodeDescription::Kind::Endpoint;
+      e.name = "node" + std::to_string(i);
+      e.endpoint = i;
+      net.add_link({net.add_node(std::move(e)), 0}, {router[i], 0}, cfg.local_link.latency_cycles, LinkRate{}, "local",
+                   Medium::Internal);
+    }
+    for (unsigned k = 0; k < L.dims.size(); ++k) {
+      const Dimension& d = cfg.topology.dims[k];
+      const DimLayout::Dim& ld = L.dims[k];
+      const LinkRate rate = LinkRate::from_bandwidth(d.link_bps, cfg.local_link.bandwidth_bps);
+      const std::string cls = "dim" + std::to_string(k + 1);
+      const Medium medium = k + 1 == L.dims.size() && L.dims.size() > 1 ? Medium::Aoc : Medium::Pcb;
+      const unsigned step = cycles_of(d.latency_s, cfg);
+      if (d.kind == DimKind::Switch) {
+        const unsigned pipeline = cfg.fabric_switch.latency_cycles;
+        const unsigned hop = std::max(1u, (step > pipeline + 1 ? step - pipeline - 1 : 0) / 2);
+        for (unsigned plane = 0; plane < d.links; ++plane) {
+          for (unsigned g = 0; g < n; ++g) {
+            if (L.coord(g, k) != 0) continue;  // one switch per group: its NPU of coordinate 0
+            NodeDescription s;
+            s.name = "dim" + std::to_string(k + 1) + "_sw" + std::to_string(plane) + "_" + std::to_string(g);
+            s.ports = d.size;
+            s.latency = pipeline;
+            s.speedup = cfg.fabric_switch.speedup;
+            s.routing = cfg.routing.algorithm;
+            s.place.switch_name = s.name;
+            s.place.addressing = endpoint_addressing(cfg);
+            s.place.dims = layout;
+            s.place.dim_switch = static_cast<int>(k);
+            s.place.index = g;
+            const unsigned sw = net.add_node(std::move(s));
+            for (unsigned q = 0; q < d.size; ++q)
+              net.add_link({router[L.with_coord(g, k, q)], ld.first_port + plane}, {sw, q}, hop, rate, cls, medium);
+          }
+        }
+        continue;
+      }
+      const unsigned hop = std::max(1u, step > 1 ? step - 1 : 0);
+      for (unsigned i = 0; i < n; ++i) {
+        const unsigned c = L.coord(i, k);
+        if (d.kind == DimKind::Ring) {
+          // Link to the next NPU of each ring; the next NPU's previous-port ends it.
+          const unsigned next = L.with_coord(i, k, (c + 1) % d.size);
+          for (unsigned r = 0; r < d.links / 2; ++r)
+            net.add_link({router[i], ld.first_port + 2 * r}, {router[next], ld.first_port + 2 * r + 1}, hop, rate, cls,
+                         medium);
+        } else {
+          // Each pair once (from the lower coordinate): i's link q steps ahead is the peer's
+          // link P - q steps ahead.
+          const unsigned copies = d.links / (d.size - 1);
+          for (unsigned q = 1; q < d.size; ++q) {
+            const unsigned pc = (c + q) % d.size;
+            if (pc < c) continue;
+            const unsigned peer = L.with_coord(i, k, pc);
+            for (unsigned j = 0; j < copies; ++j)
+              net.add_link({router[i], ld.first_port + j * (d.size - 1) + q - 1},
+                           {router[peer], ld.first_port + j * (d.size - 1) + (d.size - q) - 1}, hop, rate, cls,
+                           medium);
+          }
+        }
+      }
+    }
+    return net;
+  }
+
+  std::string describe(const SimConfig& cfg) const override {
+    std::string sizes, kinds;
+    for (const Dimension& d : cfg.topology.dims) {
+      sizes += (sizes.empty() ? "" : "x") + std::to_string(d.size);
+      kinds += (kinds.empty() ? "" : ", ") + dim_kind_name(d.kind) + " " + std::to_string(d.links) + " x " +
+               format_bandwidth(d.link_bps);
+    }
+    return sizes + " multi-dimensional platform (" + kinds + ")";
+  }
+  std::string routing_summary(const SimConfig&) const override {
+    return "dimension order; rings the short way with datelines";
+  }
+  std::vector<Dimension> dimensions(const SimConfig& cfg) const override { return cfg.topology.dims; }
+  unsigned links_per_plane() const override { return 1; }
+  Size size(const SimConfig& c) const override {
+    unsigned n = 1;
+    for (const Dimension& d : c.topology.dims) n *= d.size;
+    return {n, 1, 0};
+  }
+  std::vector<std::string> routing_names() const override { return {"dim_order"}; }
+  void check(const ConfigReader& reader, SimConfig& c) const override {
+    forbid(reader, {"topology.board", "topology.global", "topology.endpoints", "topology.dragonfly", "topology.tree"});
+    require(reader, "topology.dims", "a list of 1..4 dimensions");
+    // The cycle model's links carry 1/16 to 8 flits per cycle (credit_link.h's rates).
+    const std::vector<Field> items = reader.field("topology.dims").elements("a list of dimensions");
+    const double flit_rate = c.local_link.bandwidth_bps;
+    for (std::size_t k = 0; k < c.topology.dims.size(); ++k) {
+      const double rate = c.topology.dims[k].link_bps / flit_rate;
+      if (!(rate >= 1.0 / 16 - 1e-9 && rate <= 8 + 1e-9))
+        items[k].fail("a bandwidth in [" + format_bandwidth(flit_rate / 16) + ", " + format_bandwidth(flit_rate * 8) +
+                          "]: 1/16 to 8 flits per cycle of router.flit_width x router.clock",
+                      format_bandwidth(c.topology.dims[k].link_bps) + "; raise router.clock for faster links");
+    }
+    const bool ring = std::any_of(c.topology.dims.begin(), c.topology.dims.end(),
+                                  [](const Dimension& d) { return d.kind == DimKind::Ring; });
+    if (ring && c.router.vcs < 2)
+      reader.field("router.vcs")
+          .fail("at least 2 with a ring dimension", "the dateline scheme moves a packet to VC 1 at the wrap-around");
+  }
+  void topology_values(const SimConfig& c, std::vector<std::pair<std::string, std::string>>& v) const override {
+    std::string dims;
+    for (const Dimension& d : c.topology.dims)
+      dims += std::string(dims.empty() ? "" : ", ") + "{size: " + std::to_string(d.size) +
+              ", kind: " + dim_kind_name(d.kind) + ", bandwidth: " + format_bandwidth(d.link_bps) +
+              ", links: " + std::to_string(d.links) + ", latency: " + format_time(d.latency_s) + "}";
+    v.emplace_back("topology.dims", "[" + dims + "]");
+  }
+  void derivations(const SimConfig& c, std::vector<std::string>& d) const override {
+    for (std::size_t k = 0; k < c.topology.dims.size(); ++k) {
+      const Dimension& dim = c.topology.dims[k];
+      d.push_back("topology.dims[" + std::to_string(k) + "] " + dim_kind_name(dim.kind) + " of " +
+                  std::to_string(dim.size) + ": " +
+                  LinkRate::from_bandwidth(dim.link_bps, c.local_link.bandwidth_bps).describe() + " per link, " +
+                  std::to_string(dim.links) + " links per NPU = " + format_bandwidth(dim.link_bps * dim.links) +
+                  "; latency " + format_time(dim.latency_s) + " = " + std::to_string(cycles_of(dim.latency_s, c)) +
+                  " cycles NPU to NPU");
+    }
+  }
+  // The longest link's round trip: a dimension's link (its latency, send register, router cycle,
+  // the credit's way back) or the global cables of the default (unused here, but the smaller).
+  RoundTrip credit_round_trip(const SimConfig& c) const override {
+    RoundTrip most = FabricTopology::credit_round_trip(c);
+    for (std::size_t k = 0; k < c.topology.dims.size(); ++k) {
+      const Dimension& d = c.topology.dims[k];
+      const double rate = std::max(1.0, d.link_bps / c.local_link.bandwidth_bps);
+      const unsigned cycles = cycles_of(d.latency_s, c);
+      const double flits = rate * (2.0 * (1 + cycles) + switch_pipeline(c) + 2);
+      if (flits > most.flits)
+        most = {flits, "topology.dims[" + std::to_string(k) + "]: " + format_number(rate) + " flits per cycle x (2 x (1 + " +
+                           std::to_string(cycles) + ") link + " + std::to_string(switch_pipeline(c)) + " pipeline + 2)"};
+    }
+    return most;
+  }
+};
+
+}  // namespace
+
+const FabricTopology& multidim_topology() {
+  static const MultidimTopology t;
+  return t;
+}
+
+}  // namespace hx
