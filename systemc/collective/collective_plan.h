@@ -78,6 +78,12 @@ struct Stage {
   /// chunk[ring][position]: the chunk that position owns (reduce_scatter, all_gather); for a
   /// chain, chunk[ring][0] is the range the root sends.
   std::vector<std::vector<ElementRange>> chunk;
+  /// The local port its packets take: -1 for the flow's own (flow mod local ports); a
+  /// hierarchical stage takes its dimension's lane (dim_schedule.h).
+  int lane = -1;
+  /// Its packets' turn on the lane's DMA queues (plan.queue_per_flow): the lowest goes first,
+  /// equal ones take turns. A hierarchical stage's place in its dimension's order.
+  unsigned priority = 0;
 
   unsigned ring_size(unsigned rank) const { return static_cast<unsigned>(rings[ring_of[rank]].size()); }
   /// The chunk rank `rank` sends at step s (reduce_scatter: (i - s - 1) mod n; all_gather:
@@ -97,6 +103,10 @@ struct CollectivePlan {
   unsigned root = 0;            ///< broadcast
   uint64_t elements = 0;        ///< S: the message in elements (see the header comment)
   std::vector<Flow> flows;      ///< empty for direct all-to-all
+  /// Each flow has its own DMA queue on its lane, served by its stages' priority and round robin
+  /// among equals (a hierarchical plan's flows share their dimension's lane); else one FIFO per
+  /// lane.
+  bool queue_per_flow = false;
   unsigned ranks() const { return cols * rows; }
   /// Block r of the S elements (reduce_scatter output, all_gather input, all_to_all blocks).
   ElementRange block(unsigned r) const { return split_range({0, elements}, r, ranks()); }

@@ -203,4 +203,90 @@ ScheduleTimeline simulate_schedule(const ScheduleRequest& r, const ChunkSchedule
   return tl;
 }
 
+CollectivePlan hierarchical_plan(const ScheduleRequest& r, const ChunkSchedule& s, const ScheduleTimeline& order,
+                                 uint64_t elements) {
+  if (r.op != CollectiveOp::AllReduce)
+    throw std::invalid_argument("the cycle model runs hierarchical allreduce only, not " + collective_op_name(r.op));
+  bool ring_dim = false;
+  for (const Dimension& d : r.dims) {
+    if (d.kind == DimKind::FullyConnected)
+      throw std::invalid_argument(
+          "the cycle model has no direct algorithm for a fully_connected dimension yet (hxsim model times it)");
+    ring_dim = ring_dim || d.kind == DimKind::Ring;
+  }
+  const unsigned directions = ring_dim ? 2 : 1;
+  if (s.chunks.size() * directions > 256 || (!s.chunks.empty() && s.chunks[0].size() > 8))
+    throw std::invalid_argument("the cycle model runs at most 256 flows (chunks x directions) of 8 stages");
+  const unsigned n = r.npus();
+  std::vector<unsigned> stride(r.dims.size(), 1);
+  for (std::size_t k = 1; k < r.dims.size(); ++k) stride[k] = stride[k - 1] * r.dims[k - 1].size;
+  const auto coord = [&](unsigned rank, unsigned k) { return rank / stride[k] % r.dims[k].size; };
+
+  CollectivePlan plan;
+  plan.op = r.op;
+  plan.algorithm = CollectiveAlgorithm::Hierarchical;
+  plan.cols = n;
+  plan.rows = 1;
+  plan.elements = elements;
+  plan.queue_per_flow = true;
+  const unsigned C = static_cast<unsigned>(s.chunks.size());
+  std::vector<std::vector<unsigned>> turn(C);  // [chunk][stage]: its place in its dimension's order
+  for (unsigned c = 0; c < C; ++c) turn[c].assign(s.chunks[c].size(), 0);
+  for (const std::vector<StageRun>& runs : order.by_dim)
+    for (std::size_t i = 0; i < runs.size(); ++i) turn[runs[i].chunk][runs[i].stage] = static_cast<unsigned>(i);
+  for (unsigned c = 0; c < C; ++c) {
+    const ElementRange chunk = split_range({0, elements}, c, C);
+    const std::vector<ChunkStage>& stages = s.chunks[c];
+    for (unsigned v = 0; v < directions; ++v) {
+      const ElementRange part = split_range(chunk, v, directions);
+      Flow flow;
+      unsigned index = 0;
+      // held[rank]: what the rank holds before each stage (RS narrows it, AG widens it back).
+      std::vector<ElementRange> held(n, part);
+      std::vector<std::vector<ElementRange>> before_rs(n);  // per rank: its range before each RS
+      for (const ChunkStage& cs : stages) {
+        const unsigned k = cs.dim, P = r.dims[k].size;
+        Stage st;
+        st.kind = cs.op;
+        st.lane = static_cast<int>(k);
+        st.priority = turn[c][index++];
+        st.ring_of.assign(n, 0);
+        st.position_of.assign(n, 0);
+        const bool backward = v == 1 && r.dims[k].kind == DimKind::Ring;
+        for (unsigned g = 0; g < n; ++g) {
+          if (coord(g, k) != 0) continue;  // one ring per group: its member of coordinate 0
+          std::vector<unsigned> ring(P);
+          std::vector<ElementRange> owned(P);
+          // The range the ring works on: what every member holds before an RS; before an AG,
+          // what the matching RS started from (the members differ only in coordinate k).
+          const ElementRange whole = cs.op == StageKind::ReduceScatter ? held[g] : before_rs[g].back();
+          for (unsigned q = 0; q < P; ++q) {
+            const unsigned pos = backward ? (P - q) % P : q;  // send order: position i to i + 1
+            ring[pos] = g + q * stride[k];
+            owned[pos] = split_range(whole, q, P);
+          }
+          for (unsigned pos = 0; pos < P; ++pos) {
+            st.ring_of[ring[pos]] = static_cast<unsigned>(st.rings.size());
+            st.position_of[ring[pos]] = pos;
+          }
+          st.rings.push_back(std::move(ring));
+          st.chunk.push_back(std::move(owned));
+        }
+        for (unsigned rank = 0; rank < n; ++rank) {
+          if (cs.op == StageKind::ReduceScatter) {
+            before_rs[rank].push_back(held[rank]);
+            held[rank] = split_range(held[rank], coord(rank, k), P);
+          } else {
+            held[rank] = before_rs[rank].back();
+            before_rs[rank].pop_back();
+          }
+        }
+        flow.stages.push_back(std::move(st));
+      }
+      plan.flows.push_back(std::move(flow));
+    }
+  }
+  return plan;
+}
+
 }  // namespace hx

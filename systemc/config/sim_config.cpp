@@ -640,9 +640,9 @@ void check_hierarchical(const ConfigReader& reader, const SimConfig& c, const Fa
 void check_collective(const ConfigReader& reader, SimConfig& c) {
   c.collective.enabled = reader.present("collective");
   const FabricTopology& topo = fabric_topology(c.topology.kind);
-  if (c.router.local_ports > 1 && !topo.has_boards())
+  if (c.router.local_ports > 1 && !topo.has_lanes())
     reader.field("router.local_ports")
-        .fail("1 for a " + c.topology.kind, "several local ports exist on the RTL router (boards only)");
+        .fail("1 for a " + c.topology.kind, "several local ports exist on the RTL router (boards) and on NPU routers");
   if (!c.collective.enabled) {
     if (!reader.present("traffic.injection_rate"))
       reader.field("traffic").fail_missing("injection_rate",

@@ -39,7 +39,7 @@ AcceleratorArray::AcceleratorArray(sc_core::sc_module_name name, const Accelerat
               (cfg.only_source < 0 || static_cast<int>(i) == cfg.only_source);
     for (unsigned k = 0; k < cfg.lanes; ++k) {
       Lane& l = n.lanes[k];
-      l.queue.resize(64);
+      l.queues.assign(cfg.queues, Fifo<OutPacket>(64, Fifo<OutPacket>::Overflow::Grow));
       l.credits.fill(0);
       for (unsigned v = 0; v < cfg.num_vcs; ++v) l.credits[v] = cfg.buf_depth;
     }
@@ -62,16 +62,21 @@ void AcceleratorArray::connect(unsigned node, unsigned lane, FlitLink* to_router
   nodes_.at(node).lanes[lane].rx = from_router;
 }
 
-void AcceleratorArray::push_queue(Lane& l, const OutPacket& p) {
-  if (l.q_size == l.queue.size()) {  // grow (rare): unbounded source queue
-    std::vector<OutPacket> bigger(l.queue.size() * 2);
-    for (std::size_t i = 0; i < l.q_size; ++i) {
-      bigger[i] = l.queue[(l.q_head + i) & (l.queue.size() - 1)];
-    }
-    l.queue.swap(bigger);
-    l.q_head = 0;
+// The lane's next packet: the queue head of lowest priority, the first from next_queue on among
+// equals (round robin).
+unsigned AcceleratorArray::pick_queue(const Lane& l) {
+  const unsigned count = static_cast<unsigned>(l.queues.size());
+  unsigned best = count;
+  for (unsigned i = 0, q = l.next_queue; i < count; ++i, q = q + 1 == count ? 0 : q + 1) {
+    if (!l.queues[q].empty() && (best == count || l.queues[q].front().priority < l.queues[best].front().priority))
+      best = q;
   }
-  l.queue[(l.q_head + l.q_size) & (l.queue.size() - 1)] = p;
+  return best;
+}
+
+// An unbounded source queue: it grows (rarely) rather than refuse.
+void AcceleratorArray::push_queue(Lane& l, unsigned queue, const OutPacket& p) {
+  l.queues[queue].push(p);
   ++l.q_size;
 }
 
@@ -92,8 +97,11 @@ bool AcceleratorArray::inject(Lane& l, unsigned node, unsigned lane, uint64_t t)
       vc = 0;
     }
     if (vc < 0) return false;
-    l.cur = l.queue[l.q_head];
-    l.q_head = (l.q_head + 1) & (l.queue.size() - 1);
+    unsigned q = l.next_queue;
+    if (l.queues.size() > 1) q = pick_queue(l);
+    l.cur = l.queues[q].front();
+    l.queues[q].pop();
+    l.next_queue = q + 1 == l.queues.size() ? 0 : q + 1;
     --l.q_size;
     l.injecting = true;
     l.index = 0;
@@ -196,7 +204,8 @@ void AcceleratorArray::on_clock() {
       const unsigned plane = i / accelerators;
       const unsigned dst = plane * accelerators + pattern_.destination(i % accelerators, n.rng, n.created++);
       const uint32_t id = tracker_.create(i, dst, cfg_.packet_length, t, in_window);
-      push_queue(n.lanes[n.next_lane], OutPacket{id, OutPacket::kNoBuffer, static_cast<uint16_t>(cfg_.packet_length)});
+      push_queue(n.lanes[n.next_lane], 0,
+                 OutPacket{id, OutPacket::kNoBuffer, static_cast<uint16_t>(cfg_.packet_length)});
       n.next_lane = n.next_lane + 1 == lanes ? 0 : n.next_lane + 1;
       if (in_window) window_generated_ += cfg_.packet_length;
     }

@@ -50,6 +50,7 @@
 
 #include <systemc>
 
+#include "fifo.h"
 #include "flit_link.h"
 #include "packet_tracker.h"
 #include "rng.h"
@@ -67,6 +68,7 @@ struct OutPacket {
   uint32_t id = 0;
   uint32_t buffer = kNoBuffer;
   uint16_t length = 0;
+  uint16_t priority = 0;  ///< among a lane's DMA queues: the lowest goes first
 };
 
 struct AcceleratorArrayConfig {
@@ -80,7 +82,11 @@ struct AcceleratorArrayConfig {
   /// Independent network planes: endpoint e is accelerator e mod N's port in plane e div N
   /// (N = the pattern's nodes); its traffic stays in its plane.
   unsigned planes = 1;
-  unsigned lanes = 1;               ///< local ports per accelerator and plane (1..4)
+  unsigned lanes = 1;  ///< local ports per accelerator and plane (1..4)
+  /// DMA queues per lane (a collective whose flows share a lane gives each flow its own, so that
+  /// one flow's packets waiting for a busy link do not hold up another's), served a packet at a
+  /// time: the head of lowest priority, round robin among equals; 1: one FIFO per lane.
+  unsigned queues = 1;
   uint64_t collective_timeout = 0;  ///< cycles a collective may take (with an engine)
   uint64_t warmup = 1000, measure = 10000, drain = 50000, watchdog = 2000;
   uint64_t seed = 1;
@@ -114,8 +120,10 @@ class AcceleratorArray : public sc_core::sc_module {
 
   /// Run a collective: the engine drives the sources (see the header comment).
   void set_engine(CollectiveEngine* engine) { engine_ = engine; }
-  /// The engine's DMA queues a data packet on a lane of `node`.
-  void enqueue(unsigned node, unsigned lane, const OutPacket& p) { push_queue(nodes_[node].lanes[lane], p); }
+  /// The engine's DMA queues a data packet on a lane of `node`, in its queue `queue`.
+  void enqueue(unsigned node, unsigned lane, unsigned queue, const OutPacket& p) {
+    push_queue(nodes_[node].lanes[lane], queue, p);
+  }
   unsigned num_lanes() const { return cfg_.lanes; }
   unsigned num_nodes() const { return static_cast<unsigned>(nodes_.size()); }
 
@@ -139,11 +147,12 @@ class AcceleratorArray : public sc_core::sc_module {
 
  private:
   struct Lane {
-    FlitLink* tx = nullptr;        // to the router
-    FlitLink* rx = nullptr;        // from the router
-    std::vector<OutPacket> queue;  // ring, power-of-two capacity
-    std::size_t q_head = 0, q_size = 0;
-    OutPacket cur;  // the packet being injected (valid while injecting)
+    FlitLink* tx = nullptr;               // to the router
+    FlitLink* rx = nullptr;               // from the router
+    std::vector<Fifo<OutPacket>> queues;  // cfg.queues, served round robin
+    std::size_t q_size = 0;               // packets in all of them
+    unsigned next_queue = 0;              // where the round robin looks first
+    OutPacket cur;                        // the packet being injected (valid while injecting)
     bool injecting = false;
     unsigned index = 0, vc = 0;
     std::array<unsigned, FlitLink::kMaxVcs> credits{};
@@ -162,7 +171,8 @@ class AcceleratorArray : public sc_core::sc_module {
     const char* p = reinterpret_cast<const char*>(&n);
     for (std::size_t off = 0; off < sizeof(Node); off += 64) __builtin_prefetch(p + off, 1);
   }
-  void push_queue(Lane& l, const OutPacket& p);
+  void push_queue(Lane& l, unsigned queue, const OutPacket& p);
+  static unsigned pick_queue(const Lane& l);
   bool inject(Lane& l, unsigned node, unsigned lane, uint64_t t);
   bool receive(Node& n, unsigned node, unsigned lane, bool in_window, uint64_t t);
   std::size_t packets_held(const Node& n) const;

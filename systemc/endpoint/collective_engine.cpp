@@ -36,8 +36,8 @@ uint64_t index_sq_sum(uint64_t n) {
   return static_cast<uint64_t>(static_cast<unsigned __int128>(n - 1) * n * (2 * n - 1) / 6);
 }
 
-// The user tag of a data packet: job 6 bits, flow 2, stage 2, step 20, segment 34.
-constexpr unsigned kSegBits = 34, kStepBits = 20, kStageBits = 2, kFlowBits = 2, kJobBits = 6;
+// The user tag of a data packet: job 6 bits, flow 8, stage 3, step 17, segment 30.
+constexpr unsigned kSegBits = 30, kStepBits = 17, kStageBits = 3, kFlowBits = 8, kJobBits = 6;
 
 }  // namespace
 
@@ -84,9 +84,17 @@ CollectiveEngine::CollectiveEngine(const CollectiveEngineConfig& cfg, std::vecto
     const unsigned p = plan.ranks();
     if (jobs_[j].endpoint.size() != p)
       throw std::invalid_argument("CollectiveEngine: a job needs one endpoint per rank");
-    if (p >= (1u << kStepBits)) throw std::invalid_argument("CollectiveEngine: at most 2^20 ranks per job");
+    if (p >= (1u << kStepBits)) throw std::invalid_argument("CollectiveEngine: at most 2^17 - 1 ranks per job");
     if (segments(plan.elements) >= (uint64_t{1} << kSegBits))
       throw std::invalid_argument("CollectiveEngine: too many segments");
+    if (plan.flows.size() > (1u << kFlowBits)) throw std::invalid_argument("CollectiveEngine: at most 256 flows");
+    for (const Flow& f : plan.flows) {
+      if (f.stages.size() > (1u << kStageBits)) throw std::invalid_argument("CollectiveEngine: at most 8 stages");
+      for (const Stage& st : f.stages) {
+        if (st.lane >= static_cast<int>(cfg_.lanes))
+          throw std::invalid_argument("CollectiveEngine: a stage's lane is beyond the local ports");
+      }
+    }
     for (unsigned r = 0; r < p; ++r) {
       const unsigned e = jobs_[j].endpoint[r];
       if (e >= endpoints || job_of_[e] >= 0)
@@ -166,7 +174,10 @@ void CollectiveEngine::send(const Meta& m, unsigned rank, unsigned dst_rank, uin
   const unsigned src = job.endpoint[rank], dst = job.endpoint[dst_rank];
   const uint64_t hash = PacketTracker::data_hash(&pool_[std::size_t{buffer} * stride_], flits);
   const uint32_t id = tracker_.create_data(src, dst, flits + 1, t, pack(m), hash);
-  acc_->enqueue(src, lane, OutPacket{id, buffer, static_cast<uint16_t>(flits + 1)});
+  const uint16_t priority =
+      static_cast<uint16_t>(job.plan.flows.empty() ? 0 : job.plan.flows[m.flow].stages[m.stage].priority);
+  acc_->enqueue(src, lane, job.plan.queue_per_flow ? m.flow : 0,
+                OutPacket{id, buffer, static_cast<uint16_t>(flits + 1), priority});
   ++state_[m.job].packets;
   state_[m.job].payload_bytes += elements * 4;
 }
@@ -175,7 +186,7 @@ void CollectiveEngine::send_own(const Meta& m, unsigned rank, unsigned dst_rank,
                                 uint64_t t) {
   const uint32_t b = alloc_buffer();
   for (uint64_t i = range.begin; i < range.end; ++i) set(b, i - range.begin, own(m.job, rank, m.flow, m.stage, i));
-  send(m, rank, dst_rank, b, range.size(), m.flow % cfg_.lanes, t);
+  send(m, rank, dst_rank, b, range.size(), lane_of(m), t);
 }
 
 uint32_t CollectiveEngine::own(unsigned job, unsigned rank, unsigned flow, unsigned stage, uint64_t i) {
@@ -405,7 +416,7 @@ void CollectiveEngine::handle(unsigned job, unsigned rank, const Meta& m, uint32
   if (forward) {
     Meta out = m;
     if (st.kind != StageKind::Chain) ++out.step;
-    send(out, rank, next, buffer, elements, m.flow % cfg_.lanes, t);
+    send(out, rank, next, buffer, elements, lane_of(m), t);
   } else {
     free_buffer(buffer);
   }

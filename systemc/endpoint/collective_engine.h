@@ -160,6 +160,12 @@ class CollectiveEngine {
   uint64_t segments(uint64_t elements) const { return (elements + seg_elems_ - 1) / seg_elems_; }
   ElementRange segment(const ElementRange& chunk, uint64_t seg) const;
 
+  /// The local port a packet of `m` takes: its stage's lane, or the flow's.
+  unsigned lane_of(const Meta& m) const {
+    const int lane = jobs_[m.job].plan.flows[m.flow].stages[m.stage].lane;
+    return lane >= 0 ? static_cast<unsigned>(lane) : m.flow % cfg_.lanes;
+  }
+
   uint32_t alloc_buffer();
   void free_buffer(uint32_t b) { free_.push_back(b); }
   uint32_t get(uint32_t buffer, uint64_t e) const;

@@ -6,13 +6,13 @@ namespace hx {
 
 NetworkSwitch::NetworkSwitch(std::string name, unsigned ports, unsigned vcs, unsigned depth, unsigned latency,
                              unsigned speedup, std::unique_ptr<RoutingFunction> routing, PacketTracker* tracker,
-                             ErrorHandler on_error, int own_endpoint_port)
+                             ErrorHandler on_error, unsigned own_endpoint_ports)
     : name_(std::move(name)),
       vcs_(vcs),
       latency_(latency),
       speedup_(speedup),
       routing_(std::move(routing)),
-      own_endpoint_port_(own_endpoint_port),
+      own_endpoint_ports_(own_endpoint_ports),
       tracker_(tracker),
       on_error_(std::move(on_error)),
       in_(ports, nullptr),
@@ -185,7 +185,7 @@ void NetworkSwitch::crossbar_round(uint64_t t) {
     obuf_[o].push(f, t);
     if (is_head(f.type)) {
       // A torus router is its accelerator's own: handing a packet to it is no hop.
-      const bool ejects_here = static_cast<int>(o) == own_endpoint_port_;
+      const bool ejects_here = o < own_endpoint_ports_;
       if (tracker_ != nullptr && !ejects_here) tracker_->on_switch(f);
       if (!is_tail(f.type)) {
         owner_[o * vcs_ + ov] = static_cast<int>(i);

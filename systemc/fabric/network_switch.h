@@ -52,11 +52,11 @@ class NetworkSwitch {
   /// Flits per VC of an output queue: enough for `speedup` arrivals while the link sends one.
   static constexpr unsigned kOutputQueueDepth = 8;
 
-  /// own_endpoint_port: the port to the switch's own accelerator (a torus router's port 0), whose
-  /// deliveries are no hop; -1: none.
+  /// own_endpoint_ports: ports 0 .. n - 1 lead to the switch's own accelerator (a torus router's
+  /// port 0, a multidim NPU's lanes), whose deliveries are no hop; 0: none.
   NetworkSwitch(std::string name, unsigned ports, unsigned vcs, unsigned depth, unsigned latency, unsigned speedup,
                 std::unique_ptr<RoutingFunction> routing, PacketTracker* tracker, ErrorHandler on_error,
-                int own_endpoint_port = -1);
+                unsigned own_endpoint_ports = 0);
 
   /// Port p: `in` brings flits (its sender counts this switch's `depth` credits per VC), `out`
   /// takes them to a receiver with `out_credits` slots per VC.
@@ -109,7 +109,7 @@ class NetworkSwitch {
   std::string name_;
   unsigned vcs_, latency_, speedup_;
   std::unique_ptr<RoutingFunction> routing_;
-  int own_endpoint_port_;
+  unsigned own_endpoint_ports_;
   bool unit_rate_ = true;  // every link connected so far carries one flit per cycle
   PacketTracker* tracker_;
   ErrorHandler on_error_;

@@ -64,21 +64,22 @@ void SwitchFabric::build(const NetworkDescription& net, const Ports& ports) {
     if (n.kind != Kind::Switch) continue;
     switches_.push_back(std::make_unique<NetworkSwitch>(n.name, n.ports, vcs_, switch_depth_, n.latency, n.speedup,
                                                         make_routing(n.routing, n.place), tracker_, on_error_,
-                                                        n.own_endpoint_port));
+                                                        n.own_endpoint_ports));
     sw[i] = switches_.back().get();
   }
   for (const LinkDescription& l : net.links) {
     const NodeDescription& a = net.nodes[l.a.node];
+    const std::size_t lane = std::size_t{a.endpoint} * ports.lanes + l.a.port;  // an endpoint's link
     NetworkSwitch* b = sw[l.b.node];
     if (b == nullptr) throw std::logic_error("network description: link from " + a.name + " ends at no switch");
     if (a.kind == Kind::Switch) {
       cable(sw[l.a.node], l.a.port, b, l.b.port, l.latency, l.rate);
     } else if (a.kind == Kind::Endpoint && l.medium == Medium::Internal) {
       // The accelerator's own router port: its local links, with the accelerator's credits.
-      b->connect(l.b.port, ports.inject.at(a.endpoint), ports.eject.at(a.endpoint), router_depth_);
+      b->connect(l.b.port, ports.inject.at(lane), ports.eject.at(lane), router_depth_);
     } else if (a.kind == Kind::Endpoint) {
-      attach(b, l.b.port, a.name + "_port", ports.inject.at(a.endpoint), ports.eject.at(a.endpoint), a.board, a.x, a.y,
-             l.latency, l.rate);
+      attach(b, l.b.port, a.name + "_port", ports.inject.at(lane), ports.eject.at(lane), a.board, a.x, a.y, l.latency,
+             l.rate);
     } else {
       // A board edge port: the plane's side of it is a pair of zero-latency links.
       PlaneModel& plane = *ports.planes.at(a.plane).at(a.board);

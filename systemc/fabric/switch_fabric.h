@@ -41,7 +41,9 @@ class SwitchFabric : public sc_core::sc_module {
 
   /// What the network joins: the endpoints' links (systems without boards) and the board planes.
   struct Ports {
-    std::vector<FlitLink*> inject, eject;          ///< per endpoint: into and out of the network
+    /// Per endpoint and lane (endpoint * lanes + lane): into and out of the network.
+    std::vector<FlitLink*> inject, eject;
+    unsigned lanes = 1;
     std::vector<std::vector<PlaneModel*>> planes;  ///< [plane][board], board by * global_x + bx
   };
   /// Instantiates a topology builder's netlist: a NetworkSwitch per switch node, in node order

@@ -26,19 +26,13 @@ nlohmann::ordered_json model_results(const SimConfig& cfg) {
   const FabricTopology& topo = fabric_topology(cfg.topology.kind);
   const std::vector<Dimension> dims = topo.dimensions(cfg);
   if (dims.empty())
-    throw std::invalid_argument(cfg.source + ": hxsim model times hierarchical collectives on a platform of dimensions " +
+    throw std::invalid_argument(cfg.source +
+                                ": hxsim model times hierarchical collectives on a platform of dimensions " +
                                 "(topology.dims); the " + topo.describe(cfg) + " has none");
   if (!cfg.collective.enabled || cfg.collective.algorithm != CollectiveAlgorithm::Hierarchical)
     throw std::invalid_argument(cfg.source + ": hxsim model needs a collective section with algorithm hierarchical");
 
-  ScheduleRequest req;
-  req.dims = dims;
-  req.op = cfg.collective.op;
-  req.message_bytes = static_cast<double>(cfg.collective.message_bytes);
-  req.chunks = cfg.collective.chunks;
-  req.scheduler = cfg.collective.scheduler;
-  req.intra = cfg.collective.intra;
-  req.threshold = cfg.collective.threshold;
+  const ScheduleRequest req = hierarchical_request(cfg);
   const ChunkSchedule schedule = schedule_chunks(req);
   const ScheduleTimeline tl = simulate_schedule(req, schedule);
 

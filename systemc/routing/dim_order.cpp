@@ -2,10 +2,10 @@
 // ports numbered as dim_layout.h describes).
 //
 // An NPU's router corrects the lowest dimension in which it differs from the destination, then
-// the next: a ring the short way round (ties forward), a clique straight to the peer, a switch
-// dimension through a switch, which hands the packet to the NPU of the destination's coordinate.
-// Of a dimension's parallel links (rings, copies of a clique's link, switch planes) it takes the
-// one with the most room, so one flow spreads over all of them.
+// the next (and hands an arrived packet to its NPU on the lane of the dimension it came from): a ring the short way
+// round (ties forward), a clique straight to the peer, a switch dimension through a switch, which hands the packet to
+// the NPU of the destination's coordinate. Of a dimension's parallel links (rings, copies of a clique's link, switch
+// planes) it takes the one with the most room, so one flow spreads over all of them.
 //
 // Deadlock freedom: dimensions are crossed in increasing order, so only a ring can close a
 // cycle of channel waits within a dimension; on a ring a packet travels on VC 0 until it crosses
@@ -25,13 +25,14 @@ class DimOrder : public RoutingFunction {
 
   RouteChoice route(const Flit& head, unsigned in, unsigned vc, const NetworkSwitch& sw) override {
     const unsigned dst = c_.addressing.terminal(head);
-    if (c_.dim_switch >= 0) return sw.if_free(static_cast<int>(L_.coord(dst, static_cast<unsigned>(c_.dim_switch))), vc);
+    if (c_.dim_switch >= 0)
+      return sw.if_free(static_cast<int>(L_.coord(dst, static_cast<unsigned>(c_.dim_switch))), vc);
     const unsigned me = c_.index;
     for (unsigned k = 0; k < L_.dims.size(); ++k) {
       const DimLayout::Dim& d = L_.dims[k];
       const unsigned c = L_.coord(me, k), t = L_.coord(dst, k);
       if (c == t) continue;
-      const bool same_dim = in != 0 && L_.dim_of_port(in) == k;
+      const bool same_dim = in >= L_.lanes && L_.dim_of_port(in) == k;
       switch (d.kind) {
         case DimKind::Ring: {
           const bool forward = (t + d.size - c) % d.size <= d.size / 2;
@@ -46,7 +47,8 @@ class DimOrder : public RoutingFunction {
         case DimKind::Switch: return roomiest(sw, d.first_port, 1, d.links, 0);
       }
     }
-    return sw.if_free(0, vc);  // arrived: the NPU's own port
+    // Arrived: to the NPU, on the lane of the dimension it came from (its own lane if it never left).
+    return sw.if_free(static_cast<int>(in < L_.lanes ? in : L_.dim_of_port(in)), vc);
   }
 
   std::string describe_head(const Flit& head) const override {

@@ -64,7 +64,27 @@ std::vector<CollectiveJob> collective_jobs(const SimConfig& cfg, std::vector<all
   if (k.jobs.empty()) {
     CollectiveJob job;
     job.name = "job0";
-    job.plan = make_collective_plan(k.op, k.algorithm, cfg.system_x(), cfg.system_y(), k.elements(), k.root);
+    if (k.algorithm == CollectiveAlgorithm::Hierarchical) {
+      // The chunks cross the platform's dimensions in the order the scheduler gives them. An
+      // NPU feeds each dimension through its own lane, one flit per cycle: a dimension faster
+      // than that would be held back by the NPU, not by its links, and the run would measure
+      // the lane.
+      const ScheduleRequest req = hierarchical_request(cfg);
+      for (std::size_t d = 0; d < req.dims.size(); ++d) {
+        const double bps = req.dims[d].link_bps * req.dims[d].links;
+        if (bps > cfg.local_link.bandwidth_bps * (1 + 1e-9))
+          throw std::invalid_argument(
+              cfg.source + ": topology.dims[" + std::to_string(d) + "]: links x bandwidth = " + format_bandwidth(bps) +
+              " is more than an NPU lane carries (one flit per cycle, " +
+              format_bandwidth(cfg.local_link.bandwidth_bps) +
+              "); the cycle model's NPU would hold the dimension back: raise router.clock or scale the bandwidths "
+              "down (hxsim model takes the config as it is)");
+      }
+      const ChunkSchedule schedule = schedule_chunks(req);
+      job.plan = hierarchical_plan(req, schedule, simulate_schedule(req, schedule), k.elements());
+    } else {
+      job.plan = make_collective_plan(k.op, k.algorithm, cfg.system_x(), cfg.system_y(), k.elements(), k.root);
+    }
     for (unsigned r = 0; r < cfg.node_count(); ++r) job.endpoint.push_back(r);
     jobs.push_back(std::move(job));
     return jobs;
@@ -181,7 +201,12 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
     }
   }
 
+  // The collective's jobs first: their plans say how many DMA queues a lane has.
+  std::vector<CollectiveJob> jobs;
+  if (cfg.collective.enabled) jobs = collective_jobs(cfg, n.placements);
   AcceleratorArrayConfig ac;
+  for (const CollectiveJob& job : jobs)
+    if (job.plan.queue_per_flow) ac.queues = std::max(ac.queues, static_cast<unsigned>(job.plan.flows.size()));
   ac.num_vcs = cfg.router.vcs;
   ac.buf_depth = cfg.router.buffer_depth;
   ac.any_vc = cfg.router.vc_policy == VcPolicy::Any;
@@ -205,7 +230,6 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
     }
   }
   if (cfg.collective.enabled) {
-    std::vector<CollectiveJob> jobs = collective_jobs(cfg, n.placements);
     if (!cfg.collective.jobs.empty()) {
       // Every job's boards and endpoints, for the tracker's check that no packet enters a board
       // of another job (idle jobs under only_job still own theirs).
@@ -247,10 +271,11 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
     if (topo.has_boards()) {
       ports.planes = plane_of_board;
     } else {
-      for (unsigned i = 0; i < nodes; ++i) {
+      for (std::size_t i = 0; i < n.inject.size(); ++i) {
         ports.inject.push_back(n.inject[i].get());
         ports.eject.push_back(n.eject[i].get());
       }
+      ports.lanes = lanes;
     }
     n.fabric->build(topo.network(cfg), ports);
     SwitchFabric* fabric = n.fabric.get();

@@ -2,7 +2,9 @@
 // its builder (multidim.cpp) and its routing function (routing/dim_order.cpp).
 //
 // NPU n has coordinate (n / stride_K) mod P_K in dimension K, dim1 varying fastest. Its router
-// has port 0 to the NPU and then, dimension by dimension, the NPU's links of that dimension:
+// has one port to the NPU per dimension (the NPU's lanes 0 .. D - 1: lane K carries what the NPU
+// sends into dimension K and what arrives from it, so that a packet waiting for one dimension
+// never holds up another's) and then, dimension by dimension, the NPU's links of that dimension:
 //   ring             2 R ports, R parallel rings: port 2r to the next NPU of ring r, 2r + 1 to
 //                    the previous one (their ports 2r + 1 and 2r);
 //   fully_connected  k (P - 1) ports, k links to each peer: copy j's link to the peer q steps
@@ -26,9 +28,11 @@ struct DimLayout {
     unsigned first_port = 1;  ///< the NPU router's first port of this dimension
   };
   std::vector<Dim> dims;
-  unsigned router_ports = 1;  ///< an NPU router's ports: its NPU's and every dimension's links
+  unsigned lanes = 0;         ///< the NPU's ports into its router, one per dimension
+  unsigned router_ports = 0;  ///< an NPU router's ports: its NPU's lanes and every dimension's links
 
-  explicit DimLayout(const std::vector<Dimension>& ds) {
+  explicit DimLayout(const std::vector<Dimension>& ds)
+      : lanes(static_cast<unsigned>(ds.size())), router_ports(static_cast<unsigned>(ds.size())) {
     unsigned stride = 1;
     for (const Dimension& d : ds) {
       dims.push_back({d.kind, d.size, d.links, stride, router_ports});
@@ -42,7 +46,7 @@ struct DimLayout {
   unsigned with_coord(unsigned npu, unsigned k, unsigned c) const {
     return npu + (c - coord(npu, k)) * dims[k].stride;  // unsigned wrap-around cancels out
   }
-  /// The dimension an NPU router's port p (>= 1) belongs to.
+  /// The dimension an NPU router's port p (>= lanes) belongs to.
   unsigned dim_of_port(unsigned p) const {
     unsigned k = 0;
     while (k + 1 < dims.size() && p >= dims[k + 1].first_port) ++k;

@@ -39,6 +39,8 @@ class FabricTopology {
   /// The boards and, for a HammingMesh, the trees' leaf layout, as network() builds them; what
   /// the job allocator reads (alloc/). None for systems without a board grid.
   virtual std::optional<BoardGrid> board_grid(const SimConfig&) const { return std::nullopt; }
+  /// Its accelerators may have several local ports (router.local_ports): the RTL routers' lanes.
+  virtual bool has_lanes() const { return has_boards(); }
   /// C++ switches join the boards or endpoints: network() describes them.
   virtual bool has_fabric() const { return true; }
   /// The network of C++ switches that joins the boards or endpoints, in construction order.
@@ -113,5 +115,10 @@ class FabricTopology {
 const FabricTopology& fabric_topology(const std::string& kind);
 /// Every registered builder, in registration order.
 const std::vector<const FabricTopology*>& fabric_topologies();
+
+/// A hierarchical collective's schedule request (dim_schedule.h): the platform's dimensions and
+/// the collective section's op, message and chunk scheduling. What both the cycle model and
+/// `hxsim model` schedule.
+ScheduleRequest hierarchical_request(const SimConfig& c);
 
 }  // namespace hx

@@ -2,12 +2,11 @@
 // grid of 1..4 dimensions, each a ring, a fully connected clique or a switch, with links of its
 // own bandwidth and latency (dim_layout.h numbers the ports).
 //
-// Every NPU has a router (a C++ switch with its NPU on port 0, one cycle like the boards' RTL
-// routers) with the NPU's links of every dimension; a switch dimension adds one switch per
-// plane and group of NPUs. A dimension's links run at its bandwidth (LinkRate against the local
-// link's flit rate); its latency, the NPU-to-NPU time of a minimum message, is split over the
-// hop: a ring or clique link takes it less the receiving router's cycle, a switch dimension's
-// two links share it less the switch's pipeline and the router's cycle.
+// Every NPU has a router (a C++ switch with its NPU on one port per dimension, the NPU's lanes,
+// one cycle like the boards' RTL routers) with the NPU's links of every dimension; a switch dimension adds one switch
+// per plane and group of NPUs. A dimension's links run at its bandwidth (LinkRate against the local link's flit rate);
+// its latency, the NPU-to-NPU time of a minimum message, is split over the hop: a ring or clique link takes it less the
+// receiving router's cycle, a switch dimension's two links share it less the switch's pipeline and the router's cycle.
 //
 // Links are priced as Table 2's note describes the technologies: every dimension within a pod
 // is in the package or on the board (PCB traces); the last one "uses NICs", optical cables.
@@ -29,6 +28,7 @@ unsigned cycles_of(double seconds, const SimConfig& cfg) {
 class MultidimTopology : public FabricTopology {
  public:
   const char* kind() const override { return "multidim"; }
+  bool has_lanes() const override { return true; }
   const char* description() const override {
     return "1..4 dimensions of rings, cliques and switches (Rashidi et al., Table 2)";
   }
@@ -46,7 +46,7 @@ class MultidimTopology : public FabricTopology {
       r.ports = L.router_ports;
       r.latency = 1;
       r.speedup = 1;
-      r.own_endpoint_port = 0;
+      r.own_endpoint_ports = L.lanes;
       r.routing = cfg.routing.algorithm;
       r.place.switch_name = r.name;
       r.place.addressing = endpoint_addressing(cfg);
@@ -57,8 +57,11 @@ class MultidimTopology : public FabricTopology {
       e.kind = NodeDescription::Kind::Endpoint;
       e.name = "node" + std::to_string(i);
       e.endpoint = i;
-      net.add_link({net.add_node(std::move(e)), 0}, {router[i], 0}, cfg.local_link.latency_cycles, LinkRate{}, "local",
-                   Medium::Internal);
+      e.ports = L.lanes;
+      const unsigned npu = net.add_node(std::move(e));
+      for (unsigned lane = 0; lane < L.lanes; ++lane)
+        net.add_link({npu, lane}, {router[i], lane}, cfg.local_link.latency_cycles, LinkRate{}, "local",
+                     Medium::Internal);
     }
     for (unsigned k = 0; k < L.dims.size(); ++k) {
       const Dimension& d = cfg.topology.dims[k];
@@ -110,8 +113,7 @@ class MultidimTopology : public FabricTopology {
             const unsigned peer = L.with_coord(i, k, pc);
             for (unsigned j = 0; j < copies; ++j)
               net.add_link({router[i], ld.first_port + j * (d.size - 1) + q - 1},
-                           {router[peer], ld.first_port + j * (d.size - 1) + (d.size - q) - 1}, hop, rate, cls,
-                           medium);
+                           {router[peer], ld.first_port + j * (d.size - 1) + (d.size - q) - 1}, hop, rate, cls, medium);
           }
         }
       }
@@ -142,6 +144,12 @@ class MultidimTopology : public FabricTopology {
   void check(const ConfigReader& reader, SimConfig& c) const override {
     forbid(reader, {"topology.board", "topology.global", "topology.endpoints", "topology.dragonfly", "topology.tree"});
     require(reader, "topology.dims", "a list of 1..4 dimensions");
+    // One lane per dimension (dim_layout.h).
+    const unsigned lanes = static_cast<unsigned>(c.topology.dims.size());
+    if (reader.present("router.local_ports") && c.router.local_ports != lanes)
+      reader.field("router.local_ports")
+          .fail(std::to_string(lanes) + " on this platform, or no local_ports", "an NPU has one lane per dimension");
+    c.router.local_ports = lanes;
     // The cycle model's links carry 1/16 to 8 flits per cycle (credit_link.h's rates).
     const std::vector<Field> items = reader.field("topology.dims").elements("a list of dimensions");
     const double flit_rate = c.local_link.bandwidth_bps;
@@ -169,12 +177,11 @@ class MultidimTopology : public FabricTopology {
   void derivations(const SimConfig& c, std::vector<std::string>& d) const override {
     for (std::size_t k = 0; k < c.topology.dims.size(); ++k) {
       const Dimension& dim = c.topology.dims[k];
-      d.push_back("topology.dims[" + std::to_string(k) + "] " + dim_kind_name(dim.kind) + " of " +
-                  std::to_string(dim.size) + ": " +
-                  LinkRate::from_bandwidth(dim.link_bps, c.local_link.bandwidth_bps).describe() + " per link, " +
-                  std::to_string(dim.links) + " links per NPU = " + format_bandwidth(dim.link_bps * dim.links) +
-                  "; latency " + format_time(dim.latency_s) + " = " + std::to_string(cycles_of(dim.latency_s, c)) +
-                  " cycles NPU to NPU");
+      d.push_back(
+          "topology.dims[" + std::to_string(k) + "] " + dim_kind_name(dim.kind) + " of " + std::to_string(dim.size) +
+          ": " + LinkRate::from_bandwidth(dim.link_bps, c.local_link.bandwidth_bps).describe() + " per link, " +
+          std::to_string(dim.links) + " links per NPU = " + format_bandwidth(dim.link_bps * dim.links) + "; latency " +
+          format_time(dim.latency_s) + " = " + std::to_string(cycles_of(dim.latency_s, c)) + " cycles NPU to NPU");
     }
   }
   // The longest link's round trip: a dimension's link (its latency, send register, router cycle,
@@ -187,8 +194,9 @@ class MultidimTopology : public FabricTopology {
       const unsigned cycles = cycles_of(d.latency_s, c);
       const double flits = rate * (2.0 * (1 + cycles) + switch_pipeline(c) + 2);
       if (flits > most.flits)
-        most = {flits, "topology.dims[" + std::to_string(k) + "]: " + format_number(rate) + " flits per cycle x (2 x (1 + " +
-                           std::to_string(cycles) + ") link + " + std::to_string(switch_pipeline(c)) + " pipeline + 2)"};
+        most = {flits, "topology.dims[" + std::to_string(k) + "]: " + format_number(rate) +
+                           " flits per cycle x (2 x (1 + " + std::to_string(cycles) + ") link + " +
+                           std::to_string(switch_pipeline(c)) + " pipeline + 2)"};
     }
     return most;
   }

@@ -19,7 +19,7 @@ NetworkEquipment NetworkDescription::equipment(int plane) const {
   NetworkEquipment e;
   // A router with its own accelerator (a torus's) is part of that accelerator, not equipment.
   for (const NodeDescription& n : nodes)
-    e.switches += n.kind == NodeDescription::Kind::Switch && n.own_endpoint_port < 0 && in_plane(n);
+    e.switches += n.kind == NodeDescription::Kind::Switch && n.own_endpoint_ports == 0 && in_plane(n);
   for (const LinkDescription& l : links) {
     if (!in_plane(nodes[l.a.node])) continue;
     switch (l.medium) {

@@ -47,12 +47,14 @@ struct NodeDescription {
   // function it asks (registered name) and its place in the topology for that function.
   unsigned ports = 0;
   unsigned latency = 1, speedup = 1;
-  int own_endpoint_port = -1;  ///< the port to its own accelerator (a torus router's 0), whose
-                               ///< deliveries are no hop; -1 none
+  /// Ports 0 .. own_endpoint_ports - 1 lead to its own accelerator (a torus router's port 0, a
+  /// multidim NPU router's lanes), whose deliveries are no hop; 0: none.
+  unsigned own_endpoint_ports = 0;
   std::string routing;
   RoutingContext place;
 
-  // Endpoint: its number (the network's endpoint e: inject[e], eject[e]).
+  // Endpoint: its number, and its lanes as `ports` (0 counts as 1): the link from its port k is
+  // lane k, the network's inject[e * lanes + k] and eject[e * lanes + k].
   // BoardEdge: the board plane's edge port `edge` of board `board` (by * global_x + bx) in plane
   // `plane`, at router (x, y) of the board.
   unsigned endpoint = 0;

@@ -61,6 +61,18 @@ FabricTopology::RoundTrip FabricTopology::credit_round_trip(const SimConfig& c) 
                                                 (rate > 1 ? ")" : "")};
 }
 
+ScheduleRequest hierarchical_request(const SimConfig& c) {
+  ScheduleRequest req;
+  req.dims = fabric_topology(c.topology.kind).dimensions(c);
+  req.op = c.collective.op;
+  req.message_bytes = static_cast<double>(c.collective.message_bytes);
+  req.chunks = c.collective.chunks;
+  req.scheduler = c.collective.scheduler;
+  req.intra = c.collective.intra;
+  req.threshold = c.collective.threshold;
+  return req;
+}
+
 const FabricTopology& fabric_topology(const std::string& kind) {
   return *find_named(fabric_topologies(), kind, "fabric topology", [](const FabricTopology* t) { return t->kind(); });
 }

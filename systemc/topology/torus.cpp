@@ -30,7 +30,7 @@ class TorusTopology : public FabricTopology {
       r.ports = 5;
       r.latency = switch_pipeline(cfg);
       r.speedup = 1;
-      r.own_endpoint_port = 0;
+      r.own_endpoint_ports = 1;
       r.routing = cfg.routing.algorithm;
       r.place.switch_name = r.name;
       r.place.addressing = endpoint_addressing(cfg);
