@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "network_cost.h"
 #include "nv_gpu.h"
 #include "nv_routing.h"
 #include "nv_switch.h"
@@ -248,6 +249,12 @@ void NvResults::LinkClass::add(const LinkTx& link) {
   max_busy_cycles = std::max(max_busy_cycles, link.busy_cycles());
 }
 
+nlohmann::ordered_json nv_network_json(const NvTopology& topo) {
+  const NetworkDescription& net = topo.network();
+  // No analytical spec: the cost model has no closed form of an NVSwitch system.
+  return network_cost_json(net.equipment(), net.link_groups(), std::nullopt, topo.links());
+}
+
 nlohmann::ordered_json nv_results(const NvConfig& c, const NvTopology& topo, const NvResults& r) {
   using nlohmann::ordered_json;
   const bool reduces = c.method == Method::Pull || c.method == Method::Push;
@@ -260,6 +267,7 @@ nlohmann::ordered_json nv_results(const NvConfig& c, const NvTopology& topo, con
   cfg["description"] = c.description;
   cfg["endpoints"] = topo.gpus();
   cfg["switches"] = topo.switches();
+  cfg["network"] = nv_network_json(topo);
   cfg["routing_summary"] = "routing and multicast (MCR) tables";
   cfg["links_per_gpu"] = topo.links();
   cfg["link_bandwidth_GBps"] = c.link_bandwidth / 8e9;
