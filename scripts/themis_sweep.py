@@ -12,7 +12,11 @@ Bandwidth utilisation is the paper's average BW utilisation weighted by each dim
 bandwidth: the bytes every NPU sends over all dimensions per second, over the sum of its
 dimensions' bandwidths (collective.jobs[0].fraction_of_peak).
 
-    scripts/themis_sweep.py [--hxsim build/hxsim] [--out build/bench/themis.json]
+With --cycle it also runs the reduced platforms of configs/themis/small/ in the cycle model
+(`hxsim run`, real data) beside the analytical backend, for every schedule and two message
+sizes, and writes that table to build/bench/themis_cycle.md (a few minutes).
+
+    scripts/themis_sweep.py [--hxsim build/hxsim] [--out build/bench/themis.json] [--cycle]
 """
 import argparse
 import json
@@ -39,10 +43,13 @@ PAPER = {"themis_scf_speedup_mean": 1.72, "themis_scf_speedup_max": 2.70, "themi
          "utilisation_percent": {"baseline": 56.31, "themis_fifo": 87.67, "themis_scf": 95.14}}
 
 
-def model(hxsim, config, sets):
+SMALL = ["2d_sw_sw", "3d_sw_sw_sw_homo", "3d_sw_sw_sw_hetero", "4d_ring_sw_sw_sw"]
+
+
+def model(hxsim, config, sets, command="model"):
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "m.json")
-        cmd = [hxsim, "model", config, "--quiet", "--out", out]
+        cmd = [hxsim, command, config, "--quiet", "--out", out]
         for s in sets:
             cmd += ["--set", s]
         subprocess.run(cmd, check=True)
@@ -54,7 +61,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--hxsim", default=os.path.join(ROOT, "build", "hxsim"))
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "bench", "themis.json"))
+    ap.add_argument("--cycle", action="store_true", help="also compare cycle model and analytical backend")
     args = ap.parse_args()
+    if args.cycle:
+        cycle_table(args)
 
     runs = []
     for name, cfg in PLATFORMS:
@@ -137,6 +147,28 @@ def main():
     png = os.path.splitext(args.out)[0] + ".png"
     fig.savefig(png, dpi=120)
     print(f"wrote {png}")
+
+
+def cycle_table(args):
+    lines = ["| platform | NPUs | schedule | message | cycle model (us) | analytic (us) | cycle / analytic |",
+             "|---|---|---|---|---|---|---|"]
+    for cfg in SMALL:
+        path = os.path.join(ROOT, "configs", "themis", "small", cfg + ".yaml")
+        for key, sched, intra in POLICIES:
+            for size in ["1MiB", "4MiB"]:
+                sets = [f"collective.scheduler={sched}", f"collective.intra={intra}", f"collective.message={size}"]
+                run = model(args.hxsim, path, sets, "run")
+                ana = model(args.hxsim, path, sets)
+                lines.append(f"| {cfg} | {run['ranks']} | {key} | {size} | {run['time_us']:.2f} | "
+                             f"{ana['time_us']:.2f} | {run['time_us'] / ana['time_us']:.3f} |")
+        print(f"{cfg}: done", file=sys.stderr)
+    table = "\n".join(lines) + "\n"
+    path = os.path.join(os.path.dirname(args.out), "themis_cycle.md")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(table)
+    print(table)
+    print(f"wrote {path}")
 
 
 if __name__ == "__main__":

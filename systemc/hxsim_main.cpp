@@ -35,7 +35,6 @@
 #include "alloc_report.h"
 #include "analytic_backend.h"
 #include "cost_report.h"
-#include "fabric_topology.h"
 #include "gtkw.h"
 #include "network_cost.h"
 #include "network_models.h"
@@ -233,8 +232,8 @@ int cmd_list() {
   return kExitOk;
 }
 
-// A system config (`topology:`, one system of the fabric model) rather than a cost config
-// (`topologies:`, a list); an unreadable file is left to the cost config's loader to report.
+// A system config (`topology:`, one system) rather than a cost config (`topologies:`, a list);
+// an unreadable file is left to the cost config's loader to report.
 bool is_system_config(const std::string& path) {
   try {
     const YAML::Node root = YAML::LoadFile(path);
@@ -245,28 +244,20 @@ bool is_system_config(const std::string& path) {
 }
 
 // `hxsim cost SYSTEM_CONFIG`: the netlist its topology builder makes, priced, beside the
-// analytical model's counts for the same parameters.
+// analytical model's counts for the same parameters where there is one.
 int cmd_cost_system(const std::string& path, const std::vector<std::string>& sets, const std::string& out, bool quiet) {
   hx::RunRequest request;
   request.config_path = path;
   request.overrides = sets;
-  const hx::NetworkModel& model = hx::model_for(request);
-  if (model.name != "fabric")
-    throw UsageError(path + ": hxsim cost prices the netlists of the fabric model's systems; this is a " + model.name +
-                     " system, whose equipment the cost model does not price");
-  const hx::SimConfig cfg = hx::load_config(path, sets);
-  const hx::FabricTopology& topo = hx::fabric_topology(cfg.topology.kind);
-  if (!topo.has_fabric()) throw UsageError(path + ": a lone " + cfg.topology.kind + " has no network to price");
-  const hx::NetworkDescription net = topo.network(cfg);
+  const hx::PricedNetwork p = hx::model_for(request).price(request);
   nlohmann::ordered_json j;
-  j["hxsim"] = {{"command", "cost"}, {"config", path}, {"name", cfg.name}};
-  j["system"] = topo.describe(cfg);
-  j["endpoints"] = cfg.node_count();
-  j["network"] =
-      hx::network_cost_json(net.equipment(), net.link_groups(), topo.analytic_spec(cfg), cfg.topology.planes);
+  j["hxsim"] = {{"command", "cost"}, {"config", path}, {"name", p.name}};
+  j["system"] = p.system;
+  j["endpoints"] = p.endpoints;
+  j["network"] = p.network;
   if (!out.empty()) write_atomically(out, j.dump(2) + "\n");
   if (!quiet) {
-    std::printf("%s: %s, %u endpoints\n%s", cfg.name.c_str(), j["system"].get<std::string>().c_str(), cfg.node_count(),
+    std::printf("%s: %s, %u endpoints\n%s", p.name.c_str(), p.system.c_str(), p.endpoints,
                 hx::network_cost_text(j["network"]).c_str());
     if (!out.empty()) std::printf("  results  %s\n", out.c_str());
   }
@@ -353,8 +344,7 @@ int sc_main(int argc, char* argv[]) {
   check->add_option("--set", sets, "override a key: key.path=value (repeatable)");
 
   CLI::App* cost = app.add_subcommand("cost", "switches, cables, dollars, diameter, bisection of topologies");
-  cost->add_option("CONFIG", path,
-                   "YAML cost config file (docs/cost.md), or a fabric system config: its netlist, priced")
+  cost->add_option("CONFIG", path, "YAML cost config file (docs/cost.md), or a system config: its netlist, priced")
       ->required();
   cost->add_option("--set", sets, "override a key: key.path=value (repeatable)");
   cost->add_option("--out", out, "write the results JSON here");

@@ -63,12 +63,36 @@ TEST(HxsimCost, PricesASystemConfigsNetlist) {
   EXPECT_EQ(j["network"]["dac_cables"], 1024);
   EXPECT_EQ(j["network"]["aoc_cables"], 1024);
   EXPECT_EQ(j["network"]["matches_analytic"], true);
-  // An NVSwitch system is refused with a reason, and nothing is written.
-  const fs::path none = d / "none.json";
-  const Result nv = hxsim("cost " + kConfigDir + "/dgx2_push.yaml --out " + none.string());
-  EXPECT_EQ(nv.exit_code, 2) << nv.output;
-  EXPECT_NE(nv.output.find("nvswitch system"), std::string::npos) << nv.output;
-  EXPECT_FALSE(fs::exists(none));
+}
+
+// An NVSwitch system's netlist: counted by medium, but neither priced (no NVSwitch or NVLink
+// price) nor compared with an analytical model (none), and the output says both.
+TEST(HxsimCost, CountsAnNvSwitchSystemsNetlist) {
+  const fs::path d = scratch();
+  const fs::path out = d / "dgx2.json";
+  const Result r = hxsim("cost " + kConfigDir + "/dgx2_push.yaml --out " + out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("12 switches, 0 DAC + 0 AoC cables, not priced"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("not priced: the cost model has no price for an NVSwitch"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("analytic  none"), std::string::npos) << r.output;
+  std::ifstream in(out);
+  const auto j = nlohmann::json::parse(in);
+  EXPECT_EQ(j["endpoints"], 16);
+  EXPECT_EQ(j["network"]["switches"], 12);
+  EXPECT_EQ(j["network"]["pcb_links"], 16 * 6 + 6 * 8);  // GPU links and trunks
+  EXPECT_EQ(j["network"]["aoc_cables"], 0);
+  EXPECT_TRUE(j["network"]["cost_usd"].is_null());
+  EXPECT_TRUE(j["network"]["analytic"].is_null());
+  EXPECT_EQ(j["network"]["planes"], 6);
+
+  const Result tree = hxsim("cost " + kConfigDir + "/fat_tree128_push.yaml --out " + out.string());
+  ASSERT_EQ(tree.exit_code, 0) << tree.output;
+  std::ifstream in2(out);
+  const auto t = nlohmann::json::parse(in2);
+  EXPECT_EQ(t["endpoints"], 128);
+  EXPECT_EQ(t["network"]["switches"], 144);
+  EXPECT_EQ(t["network"]["pcb_links"], 128 * 6);
+  EXPECT_EQ(t["network"]["aoc_cables"], 16 * 6 * 8);  // leaf-spine cables
 }
 
 TEST(HxsimCost, QuietAndOverrides) {

@@ -308,24 +308,24 @@ TEST(MultidimCollective, EveryScheduleIsRightAndAgreesWithTheModel) {
   }
 }
 
-// A ring dimension (both directions of every ring carry half of each chunk) and four dimensions.
-TEST(MultidimCollective, RingAndFourDimensionsAgreeWithTheModel) {
+// Ring dimensions (both directions of every ring carry half of each chunk), a fully connected one
+// (the direct algorithm), four dimensions. The 4D-Ring_FC_Ring_SW platform is the one where the
+// two models differ by more than the head flits: 5-6% (docs/themis.md).
+TEST(MultidimCollective, RingCliqueAndFourDimensionsAgreeWithTheModel) {
   const fs::path d = scratch();
-  const Times t = run_and_model(themis_config("small/4d_ring_sw_sw_sw"), "", d);
-  EXPECT_NEAR(t.run_us / t.model_us, 1.0, 0.05) << "run " << t.run_us << " us, model " << t.model_us << " us";
+  for (const auto& [platform, within] : {std::pair<const char*, double>{"small/3d_fc_ring_sw", 0.05},
+                                         {"small/4d_ring_sw_sw_sw", 0.05},
+                                         {"small/4d_ring_fc_ring_sw", 0.065}}) {
+    const Times t = run_and_model(themis_config(platform), "", d);
+    EXPECT_NEAR(t.run_us / t.model_us, 1.0, within)
+        << platform << ": run " << t.run_us << " us, model " << t.model_us << " us";
+  }
 }
 
 // What the cycle model does not run yet, it refuses with the reason; what its NPU lanes cannot
 // feed, too.
 TEST(MultidimCollective, RefusesWhatItCannotRunFaithfully) {
   const fs::path d = scratch();
-  const fs::path clique = write_file(d / "fc.yaml",
-                                     "topology:\n  kind: multidim\n  dims:\n    - {size: 4, kind: fully_connected, "
-                                     "bandwidth: 32 Gb/s, links: 3, latency: 10 ns}\n" +
-                                         std::string(kCollective));
-  const test::CliResult fc = test::hxsim("run " + clique.string() + " --quiet --out " + (d / "r.json").string());
-  EXPECT_EQ(fc.exit_code, 2) << fc.output;
-  EXPECT_NE(fc.output.find("fully_connected"), std::string::npos) << fc.output;
   const test::CliResult fast = test::hxsim("run " + themis_config("small/2d_sw_sw") +
                                            " --set router.clock=500MHz --quiet --out " + (d / "r.json").string());
   EXPECT_EQ(fast.exit_code, 2) << fast.output;

@@ -10,8 +10,10 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "network_description.h"
 #include "nv_config.h"
 #include "nv_link.h"
+#include "nv_system_builder.h"
 #include "nv_topology.h"
 
 namespace hx::nv {
@@ -115,6 +117,152 @@ TEST(NvTopology, FatTreeHas144SwitchesAndFullSpineConnectivity) {
     EXPECT_EQ(leaves.size(), 16u) << "a spine links to one leaf of every group";
   }
   EXPECT_EQ(spines, 48u);
+}
+
+// ---- the netlist a builder makes (nv_system_builder.h) and the topology built from it ----------
+
+NetworkDescription netlist_of(const std::string& config, const std::vector<std::string>& overrides = {}) {
+  const NvConfig c = load_nv_config(std::string(HX_CONFIG_DIR) + "/" + config, overrides);
+  return nv_system_builder(c.kind).network(c.network_params());
+}
+
+struct Counts {
+  unsigned gpus = 0, switches = 0, gpu_links = 0, switch_links = 0;
+};
+// Counts the netlist's nodes and links, and checks what every NVSwitch netlist has: GPUs with
+// `links` ports and 16-port switches naming the routing function, GPU links "local" on PCB at
+// the GPU rate (1 flit per cycle) and switch links "global" at `trunk_rate`, all at `latency`,
+// every port used at most once, and every link joining ports of one plane.
+Counts check_netlist(const NetworkDescription& net, unsigned links, Medium trunks, double trunk_rate,
+                     unsigned latency) {
+  Counts n;
+  for (const NodeDescription& node : net.nodes) {
+    if (node.kind == NodeDescription::Kind::Endpoint) {
+      ++n.gpus;
+      EXPECT_EQ(node.ports, links) << node.name;
+    } else {
+      ++n.switches;
+      EXPECT_EQ(node.kind, NodeDescription::Kind::Switch) << node.name;
+      EXPECT_EQ(node.ports, NvTopology::kPorts) << node.name;
+      EXPECT_EQ(node.routing, "table") << node.name;
+    }
+  }
+  std::set<std::pair<unsigned, unsigned>> used;
+  for (const LinkDescription& l : net.links) {
+    for (const PortRef& end : {l.a, l.b}) {
+      EXPECT_LT(end.port, net.nodes[end.node].ports) << net.nodes[end.node].name;
+      EXPECT_TRUE(used.insert({end.node, end.port}).second)
+          << net.nodes[end.node].name << " port " << end.port << " used twice";
+    }
+    EXPECT_EQ(l.latency, latency);
+    const NodeDescription &a = net.nodes[l.a.node], &b = net.nodes[l.b.node];
+    EXPECT_EQ(b.kind, NodeDescription::Kind::Switch);
+    if (a.kind == NodeDescription::Kind::Endpoint) {
+      ++n.gpu_links;
+      EXPECT_EQ(l.link_class, "local");
+      EXPECT_EQ(l.medium, Medium::Pcb);
+      EXPECT_EQ(l.rate.flits_per_cycle, 1.0);
+      EXPECT_EQ(b.plane, l.a.port) << "GPU link j goes to plane j";
+    } else {
+      ++n.switch_links;
+      EXPECT_EQ(l.link_class, "global");
+      EXPECT_EQ(l.medium, trunks);
+      EXPECT_EQ(l.rate.flits_per_cycle, trunk_rate);
+      EXPECT_EQ(a.plane, b.plane) << a.name << " - " << b.name;
+    }
+  }
+  return n;
+}
+
+TEST(NvNetlist, Dgx2Has16Gpus12SwitchesAndTheirLinks) {
+  const NetworkDescription net = netlist_of("dgx2_push.yaml", {"topology.link_latency=2 ns"});
+  const Counts n = check_netlist(net, 6, Medium::Pcb, 1.0, 3);  // 2 ns of the 1.5625 GHz fabric clock
+  EXPECT_EQ(n.gpus, 16u);
+  EXPECT_EQ(n.switches, 12u);
+  EXPECT_EQ(n.gpu_links, 16u * 6);
+  EXPECT_EQ(n.switch_links, 6u * 8);  // per plane, the 8 trunks between its two leaves
+  // The baseboards and the trunks between them are PCB: no cables.
+  const NetworkEquipment e = net.equipment();
+  EXPECT_EQ(e.switches, 12u);
+  EXPECT_EQ(e.pcb, 16u * 6 + 6 * 8);
+  EXPECT_EQ(e.cables(), 0u);
+  EXPECT_FALSE(e.unpriced.empty());
+  for (unsigned p = 0; p < 6; ++p) {
+    EXPECT_EQ(net.equipment(static_cast<int>(p)).switches, 2u) << "plane " << p;
+    EXPECT_EQ(net.equipment(static_cast<int>(p)).pcb, 16u + 8) << "plane " << p;
+  }
+}
+
+TEST(NvNetlist, FatTreeHas128Gpus144SwitchesAndTheirLinks) {
+  const NetworkDescription net = netlist_of("fat_tree128_push.yaml", {"topology.trunk_bandwidth=50 GB/s"});
+  const Counts n = check_netlist(net, 6, Medium::Aoc, 2.0, 1);
+  EXPECT_EQ(n.gpus, 128u);
+  EXPECT_EQ(n.switches, 144u);
+  EXPECT_EQ(n.gpu_links, 128u * 6);
+  EXPECT_EQ(n.switch_links, 16u * 6 * 8);  // every leaf of every plane to each of its 8 spines
+  const NetworkEquipment e = net.equipment();
+  EXPECT_EQ(e.switches, 144u);
+  EXPECT_EQ(e.pcb, 128u * 6);
+  EXPECT_EQ(e.aoc, 16u * 6 * 8);
+  EXPECT_EQ(e.dac, 0u);
+}
+
+// The peers NvTopology takes from the netlist, against the wiring of section V written out: switch
+// s of plane p is p * (leaves + spines) + s, leaves first; leaf port q < 8 is GPU 8 g + q's link p.
+void expect_gpu_ports(const NvTopology& t, unsigned per_plane) {
+  for (unsigned p = 0; p < 6; ++p)
+    for (unsigned g = 0; g < t.groups(); ++g)
+      for (unsigned q = 0; q < 8; ++q) {
+        const PortPeer& peer = t.peer(p * per_plane + g, q);
+        EXPECT_EQ(peer.kind, PortPeer::Kind::Gpu);
+        EXPECT_EQ(peer.index, 8 * g + q);
+        EXPECT_EQ(peer.port, p);
+      }
+}
+
+void expect_switch_peer(const NvTopology& t, unsigned sw, unsigned port, unsigned far, unsigned far_port) {
+  const PortPeer& peer = t.peer(sw, port);
+  EXPECT_EQ(peer.kind, PortPeer::Kind::Switch) << "switch " << sw << " port " << port;
+  EXPECT_EQ(peer.index, far) << "switch " << sw << " port " << port;
+  EXPECT_EQ(peer.port, far_port) << "switch " << sw << " port " << port;
+}
+
+TEST(NvNetlist, Dgx2TopologyPeersAreSectionVsWiring) {
+  const NvTopology t(nv_system_builder("dgx2"), netlist_of("dgx2_push.yaml"));
+  ASSERT_EQ(t.switches(), 12u);
+  expect_gpu_ports(t, 2);
+  for (unsigned p = 0; p < 6; ++p)
+    for (unsigned k = 0; k < 8; ++k) {  // leaf (p, 0) port 8 + k <-> leaf (p, 1) port 8 + k
+      expect_switch_peer(t, 2 * p, 8 + k, 2 * p + 1, 8 + k);
+      expect_switch_peer(t, 2 * p + 1, 8 + k, 2 * p, 8 + k);
+    }
+}
+
+TEST(NvNetlist, FatTreeTopologyPeersAreSectionVsWiring) {
+  const NvTopology t(nv_system_builder("nvswitch_tree"), netlist_of("fat_tree128_push.yaml"));
+  ASSERT_EQ(t.switches(), 144u);
+  expect_gpu_ports(t, 24);
+  for (unsigned p = 0; p < 6; ++p)
+    for (unsigned g = 0; g < 16; ++g)
+      for (unsigned k = 0; k < 8; ++k) {  // leaf (p, g) port 8 + k <-> spine (p, k) port g
+        expect_switch_peer(t, 24 * p + g, 8 + k, 24 * p + 16 + k, g);
+        expect_switch_peer(t, 24 * p + 16 + k, g, 24 * p + g, 8 + k);
+      }
+}
+
+// Each peer names its netlist link, whose latency and rate the cycle model gives the wire.
+TEST(NvNetlist, EveryPeerNamesItsLink) {
+  const NvTopology t(nv_system_builder("dgx2"), netlist_of("dgx2_push.yaml", {"topology.trunk_bandwidth=50 GB/s"}));
+  for (unsigned sw = 0; sw < t.switches(); ++sw)
+    for (unsigned q = 0; q < NvTopology::kPorts; ++q) {
+      const PortPeer& peer = t.peer(sw, q);
+      const LinkDescription& l = t.network().links[peer.link];
+      EXPECT_EQ(l.rate.flits_per_cycle, peer.kind == PortPeer::Kind::Gpu ? 1.0 : 2.0);
+      const auto is_here = [&](PortRef r) {
+        return t.network().nodes[r.node].name == "switch" + std::to_string(sw) && r.port == q;
+      };
+      EXPECT_TRUE(is_here(l.a) || is_here(l.b)) << "switch " << sw << " port " << q;
+    }
 }
 
 TEST(NvTopology, EveryRouteArrivesWithinTheDiameter) {

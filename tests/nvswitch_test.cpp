@@ -266,6 +266,8 @@ TEST(NvSwitchLinks, TwoRatesInOneSystem) {
   }
   EXPECT_EQ(slow.json["config"]["trunk_flits_per_cycle"].get<double>(), 0.25);
   EXPECT_EQ(fast.json["config"]["trunk_flits_per_cycle"].get<double>(), 2.0);
+  // The netlist's trunks carry that rate: what the links were built with.
+  EXPECT_EQ(fast.json["config"]["network"]["links"][1]["flits_per_cycle"].get<double>(), 2.0);
   const auto fabric = [](const NvRun& r) { return r.json["traffic"]["link_utilisation"]["fabric"]; };
   const auto cycles = [](const NvRun& r) { return r.json["sim"]["cycles"].get<double>(); };
   // Quarter-rate trunks: busy most of the run, carrying most of their 6.25 GB/s, and the run slower.
@@ -291,6 +293,16 @@ TEST(NvSwitchCli, RunWritesTheCommonResultsSchema) {
   EXPECT_EQ(job["wrong_elements"].get<uint64_t>(), 0u);
   EXPECT_DOUBLE_EQ(job["busbw_GBps"].get<double>(), job["algbw_GBps"].get<double>() * 2 * 15 / 16);
   EXPECT_EQ(r.json["config"]["kind"], "dgx2");
+  // config.network: the netlist the run was built from, as a fabric run lists its own.
+  const auto& net = r.json["config"]["network"];
+  EXPECT_EQ(net["switches"], 12);
+  EXPECT_EQ(net["pcb_links"], 16 * 6 + 6 * 8);
+  ASSERT_EQ(net["links"].size(), 2u) << net;
+  EXPECT_EQ(net["links"][0]["class"], "local");
+  EXPECT_EQ(net["links"][0]["count"], 16 * 6);
+  EXPECT_EQ(net["links"][1]["class"], "global");
+  EXPECT_EQ(net["links"][1]["count"], 6 * 8);
+  EXPECT_EQ(net["links"][1]["latency_cycles"], r.json["config"]["link_latency_cycles"]);
 }
 
 }  // namespace

@@ -58,6 +58,13 @@ const ElementRange& Stage::received_chunk(unsigned rank, unsigned step) const {
   return chunk[ring][(i + n - back) % n];
 }
 
+const ElementRange& Stage::arriving_chunk(unsigned rank, unsigned step) const {
+  const unsigned ring = ring_of[rank];
+  if (kind == StageKind::Chain) return chunk[ring][0];
+  if (direct) return chunk[ring][kind == StageKind::ReduceScatter ? position_of[rank] : step];
+  return received_chunk(rank, step);
+}
+
 namespace {
 
 // Ranks of a rows x cols torus as the transposed torus numbers them (node x * rows + y).

@@ -14,6 +14,10 @@
 //                   keeps it and forwards it in the next step. Position i starts with chunk i.
 //   chain           a broadcast pipeline: position 0 (the root) sends the ring's range to
 //                   position 1, which forwards it, ..., to position n - 1.
+// A direct stage (Stage::direct: a clique's algorithm, every member linked to every other)
+// takes one step instead of n - 1: in a reduce_scatter position i sends chunk j straight to
+// position j, which adds the n - 1 contributions to its own; in an all_gather position i sends
+// chunk i to every other position.
 //
 // Every chunk travels in segments (one packet each), and a segment's step s + 1 depends only on
 // its own step s: the rings are pipelined at segment granularity. A rank starts stage k + 1 of a
@@ -78,6 +82,8 @@ struct Stage {
   /// chunk[ring][position]: the chunk that position owns (reduce_scatter, all_gather); for a
   /// chain, chunk[ring][0] is the range the root sends.
   std::vector<std::vector<ElementRange>> chunk;
+  /// Direct instead of round the ring (see the header comment); the "ring" is then just the group.
+  bool direct = false;
   /// The local port its packets take: -1 for the flow's own (flow mod local ports); a
   /// hierarchical stage takes its dimension's lane (dim_schedule.h).
   int lane = -1;
@@ -90,6 +96,10 @@ struct Stage {
   /// (i - s) mod n), and the one it receives at step s (what its predecessor sends).
   const ElementRange& sent_chunk(unsigned rank, unsigned step) const;
   const ElementRange& received_chunk(unsigned rank, unsigned step) const;
+  /// The chunk a segment arriving at `rank` with `step` belongs to, for every kind of stage
+  /// (a chain's range; a direct stage's: the receiver's own in a reduce_scatter, the sender's,
+  /// whose position `step` carries, in an all_gather).
+  const ElementRange& arriving_chunk(unsigned rank, unsigned step) const;
 };
 
 struct Flow {

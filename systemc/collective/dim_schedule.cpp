@@ -208,12 +208,7 @@ CollectivePlan hierarchical_plan(const ScheduleRequest& r, const ChunkSchedule& 
   if (r.op != CollectiveOp::AllReduce)
     throw std::invalid_argument("the cycle model runs hierarchical allreduce only, not " + collective_op_name(r.op));
   bool ring_dim = false;
-  for (const Dimension& d : r.dims) {
-    if (d.kind == DimKind::FullyConnected)
-      throw std::invalid_argument(
-          "the cycle model has no direct algorithm for a fully_connected dimension yet (hxsim model times it)");
-    ring_dim = ring_dim || d.kind == DimKind::Ring;
-  }
+  for (const Dimension& d : r.dims) ring_dim = ring_dim || d.kind == DimKind::Ring;
   const unsigned directions = ring_dim ? 2 : 1;
   if (s.chunks.size() * directions > 256 || (!s.chunks.empty() && s.chunks[0].size() > 8))
     throw std::invalid_argument("the cycle model runs at most 256 flows (chunks x directions) of 8 stages");
@@ -249,6 +244,7 @@ CollectivePlan hierarchical_plan(const ScheduleRequest& r, const ChunkSchedule& 
         Stage st;
         st.kind = cs.op;
         st.lane = static_cast<int>(k);
+        st.direct = r.dims[k].kind == DimKind::FullyConnected;
         st.priority = turn[c][index++];
         st.ring_of.assign(n, 0);
         st.position_of.assign(n, 0);

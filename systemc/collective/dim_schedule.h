@@ -154,11 +154,11 @@ ScheduleTimeline simulate_schedule(const ScheduleRequest& r, const ChunkSchedule
 /// An RS splits what the ring holds by coordinate, an AG gathers it back, so every range stays
 /// contiguous. With a ring dimension each chunk is two flows, half its elements each: one
 /// sends forward round every ring, the other backward, so both directions of a ring's links
-/// carry data, as the ring algorithm on a bidirectional ring does. A switch dimension runs the
-/// ring algorithm through its switches (P - 1 steps where Table 1's halving-doubling takes
-/// log2 P; the bytes are the same). Throws std::invalid_argument for a fully connected
-/// dimension (its direct algorithm is not a ring: not built yet), an op other than allreduce,
-/// or more flows or stages than the collective engine tags (256, 8).
+/// carry data, as the ring algorithm on a bidirectional ring does. A fully connected dimension
+/// runs Table 1's direct algorithm (Stage::direct). A switch dimension runs the ring algorithm
+/// through its switches (P - 1 steps where Table 1's halving-doubling takes log2 P; the bytes
+/// are the same). Throws std::invalid_argument for an op other than allreduce, or more flows or
+/// stages than the collective engine tags (256, 8).
 /// The stages of a dimension take their turns on its lane in the order `order` ran them
 /// (simulate_schedule: FIFO or SCF, the intra-dimension order fixed offline, section 4.6.2); a
 /// stage whose turn has not come still sends when the lane is free (the order is a priority,

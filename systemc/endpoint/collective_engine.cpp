@@ -304,6 +304,10 @@ void CollectiveEngine::start_stage(unsigned job, unsigned rank, unsigned flow, u
     fs.store_begin[k] = held.begin;
   }
 
+  if (st.direct) {
+    start_direct(job, rank, flow, t);
+    return;
+  }
   switch (st.kind) {
     case StageKind::ReduceScatter:
       if (n == 1) {
@@ -341,6 +345,43 @@ void CollectiveEngine::start_stage(unsigned job, unsigned rank, unsigned flow, u
         send_own(m, rank, next, segment(c, g), t);
       }
       break;
+    }
+  }
+}
+
+// A direct stage: this rank's data for every other member of its group at once, segment by
+// segment round the members (so that consecutive packets take different links). A
+// reduce_scatter starts its own chunk from its own data and adds what arrives (handle); an
+// all_gather keeps its own chunk and sends it to everyone.
+void CollectiveEngine::start_direct(unsigned job, unsigned rank, unsigned flow, uint64_t t) {
+  const CollectivePlan& plan = jobs_[job].plan;
+  FlowState& fs = flow_state(job, rank, flow);
+  const unsigned k = fs.stage;
+  const Stage& st = plan.flows[flow].stages[k];
+  const unsigned ring = st.ring_of[rank], pos = st.position_of[rank];
+  const std::vector<unsigned>& members = st.rings[ring];
+  const std::vector<ElementRange>& chunks = st.chunk[ring];
+  const unsigned n = static_cast<unsigned>(members.size());
+  const bool reduce = st.kind == StageKind::ReduceScatter;
+  if (reduce && k + 1 == plan.flows[flow].stages.size()) {
+    note(jobs_[job].name + ": a direct reduce_scatter must not be a flow's last stage");
+    state_[job].ranks[rank].mismatched += 1;
+    return;
+  }
+  const ElementRange& mine = chunks[pos];
+  for (uint64_t i = mine.begin; i < mine.end; ++i) keep(job, rank, flow, k, i, own(job, rank, flow, k, i));
+  uint64_t most = 0;
+  for (unsigned j = 0; j < n; ++j) {
+    if (j == pos) continue;
+    fs.expected += segments((reduce ? mine : chunks[j]).size());
+    most = std::max(most, segments((reduce ? chunks[j] : mine).size()));
+  }
+  for (uint64_t g = 0; g < most; ++g) {
+    for (unsigned d = 1; d < n; ++d) {
+      const unsigned j = (pos + d) % n;
+      const ElementRange& sent = reduce ? chunks[j] : mine;
+      if (g >= segments(sent.size())) continue;
+      send_own(Meta{job, flow, k, pos, g}, rank, members[j], segment(sent, g), t);
     }
   }
 }
@@ -383,14 +424,30 @@ void CollectiveEngine::handle(unsigned job, unsigned rank, const Meta& m, uint32
   const unsigned ring = st.ring_of[rank], pos = st.position_of[rank];
   const std::vector<unsigned>& members = st.rings[ring];
   const unsigned n = static_cast<unsigned>(members.size()), next = members[(pos + 1) % n];
-  const ElementRange seg =
-      segment(st.kind == StageKind::Chain ? st.chunk[ring][0] : st.received_chunk(rank, m.step), m.seg);
+  const ElementRange seg = segment(st.arriving_chunk(rank, m.step), m.seg);
   if (seg.size() != elements) {
     note(jobs_[job].name + " rank " + std::to_string(rank) + ": a segment of " + std::to_string(elements) +
          " elements arrived where the plan has " + std::to_string(seg.size()));
     state_[job].ranks[rank].mismatched += 1;
   }
   const uint64_t count = std::min<uint64_t>(elements, seg.size());
+  if (st.direct) {
+    // A contribution to this rank's own chunk, added to what it holds (a reduce_scatter: its
+    // own data and the contributions so far; never the last stage, see start_stage), or a
+    // member's chunk to keep (an all_gather).
+    for (uint64_t e = 0; e < count; ++e) {
+      const uint64_t i = seg.begin + e;
+      if (st.kind == StageKind::ReduceScatter) {
+        uint32_t& held = fs.store[m.stage][i - fs.store_begin[m.stage]];
+        held = add(held, get(buffer, e));
+      } else {
+        keep(job, rank, m.flow, m.stage, i, get(buffer, e));
+      }
+    }
+    ++fs.received;
+    free_buffer(buffer);
+    return;
+  }
   bool forward = false;
   switch (st.kind) {
     case StageKind::ReduceScatter:
@@ -499,8 +556,7 @@ void CollectiveEngine::on_flit(unsigned endpoint, unsigned lane, const Flit& f, 
   }
   FlowState& fs = flow_state(j, r, m.flow);
   const Stage& st = plan.flows[m.flow].stages[m.stage];
-  const ElementRange seg =
-      segment(st.kind == StageKind::Chain ? st.chunk[st.ring_of[r]][0] : st.received_chunk(r, m.step), m.seg);
+  const ElementRange seg = segment(st.arriving_chunk(r, m.step), m.seg);
   const uint64_t elements = std::min<uint64_t>(seg.size(), flits * 4);
   if (m.stage != fs.stage || !fs.started) {
     fs.parked.push_back(Parked{m, buffer, static_cast<uint32_t>(elements)});

@@ -12,6 +12,7 @@
 #include "link_rate.h"
 #include "nv_gpu.h"
 #include "nv_switch.h"
+#include "nv_system_builder.h"
 #include "nv_topology.h"
 
 namespace hx::nv {
@@ -53,6 +54,13 @@ struct NvConfig {
   double trunk_rate() const { return trunk_link_rate().flits_per_cycle; }
   unsigned link_latency = 1, switch_latency = 0, input_buffer = 0, timeout = 0;
   unsigned gpus() const { return groups * 8; }
+  /// What the system's netlist takes from the config (NvSystemBuilder::network): every link
+  /// link_latency cycles; the rates from the bandwidths by link_rate.h, the GPU links at the
+  /// clock's own (1 flit per cycle), the switch-to-switch links at trunk_link_rate().
+  NvNetworkParams network_params() const {
+    const LinkRate gpu_rate = LinkRate::from_bandwidth(link_bandwidth, link_bandwidth);
+    return {groups, links, routing, link_latency, gpu_rate, trunk_link_rate()};
+  }
   /// How the cycle-level numbers were derived from the physical ones, one line each.
   std::vector<std::string> derivations() const;
   /// Payload peak per GPU: all links, 128 B of every 144-B write plus its 16-B ack.

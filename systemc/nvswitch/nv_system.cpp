@@ -5,9 +5,11 @@
 #include <cstdio>
 #include <sstream>
 
+#include "network_cost.h"
 #include "nv_gpu.h"
 #include "nv_routing.h"
 #include "nv_switch.h"
+#include "nv_system_builder.h"
 #include "process_stats.h"
 #include "watchdog.h"
 
@@ -41,7 +43,7 @@ GpuParams gpu_params(const NvConfig& c) {
 NvSystem::NvSystem(sc_core::sc_module_name name, const NvConfig& cfg)
     : sc_core::sc_module(name),
       cfg_(cfg),
-      topo_(cfg.kind, cfg.groups, cfg.links),
+      topo_(nv_system_builder(cfg.kind), nv_system_builder(cfg.kind).network(cfg.network_params())),
       routing_(make_nv_routing(cfg.routing, topo_)),
       clock_("clk", sc_core::sc_time(1e12 / cfg.clock_hz, sc_core::SC_PS)) {
   SwitchParams sp;
@@ -60,22 +62,25 @@ NvSystem::NvSystem(sc_core::sc_module_name name, const NvConfig& cfg)
   for (unsigned g = 0; g < topo_.gpus(); ++g) gpus_.push_back(std::make_unique<Gpu>(g, topo_, gp, &board_));
   board_.set_namer(node_name);
 
-  // Cables: every switch port to its peer, both directions.
+  // The netlist's links: every switch port to its peer, both directions, at the link's latency
+  // and rate.
   for (unsigned s = 0; s < topo_.switches(); ++s)
     for (unsigned q = 0; q < NvTopology::kPorts; ++q) {
       const PortPeer& peer = topo_.peer(s, q);
+      if (peer.kind == PortPeer::Kind::None) continue;
+      const LinkDescription& link = topo_.network().links[peer.link];
       LinkTx& out = switches_[s]->output(q);
       const std::string sw = "switch" + std::to_string(s) + ".port" + std::to_string(q);
       if (peer.kind == PortPeer::Kind::Gpu) {
         const std::string gpu = "gpu" + std::to_string(peer.index) + ".link" + std::to_string(peer.port);
-        out.connect(sw + "->" + gpu, cfg.link_latency, sp.output_queue, kGpuInputCredits);
+        out.connect(sw + "->" + gpu, link.latency, sp.output_queue, kGpuInputCredits, link.rate);
         gpus_[peer.index]->set_input(peer.port, out.wire());
         LinkTx& up = gpus_[peer.index]->link(peer.port);
-        up.connect(gpu + "->" + sw, cfg.link_latency, sp.output_queue, sp.input_buffer);
+        up.connect(gpu + "->" + sw, link.latency, sp.output_queue, sp.input_buffer, link.rate);
         switches_[s]->set_input(q, up.wire());
-      } else if (peer.kind == PortPeer::Kind::Switch) {
-        out.connect(sw + "->switch" + std::to_string(peer.index) + ".port" + std::to_string(peer.port),
-                    cfg.link_latency, sp.output_queue, sp.input_buffer, cfg.trunk_link_rate());
+      } else {
+        out.connect(sw + "->switch" + std::to_string(peer.index) + ".port" + std::to_string(peer.port), link.latency,
+                    sp.output_queue, sp.input_buffer, link.rate);
         switches_[peer.index]->set_input(peer.port, out.wire());
       }
     }
@@ -244,6 +249,12 @@ void NvResults::LinkClass::add(const LinkTx& link) {
   max_busy_cycles = std::max(max_busy_cycles, link.busy_cycles());
 }
 
+nlohmann::ordered_json nv_network_json(const NvTopology& topo) {
+  const NetworkDescription& net = topo.network();
+  // No analytical spec: the cost model has no closed form of an NVSwitch system.
+  return network_cost_json(net.equipment(), net.link_groups(), std::nullopt, topo.links());
+}
+
 nlohmann::ordered_json nv_results(const NvConfig& c, const NvTopology& topo, const NvResults& r) {
   using nlohmann::ordered_json;
   const bool reduces = c.method == Method::Pull || c.method == Method::Push;
@@ -256,6 +267,7 @@ nlohmann::ordered_json nv_results(const NvConfig& c, const NvTopology& topo, con
   cfg["description"] = c.description;
   cfg["endpoints"] = topo.gpus();
   cfg["switches"] = topo.switches();
+  cfg["network"] = nv_network_json(topo);
   cfg["routing_summary"] = "routing and multicast (MCR) tables";
   cfg["links_per_gpu"] = topo.links();
   cfg["link_bandwidth_GBps"] = c.link_bandwidth / 8e9;

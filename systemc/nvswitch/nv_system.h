@@ -81,6 +81,10 @@ class NvSystem : public sc_core::sc_module {
   std::string failure_;
 };
 
+/// config.network of the results and `hxsim cost`: the netlist's switches and links by medium,
+/// class, latency and rate (topology/network_cost.h), unpriced and without an analytical spec.
+nlohmann::ordered_json nv_network_json(const NvTopology& topo);
+
 /// The results document in the schema every hxsim run writes (docs/simulator.md, "Results").
 nlohmann::ordered_json nv_results(const NvConfig& cfg, const NvTopology& topo, const NvResults& r);
 

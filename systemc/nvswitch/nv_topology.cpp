@@ -1,7 +1,9 @@
 #include "nv_topology.h"
 
 #include <stdexcept>
+#include <utility>
 
+#include "nv_routing.h"
 #include "nv_system_builder.h"
 
 namespace hx::nv {
@@ -10,22 +12,38 @@ NvTopology::NvTopology(const std::string& kind, unsigned groups, unsigned links)
     : NvTopology(nv_system_builder(kind), groups, links) {}
 
 NvTopology::NvTopology(const NvSystemBuilder& builder, unsigned groups, unsigned links)
-    : builder_(builder), groups_(groups), links_(links), spines_(builder.spines_per_plane()) {
-  if (links_ < 1 || links_ > 16) throw std::invalid_argument("NvTopology: links must be in 1..16");
-  if (groups_ < builder_.min_groups() || groups_ > builder_.max_groups())
-    throw std::invalid_argument(
-        std::string("NvTopology: a ") + builder_.kind() + " has " +
-        (builder_.min_groups() == builder_.max_groups()
-             ? "exactly " + std::to_string(builder_.min_groups())
-             : std::to_string(builder_.min_groups()) + ".." + std::to_string(builder_.max_groups())) +
-        " groups of 8 GPUs");
+    : NvTopology(builder, builder.network({groups, links, nv_routings().front().name, 1, LinkRate{}, LinkRate{}})) {}
 
-  // The leaves' GPU ports; the builder cables the rest.
-  peers_.assign(static_cast<size_t>(links_) * switches_per_plane(), std::vector<PortPeer>(kPorts));
-  for (unsigned j = 0; j < links_; ++j) {
-    for (unsigned g = 0; g < groups_; ++g)
-      for (unsigned p = 0; p < kDownPorts; ++p) peers_[leaf(j, g)][p] = {PortPeer::Kind::Gpu, g * kDownPorts + p, j};
-    builder_.wire_plane(*this, j);
+NvTopology::NvTopology(const NvSystemBuilder& builder, NetworkDescription net)
+    : builder_(builder), net_(std::move(net)), spines_(builder.spines_per_plane()) {
+  // Switches are numbered in the netlist's order, GPUs by their endpoint number.
+  std::vector<unsigned> switch_of(net_.nodes.size());
+  unsigned n_switches = 0, n_gpus = 0;
+  for (unsigned i = 0; i < net_.nodes.size(); ++i) {
+    const NodeDescription& n = net_.nodes[i];
+    if (n.kind == NodeDescription::Kind::Switch) switch_of[i] = n_switches++;
+    if (n.kind == NodeDescription::Kind::Endpoint) {
+      ++n_gpus;
+      links_ = n.ports;
+    }
+  }
+  groups_ = n_gpus / kDownPorts;
+  peers_.assign(n_switches, std::vector<PortPeer>(kPorts));
+  const auto is_gpu = [this](PortRef r) { return net_.nodes[r.node].kind == NodeDescription::Kind::Endpoint; };
+  for (unsigned l = 0; l < net_.links.size(); ++l) {
+    const LinkDescription& link = net_.links[l];
+    if (is_gpu(link.a)) {
+      // The routes find GPU g's link j at port gpu_port(g) of gpu_switch(g, j): the wiring must agree.
+      const unsigned g = net_.nodes[link.a.node].endpoint, sw = switch_of[link.b.node];
+      if (sw != gpu_switch(g, link.a.port) || link.b.port != gpu_port(g))
+        throw std::logic_error(std::string(kind()) + ": GPU " + std::to_string(g) + "'s link " +
+                               std::to_string(link.a.port) + " is not where the routes expect it");
+      peers_[sw][link.b.port] = {PortPeer::Kind::Gpu, g, link.a.port, l};
+    } else {
+      const unsigned a = switch_of[link.a.node], b = switch_of[link.b.node];
+      peers_[a][link.a.port] = {PortPeer::Kind::Switch, b, link.b.port, l};
+      peers_[b][link.b.port] = {PortPeer::Kind::Switch, a, link.a.port, l};
+    }
   }
 
   // The all-GPU multicast per switch, entry port and up choice (the line only matters through

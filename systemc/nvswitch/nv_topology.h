@@ -1,5 +1,6 @@
-// nv_topology.h: the NVSwitch-like fabrics of Klenk et al. (ISCA 2020, section V) as a netlist
-// with its deterministic routes, multicast trees and reduction home ports. Plain C++, no SystemC.
+// nv_topology.h: the NVSwitch-like fabrics of Klenk et al. (ISCA 2020, section V): the netlist
+// a builder makes (topology/nv_system_builder.h), who sits at each switch port, and the
+// deterministic routes, multicast trees and reduction home ports. Plain C++, no SystemC.
 //
 // Every such system is built from "planes": GPU link j (of `links` = 6) goes to a switch of plane
 // j, and nothing crosses planes. A plane has one leaf switch per group of 8 GPUs, with 8 GPU
@@ -21,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "network_description.h"
+
 namespace hx::nv {
 
 class NvSystemBuilder;
@@ -30,6 +33,7 @@ struct PortPeer {
   enum class Kind : uint8_t { None, Gpu, Switch } kind = Kind::None;
   unsigned index = 0;  // GPU id or switch id
   unsigned port = 0;   // GPU link, or the far switch's port
+  unsigned link = 0;   // the netlist's link (NvTopology::network().links), its latency and rate
 };
 
 class NvTopology {
@@ -38,8 +42,14 @@ class NvTopology {
   static constexpr unsigned kDownPorts = 8;  // GPU ports of a leaf (0..7); 8..15 go up/across
   static constexpr unsigned kUpPorts = kPorts - kDownPorts;
 
-  /// The system `builder` wires: `groups` leaf groups of 8 GPUs (within the builder's sizes),
-  /// `links` GPU links = planes. Throws std::invalid_argument for a size the kind does not come in.
+  /// The system of netlist `net`, which `builder` made (NvSystemBuilder::network): the switch
+  /// ports' peers are its links. Throws std::logic_error if a GPU link is not where the routes
+  /// expect it (gpu_switch, gpu_port).
+  NvTopology(const NvSystemBuilder& builder, NetworkDescription net);
+  /// The system `builder` makes of `groups` leaf groups of 8 GPUs (within the builder's sizes)
+  /// and `links` GPU links = planes, with links of 1 cycle and 1 flit per cycle and switches of
+  /// the first registered routing function. Throws std::invalid_argument for a size the kind
+  /// does not come in.
   NvTopology(const NvSystemBuilder& builder, unsigned groups, unsigned links);
   /// The same, by topology.kind.
   NvTopology(const std::string& kind, unsigned groups, unsigned links);
@@ -76,11 +86,9 @@ class NvTopology {
   unsigned gpu_port(unsigned gpu) const { return gpu % kDownPorts; }
 
   const PortPeer& peer(unsigned sw, unsigned port) const { return peers_[sw][port]; }
-  /// A builder's cable between port `pa` of switch `a` and port `pb` of switch `b`.
-  void cable(unsigned a, unsigned pa, unsigned b, unsigned pb) {
-    peers_[a][pa] = {PortPeer::Kind::Switch, b, pb};
-    peers_[b][pb] = {PortPeer::Kind::Switch, a, pa};
-  }
+  /// The netlist it was built from: what the cycle model wires, the cost model and the results
+  /// count.
+  const NetworkDescription& network() const { return net_; }
 
   /// The output port of switch `sw` towards GPU `dst` for a packet of `line`.
   unsigned route_to_gpu(unsigned sw, unsigned dst, uint64_t line) const;
@@ -110,7 +118,8 @@ class NvTopology {
 
  private:
   const NvSystemBuilder& builder_;
-  unsigned groups_, links_, spines_;
+  NetworkDescription net_;
+  unsigned groups_ = 0, links_ = 0, spines_;
   std::vector<std::vector<PortPeer>> peers_;
   // fanout_[sw][in + 1][up]: the multicast to all GPUs, per entry port and trunk/spine choice.
   std::vector<std::vector<std::vector<Fanout>>> fanout_;

@@ -3,9 +3,9 @@
 //
 // An NPU's router corrects the lowest dimension in which it differs from the destination, then
 // the next (and hands an arrived packet to its NPU on the lane of the dimension it came from): a ring the short way
-// round (ties forward), a clique straight to the peer, a switch dimension through a switch, which hands the packet to
-// the NPU of the destination's coordinate. Of a dimension's parallel links (rings, copies of a clique's link, switch
-// planes) it takes the one with the most room, so one flow spreads over all of them.
+// round (half way round: the roomier way), a clique straight to the peer, a switch dimension through a switch, which
+// hands the packet to the NPU of the destination's coordinate. Of a dimension's parallel links (rings, copies of a
+// clique's link, switch planes) it takes the one with the most room, so one flow spreads over all of them.
 //
 // Deadlock freedom: dimensions are crossed in increasing order, so only a ring can close a
 // cycle of channel waits within a dimension; on a ring a packet travels on VC 0 until it crosses
@@ -35,16 +35,23 @@ class DimOrder : public RoutingFunction {
       const bool same_dim = in >= L_.lanes && L_.dim_of_port(in) == k;
       switch (d.kind) {
         case DimKind::Ring: {
-          const bool forward = (t + d.size - c) % d.size <= d.size / 2;
-          const bool wraps = forward ? c == d.size - 1 : c == 0;
-          const unsigned ov = wraps ? 1 : (same_dim ? vc : 0);
-          return roomiest(sw, d.first_port + (forward ? 0 : 1), 2, d.links / 2, ov);
+          // The short way round; half way round both ways are as short (a ring of two: both
+          // neighbours are the destination), and the roomier of the two is taken.
+          const unsigned ahead = (t + d.size - c) % d.size;
+          const auto way = [&](bool forward) {
+            const bool wraps = forward ? c == d.size - 1 : c == 0;
+            const unsigned ov = wraps ? 1 : (same_dim ? vc : 0);
+            return roomiest(sw, d.first_port + (forward ? 0 : 1), 2, d.links / 2, ov);
+          };
+          if (2 * ahead != d.size) return way(2 * ahead < d.size).choice;
+          const Candidate f = way(true), b = way(false);
+          return (b.choice.port >= 0 && (f.choice.port < 0 || b.room > f.room)) ? b.choice : f.choice;
         }
         case DimKind::FullyConnected: {
           const unsigned q = (t + d.size - c) % d.size;  // steps ahead, 1..P-1
-          return roomiest(sw, d.first_port + q - 1, d.size - 1, d.links / (d.size - 1), 0);
+          return roomiest(sw, d.first_port + q - 1, d.size - 1, d.links / (d.size - 1), 0).choice;
         }
-        case DimKind::Switch: return roomiest(sw, d.first_port, 1, d.links, 0);
+        case DimKind::Switch: return roomiest(sw, d.first_port, 1, d.links, 0).choice;
       }
     }
     // Arrived: to the NPU, on the lane of the dimension it came from (its own lane if it never left).
@@ -56,18 +63,18 @@ class DimOrder : public RoutingFunction {
   }
 
  private:
+  struct Candidate {
+    RouteChoice choice;  ///< port -1: none free
+    unsigned room = 0;
+  };
   // Of the `count` ports first, first + stride, ..., the free one with the most room for `vc`.
-  RouteChoice roomiest(const NetworkSwitch& sw, unsigned first, unsigned stride, unsigned count, unsigned vc) const {
-    RouteChoice best;
-    unsigned best_room = 0;
+  static Candidate roomiest(const NetworkSwitch& sw, unsigned first, unsigned stride, unsigned count, unsigned vc) {
+    Candidate best;
     for (unsigned i = 0; i < count; ++i) {
       const unsigned o = first + i * stride;
       if (!sw.output_free(o, vc)) continue;
       const unsigned room = sw.output_room(o, vc);
-      if (best.port < 0 || room > best_room) {
-        best = RouteChoice{static_cast<int>(o), vc};
-        best_room = room;
-      }
+      if (best.choice.port < 0 || room > best.room) best = {RouteChoice{static_cast<int>(o), vc}, room};
     }
     return best;
   }

@@ -10,6 +10,7 @@
 #include "config_reader.h"
 #include "fabric_topology.h"
 #include "gtkw.h"
+#include "network_cost.h"
 #include "nv_routing.h"
 #include "nv_system.h"
 #include "nv_system_builder.h"
@@ -53,6 +54,18 @@ RunOutcome run_fabric(const RunRequest& r) {
   return out;
 }
 
+// The netlist the kind's builder makes, priced beside the analytical model's counts for the
+// same parameters.
+PricedNetwork price_fabric(const RunRequest& r) {
+  const SimConfig cfg = load_fabric(r);
+  const FabricTopology& topo = fabric_topology(cfg.topology.kind);
+  if (!topo.has_fabric())
+    throw std::invalid_argument(r.config_path + ": a lone " + cfg.topology.kind + " has no network to price");
+  const NetworkDescription net = topo.network(cfg);
+  return {cfg.name, topo.describe(cfg), cfg.node_count(),
+          network_cost_json(net.equipment(), net.link_groups(), topo.analytic_spec(cfg), cfg.topology.planes)};
+}
+
 // ---- nvswitch: packet-level GPUs and switches with Verilated reduction units (nv_system.h) -----
 
 nv::NvConfig load_nvswitch(const RunRequest& r) {
@@ -93,6 +106,14 @@ RunOutcome run_nvswitch(const RunRequest& r) {
   return out;
 }
 
+// The netlist the kind's builder makes: counted, not priced (nv_network_json).
+PricedNetwork price_nvswitch(const RunRequest& r) {
+  const nv::NvConfig cfg = load_nvswitch(r);
+  const nv::NvSystemBuilder& builder = nv::nv_system_builder(cfg.kind);
+  const nv::NvTopology topo(builder, builder.network(cfg.network_params()));
+  return {cfg.name, topo.name(), topo.gpus(), nv::nv_network_json(topo)};
+}
+
 std::vector<NetworkModel> make_models() {
   std::vector<NetworkModel> m;
   NetworkModel fabric;
@@ -121,6 +142,7 @@ std::vector<NetworkModel> make_models() {
   fabric.check = &check_fabric;
   fabric.keys = &config_keys;
   fabric.run = &run_fabric;
+  fabric.price = &price_fabric;
   m.push_back(std::move(fabric));
 
   NetworkModel nvs;
@@ -135,6 +157,7 @@ std::vector<NetworkModel> make_models() {
   nvs.check = &check_nvswitch;
   nvs.keys = &nv::config_keys;
   nvs.run = &run_nvswitch;
+  nvs.price = &price_nvswitch;
   m.push_back(std::move(nvs));
   return m;
 }

@@ -7,7 +7,7 @@
 //   - nvswitch: the packet-level model of Klenk et al.: GPUs and output-queued NVSwitch-like
 //               switches with Verilated reduction units (dgx2, nvswitch_tree).
 // Each registers the topology kinds it builds, its routing functions, collectives and traffic
-// patterns (for `hxsim list`), and two entry points: check a config, run it. `hxsim run CONFIG`
+// patterns (for `hxsim list`), and three entry points: check a config, run it, price its netlist. `hxsim run CONFIG`
 // reads topology.kind (after --set overrides), finds the model that registered it and hands the
 // config over; every model returns the same results schema (docs/simulator.md, "Results").
 //
@@ -41,6 +41,14 @@ struct RunOutcome {
   std::string failure;  ///< the watchdog's or the checks' report; empty when passed
 };
 
+/// A system config's network as `hxsim cost` prints it: the netlist its builder makes, priced
+/// (topology/network_cost.h).
+struct PricedNetwork {
+  std::string name, system;  ///< the config's name; what the builder calls the system
+  unsigned endpoints = 0;
+  nlohmann::ordered_json network;  ///< network_cost_json
+};
+
 /// A name a model registers, with one line of description.
 struct RegisteredName {
   std::string name, description;
@@ -55,6 +63,8 @@ struct NetworkModel {
   /// Every key of the model's config schema (the one definition of keys, units and defaults).
   std::vector<KeyInfo> (*keys)() = nullptr;
   RunOutcome (*run)(const RunRequest&) = nullptr;
+  /// The config's netlist, priced; std::invalid_argument for a system without a network.
+  PricedNetwork (*price)(const RunRequest&) = nullptr;
 };
 
 /// Every registered model, in registration order.

@@ -3,13 +3,17 @@
 // own bandwidth and latency (dim_layout.h numbers the ports).
 //
 // Every NPU has a router (a C++ switch with its NPU on one port per dimension, the NPU's lanes,
-// one cycle like the boards' RTL routers) with the NPU's links of every dimension; a switch dimension adds one switch
-// per plane and group of NPUs. A dimension's links run at its bandwidth (LinkRate against the local link's flit rate);
-// its latency, the NPU-to-NPU time of a minimum message, is split over the hop: a ring or clique link takes it less the
-// receiving router's cycle, a switch dimension's two links share it less the switch's pipeline and the router's cycle.
+// one cycle like the boards' RTL routers) with the NPU's links of every dimension; a switch
+// dimension adds one switch per plane and group of NPUs. A dimension's links run at its
+// bandwidth (LinkRate against the local link's flit rate); its latency, the NPU-to-NPU time of a
+// minimum message, is split over the hop: a ring or clique link takes it less the receiving
+// router's cycle; in a switch dimension the switch's pipeline takes a third and its two links
+// share the rest less the router's cycle (switch.latency, the HammingMesh fat trees' 80 ns, is
+// not used: the derivations say what was).
 //
-// Links are priced as Table 2's note describes the technologies: every dimension within a pod
-// is in the package or on the board (PCB traces); the last one "uses NICs", optical cables.
+// Links are counted by Table 2's note on the technologies: every dimension within a pod is in
+// the package or on the board (PCB traces); the last one "uses NICs", optical cables. They are
+// not priced: the cost model's prices are a 64-port Ethernet switch and 100 Gb/s cables.
 #include <algorithm>
 #include <cmath>
 
@@ -23,6 +27,18 @@ namespace {
 
 unsigned cycles_of(double seconds, const SimConfig& cfg) {
   return static_cast<unsigned>(std::ceil(seconds * cfg.router.clock_hz - 1e-9));
+}
+
+// A dimension's NPU-to-NPU latency split over its hop (see the header comment): each link's
+// cycles and, in a switch dimension, the switch's pipeline.
+struct Hop {
+  unsigned link = 1, pipeline = 0;
+};
+Hop hop_of(const Dimension& d, const SimConfig& cfg) {
+  const unsigned step = cycles_of(d.latency_s, cfg);
+  if (d.kind != DimKind::Switch) return {std::max(1u, step > 1 ? step - 1 : 0), 0};
+  const unsigned pipeline = std::max(1u, step / 3);
+  return {std::max(1u, (step > pipeline + 1 ? step - pipeline - 1 : 0) / 2), pipeline};
 }
 
 class MultidimTopology : public FabricTopology {
@@ -39,6 +55,9 @@ class MultidimTopology : public FabricTopology {
     const DimLayout& L = *layout;
     const unsigned n = L.npus();
     NetworkDescription net;
+    net.unpriced =
+        "the cost model's prices are a 64-port Ethernet switch and 100 Gb/s cables, not a platform's rack-scale "
+        "fabrics and 200 Gb/s to 1.5 Tb/s links";
     std::vector<unsigned> router(n);
     for (unsigned i = 0; i < n; ++i) {
       NodeDescription r;
@@ -69,17 +88,15 @@ class MultidimTopology : public FabricTopology {
       const LinkRate rate = LinkRate::from_bandwidth(d.link_bps, cfg.local_link.bandwidth_bps);
       const std::string cls = "dim" + std::to_string(k + 1);
       const Medium medium = k + 1 == L.dims.size() && L.dims.size() > 1 ? Medium::Aoc : Medium::Pcb;
-      const unsigned step = cycles_of(d.latency_s, cfg);
+      const Hop hop = hop_of(d, cfg);
       if (d.kind == DimKind::Switch) {
-        const unsigned pipeline = cfg.fabric_switch.latency_cycles;
-        const unsigned hop = std::max(1u, (step > pipeline + 1 ? step - pipeline - 1 : 0) / 2);
         for (unsigned plane = 0; plane < d.links; ++plane) {
           for (unsigned g = 0; g < n; ++g) {
             if (L.coord(g, k) != 0) continue;  // one switch per group: its NPU of coordinate 0
             NodeDescription s;
             s.name = "dim" + std::to_string(k + 1) + "_sw" + std::to_string(plane) + "_" + std::to_string(g);
             s.ports = d.size;
-            s.latency = pipeline;
+            s.latency = hop.pipeline;
             s.speedup = cfg.fabric_switch.speedup;
             s.routing = cfg.routing.algorithm;
             s.place.switch_name = s.name;
@@ -89,20 +106,20 @@ class MultidimTopology : public FabricTopology {
             s.place.index = g;
             const unsigned sw = net.add_node(std::move(s));
             for (unsigned q = 0; q < d.size; ++q)
-              net.add_link({router[L.with_coord(g, k, q)], ld.first_port + plane}, {sw, q}, hop, rate, cls, medium);
+              net.add_link({router[L.with_coord(g, k, q)], ld.first_port + plane}, {sw, q}, hop.link, rate, cls,
+                           medium);
           }
         }
         continue;
       }
-      const unsigned hop = std::max(1u, step > 1 ? step - 1 : 0);
       for (unsigned i = 0; i < n; ++i) {
         const unsigned c = L.coord(i, k);
         if (d.kind == DimKind::Ring) {
           // Link to the next NPU of each ring; the next NPU's previous-port ends it.
           const unsigned next = L.with_coord(i, k, (c + 1) % d.size);
           for (unsigned r = 0; r < d.links / 2; ++r)
-            net.add_link({router[i], ld.first_port + 2 * r}, {router[next], ld.first_port + 2 * r + 1}, hop, rate, cls,
-                         medium);
+            net.add_link({router[i], ld.first_port + 2 * r}, {router[next], ld.first_port + 2 * r + 1}, hop.link, rate,
+                         cls, medium);
         } else {
           // Each pair once (from the lower coordinate): i's link q steps ahead is the peer's
           // link P - q steps ahead.
@@ -113,7 +130,8 @@ class MultidimTopology : public FabricTopology {
             const unsigned peer = L.with_coord(i, k, pc);
             for (unsigned j = 0; j < copies; ++j)
               net.add_link({router[i], ld.first_port + j * (d.size - 1) + q - 1},
-                           {router[peer], ld.first_port + j * (d.size - 1) + (d.size - q) - 1}, hop, rate, cls, medium);
+                           {router[peer], ld.first_port + j * (d.size - 1) + (d.size - q) - 1}, hop.link, rate, cls,
+                           medium);
           }
         }
       }
@@ -181,7 +199,11 @@ class MultidimTopology : public FabricTopology {
           "topology.dims[" + std::to_string(k) + "] " + dim_kind_name(dim.kind) + " of " + std::to_string(dim.size) +
           ": " + LinkRate::from_bandwidth(dim.link_bps, c.local_link.bandwidth_bps).describe() + " per link, " +
           std::to_string(dim.links) + " links per NPU = " + format_bandwidth(dim.link_bps * dim.links) + "; latency " +
-          format_time(dim.latency_s) + " = " + std::to_string(cycles_of(dim.latency_s, c)) + " cycles NPU to NPU");
+          format_time(dim.latency_s) + " = " + std::to_string(cycles_of(dim.latency_s, c)) + " cycles NPU to NPU" +
+          (dim.kind == DimKind::Switch
+               ? ": two links of " + std::to_string(hop_of(dim, c).link) + ", a switch pipeline of " +
+                     std::to_string(hop_of(dim, c).pipeline) + " and the router's 1"
+               : ": a link of " + std::to_string(hop_of(dim, c).link) + " and the router's 1"));
     }
   }
   // The longest link's round trip: a dimension's link (its latency, send register, router cycle,
@@ -192,11 +214,10 @@ class MultidimTopology : public FabricTopology {
       const Dimension& d = c.topology.dims[k];
       const double rate = std::max(1.0, d.link_bps / c.local_link.bandwidth_bps);
       const unsigned cycles = cycles_of(d.latency_s, c);
-      const double flits = rate * (2.0 * (1 + cycles) + switch_pipeline(c) + 2);
+      const double flits = rate * (2.0 * (1 + cycles) + 2);
       if (flits > most.flits)
         most = {flits, "topology.dims[" + std::to_string(k) + "]: " + format_number(rate) +
-                           " flits per cycle x (2 x (1 + " + std::to_string(cycles) + ") link + " +
-                           std::to_string(switch_pipeline(c)) + " pipeline + 2)"};
+                           " flits per cycle x (2 x (1 + " + std::to_string(cycles) + ") NPU to NPU + 2)"};
     }
     return most;
   }

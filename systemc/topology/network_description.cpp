@@ -17,11 +17,13 @@ NetworkEquipment NetworkDescription::equipment(int plane) const {
     return plane < 0 || n.plane == static_cast<unsigned>(plane);
   };
   NetworkEquipment e;
+  e.unpriced = unpriced;
   // A router with its own accelerator (a torus's) is part of that accelerator, not equipment.
   for (const NodeDescription& n : nodes)
     e.switches += n.kind == NodeDescription::Kind::Switch && n.own_endpoint_ports == 0 && in_plane(n);
   for (const LinkDescription& l : links) {
-    if (!in_plane(nodes[l.a.node])) continue;
+    const NodeDescription& a = nodes[l.a.node];
+    if (!in_plane(a.kind == NodeDescription::Kind::Endpoint ? nodes[l.b.node] : a)) continue;
     switch (l.medium) {
       case Medium::Internal: break;
       case Medium::Pcb: ++e.pcb; break;

@@ -53,8 +53,9 @@ struct NodeDescription {
   std::string routing;
   RoutingContext place;
 
-  // Endpoint: its number, and its lanes as `ports` (0 counts as 1): the link from its port k is
-  // lane k, the network's inject[e * lanes + k] and eject[e * lanes + k].
+  // Endpoint: its number and its ports (0 counts as 1): a fabric accelerator's lanes (the link
+  // from its port k is lane k, the network's inject[e * lanes + k] and eject[e * lanes + k]), an
+  // NVSwitch GPU's links (one per plane).
   // BoardEdge: the board plane's edge port `edge` of board `board` (by * global_x + bx) in plane
   // `plane`, at router (x, y) of the board.
   unsigned endpoint = 0;
@@ -74,6 +75,7 @@ struct LinkDescription {
 struct NetworkEquipment {
   uint64_t switches = 0;
   uint64_t pcb = 0, dac = 0, aoc = 0;  ///< links by medium; Internal ones are not cables
+  std::string unpriced;                ///< NetworkDescription::unpriced
   uint64_t cables() const { return dac + aoc; }
 };
 
@@ -110,6 +112,9 @@ struct NetworkDescription {
   std::shared_ptr<DragonflyPlan> dragonfly;
   /// A HammingMesh's or torus's boards (all 0 without boards).
   BoardGrid grid;
+  /// Why the cost model's prices (analytic/topology_cost.h) do not fit this network's switches
+  /// and cables; "" when they do.
+  std::string unpriced;
 
   unsigned add_node(NodeDescription n) {
     nodes.push_back(std::move(n));
@@ -119,7 +124,8 @@ struct NetworkDescription {
     links.push_back(LinkDescription{a, b, latency, rate, std::move(link_class), medium});
   }
   bool empty() const { return nodes.empty(); }
-  /// Switches and cables of `plane` (every plane when -1).
+  /// Switches and cables of `plane` (every plane when -1). A link is in the plane of its switch
+  /// end: an endpoint (a GPU with one link per plane) belongs to no one plane.
   NetworkEquipment equipment(int plane = -1) const;
   /// The links grouped by class, medium, latency and rate, in order of first appearance.
   std::vector<LinkGroup> link_groups() const;

@@ -1,6 +1,7 @@
 // dgx2.cpp: the DGX-2 (Klenk et al., section V): two leaf switches per plane, one per group of 8
 // GPUs, whose trunk ports 8+k are cabled to each other: 16 GPUs and 2 x 6 = 12 switches.
 #include "nv_system_builder.h"
+#include "nv_topology.h"
 
 namespace hx::nv {
 
@@ -17,12 +18,18 @@ class Dgx2 : public NvSystemBuilder {
   unsigned max_groups() const override { return 2; }
   unsigned spines_per_plane() const override { return 0; }
   unsigned diameter_hops() const override { return 2; }
-  void wire_plane(NvTopology& t, unsigned plane) const override {
-    for (unsigned k = 0; k < NvTopology::kUpPorts; ++k)
-      t.cable(t.leaf(plane, 0), NvTopology::kDownPorts + k, t.leaf(plane, 1), NvTopology::kDownPorts + k);
-  }
   std::string name(const NvTopology& t) const override {
     return "DGX-2 (" + std::to_string(t.gpus()) + " GPUs, " + std::to_string(t.switches()) + " switches)";
+  }
+
+ protected:
+  // The trunks join the two baseboards inside one chassis. The paper says only that each
+  // switch's 8 other ports go to a switch of the other group (section II), nothing of the
+  // medium; NVIDIA's DGX-2 joins its two baseboards through connectors and bridge boards, with
+  // no cables, so they are PCB: no cable for the cost model to count.
+  void wire_plane(const NvPlaneWiring& plane) const override {
+    for (unsigned k = 0; k < NvTopology::kUpPorts; ++k)
+      plane.cable(plane.leaf(0, NvTopology::kDownPorts + k), plane.leaf(1, NvTopology::kDownPorts + k), Medium::Pcb);
   }
 };
 

@@ -1,12 +1,20 @@
 // nv_system_builder.h: the builders of the NVSwitch-like systems, one per topology.kind,
 // registered by kind (registry.cpp): dgx2 (dgx2.cpp) and nvswitch_tree (nvswitch_tree.cpp).
 //
+// A builder describes its system as a netlist, the one description every model's systems share
+// (topology/network_description.h): a GPU node per GPU with one port per link, a switch node per
+// NVSwitch, and a link per GPU link and per switch-to-switch cable. NvTopology takes its wiring
+// from that netlist, NvSystem its links' latencies and rates, and the cost model and the results
+// (config.network) count its switches and links.
+//
 // Every such system is built from planes of 16-port switches (nv_topology.h): GPU link j goes to
-// a leaf of plane j, 8 GPUs to a leaf. What a builder decides is everything above the leaves'
-// GPU ports: where a leaf's 8 up ports go (the other leaf's trunk ports, or spines), how many
-// spines a plane has, how many leaf groups the system may have, and what the results call it.
-// NvTopology asks its builder and knows no kind; the routes, multicast trees and reduction
-// homes follow from the wiring.
+// a leaf of plane j, 8 GPUs to a leaf. The part every kind shares is network() below: the GPUs,
+// the switches of each plane (its leaves, then its spines, in NvTopology's numbering) and the
+// GPU links. What a kind decides is everything above the leaves' GPU ports: where a leaf's 8 up
+// ports go (the other leaf's trunk ports, or spines) and over what medium, how many spines a
+// plane has, how many leaf groups the system may have, and what the results call it.
+// NvTopology asks its builder and knows no kind; the routes, multicast trees and reduction homes
+// follow from the wiring.
 //
 // Adding a kind: one file here with a class derived from NvSystemBuilder, one line in
 // registry.cpp.
@@ -15,9 +23,42 @@
 #include <string>
 #include <vector>
 
-#include "nv_topology.h"
+#include "link_rate.h"
+#include "network_description.h"
 
 namespace hx::nv {
+
+class NvTopology;
+
+/// What the netlist takes from the config besides the kind (NvConfig::network_params()).
+struct NvNetworkParams {
+  unsigned groups = 0;            ///< leaf groups of 8 GPUs
+  unsigned links = 0;             ///< links per GPU = planes
+  std::string routing;            ///< the switches' routing function (routing.algorithm, nv_routing.h)
+  unsigned link_latency = 1;      ///< cycles, every link (topology.link_latency)
+  LinkRate gpu_rate, trunk_rate;  ///< GPU links; switch-to-switch links (topology.trunk_bandwidth)
+};
+
+/// One plane of the netlist under construction, for a builder's wire_plane(): where its
+/// switches' ports are, and the cable between two of them.
+class NvPlaneWiring {
+ public:
+  NvPlaneWiring(NetworkDescription& net, const NvNetworkParams& p, unsigned first_switch)
+      : net_(net), p_(p), first_(first_switch) {}
+  unsigned groups() const { return p_.groups; }
+  PortRef leaf(unsigned group, unsigned port) const { return {first_ + group, port}; }
+  PortRef spine(unsigned k, unsigned port) const { return {first_ + p_.groups + k, port}; }
+  /// A switch-to-switch link from `lower` (the leaf, or the lower group's leaf) to `upper`: class
+  /// "global" (the fabric netlists' class of links between switches), the trunk rate.
+  void cable(PortRef lower, PortRef upper, Medium medium) const {
+    net_.add_link(lower, upper, p_.link_latency, p_.trunk_rate, "global", medium);
+  }
+
+ private:
+  NetworkDescription& net_;
+  const NvNetworkParams& p_;
+  unsigned first_;
+};
 
 class NvSystemBuilder {
  public:
@@ -33,11 +74,15 @@ class NvSystemBuilder {
   virtual unsigned spines_per_plane() const = 0;
   /// Longest GPU-to-GPU path in switch hops.
   virtual unsigned diameter_hops() const = 0;
-  /// Cable plane `plane` above its leaves' GPU ports: the leaves' up ports (8..15) and the
-  /// spines, through NvTopology::cable.
-  virtual void wire_plane(NvTopology& t, unsigned plane) const = 0;
   /// "DGX-2 (16 GPUs, 12 switches)".
   virtual std::string name(const NvTopology& t) const = 0;
+
+  /// The system's netlist. Throws std::invalid_argument for a size the kind does not come in.
+  NetworkDescription network(const NvNetworkParams& p) const;
+
+ protected:
+  /// Cable one plane above its leaves' GPU ports: the leaves' up ports (8..15) and the spines.
+  virtual void wire_plane(const NvPlaneWiring& plane) const = 0;
 };
 
 /// The builder of `kind`; throws std::invalid_argument naming the registered kinds.

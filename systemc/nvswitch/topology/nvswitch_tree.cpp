@@ -2,6 +2,7 @@
 // 128 GPUs): per plane, one leaf per group of 8 GPUs and 8 spines; leaf port 8+k goes to spine k,
 // spine port G to the leaf of group G. 16 groups make 16 x 6 + 8 x 6 = 144 switches.
 #include "nv_system_builder.h"
+#include "nv_topology.h"
 
 namespace hx::nv {
 
@@ -16,13 +17,20 @@ class NvSwitchTree : public NvSystemBuilder {
   unsigned max_groups() const override { return NvTopology::kPorts; }  // a spine's ports
   unsigned spines_per_plane() const override { return NvTopology::kUpPorts; }
   unsigned diameter_hops() const override { return 3; }
-  void wire_plane(NvTopology& t, unsigned plane) const override {
-    for (unsigned g = 0; g < t.groups(); ++g)
-      for (unsigned k = 0; k < NvTopology::kUpPorts; ++k)
-        t.cable(t.leaf(plane, g), NvTopology::kDownPorts + k, t.spine(plane, k), g);
-  }
   std::string name(const NvTopology& t) const override {
     return "two-level fat tree (" + std::to_string(t.gpus()) + " GPUs, " + std::to_string(t.switches()) + " switches)";
+  }
+
+ protected:
+  // The leaf-spine links leave the leaves' boards for 48 spine switches: cables. The paper says
+  // nothing of their medium (section V gives only the wiring); they are AoC, as the cost model
+  // cables every switch-to-switch link of a fat tree (analytic/topology_cost.h): a system of 16
+  // boards and 48 spines spans racks, beyond the few metres a passive copper cable reaches at
+  // 25 GB/s (the paper's own LLR example assumes a 15 m cable at 200 Gb/s, section IV-G).
+  void wire_plane(const NvPlaneWiring& plane) const override {
+    for (unsigned g = 0; g < plane.groups(); ++g)
+      for (unsigned k = 0; k < NvTopology::kUpPorts; ++k)
+        plane.cable(plane.leaf(g, NvTopology::kDownPorts + k), plane.spine(k, g), Medium::Aoc);
   }
 };
 
