@@ -58,6 +58,33 @@ const ElementRange& Stage::received_chunk(unsigned rank, unsigned step) const {
   return chunk[ring][(i + n - back) % n];
 }
 
+namespace {
+const CollectivePlan::Piece& piece_of(const std::vector<CollectivePlan::Piece>& pieces, uint64_t i) {
+  auto it = std::upper_bound(pieces.begin(), pieces.end(), i,
+                             [](uint64_t v, const CollectivePlan::Piece& p) { return v < p.range.begin; });
+  return *(it - 1);  // pieces cover [0, S) from 0
+}
+}  // namespace
+
+unsigned CollectivePlan::owner(uint64_t i) const {
+  if (!pieces.empty()) return piece_of(pieces, i).rank;
+  const uint64_t p = ranks(), base = elements / p, extra = elements % p;
+  return static_cast<unsigned>(i < extra * (base + 1) ? i / (base + 1) : extra + (i - extra * (base + 1)) / base);
+}
+
+uint64_t CollectivePlan::output_index(unsigned rank, uint64_t i) const {
+  if (pieces.empty()) return i - block(rank).begin;
+  const Piece& p = piece_of(pieces, i);
+  return p.out + (i - p.range.begin);
+}
+
+uint64_t CollectivePlan::owned(unsigned rank) const {
+  if (pieces.empty()) return block(rank).size();
+  uint64_t n = 0;
+  for (const Piece& p : pieces) n += p.rank == rank ? p.range.size() : 0;
+  return n;
+}
+
 const ElementRange& Stage::arriving_chunk(unsigned rank, unsigned step) const {
   const unsigned ring = ring_of[rank];
   if (kind == StageKind::Chain) return chunk[ring][0];

@@ -120,6 +120,22 @@ struct CollectivePlan {
   unsigned ranks() const { return cols * rows; }
   /// Block r of the S elements (reduce_scatter output, all_gather input, all_to_all blocks).
   ElementRange block(unsigned r) const { return split_range({0, elements}, r, ranks()); }
+
+  /// Who owns which elements of a reduce_scatter's output or an all_gather's input, when it is
+  /// not block r for rank r: pieces of [0, S), sorted by begin, each owned by a rank, which
+  /// holds its pieces in its output in the order of `out` (a hierarchical collective's ranks
+  /// own a piece of every chunk). Empty: the blocks.
+  struct Piece {
+    ElementRange range;
+    unsigned rank = 0;
+    uint64_t out = 0;  ///< where the piece starts in its rank's output
+  };
+  std::vector<Piece> pieces;
+  /// The rank that owns element i, where it sits in that rank's output, and how many elements
+  /// rank r owns.
+  unsigned owner(uint64_t i) const;
+  uint64_t output_index(unsigned rank, uint64_t i) const;
+  uint64_t owned(unsigned rank) const;
 };
 
 /// The plan of `op` with `alg` for a cols x rows job and S = `elements`. Throws

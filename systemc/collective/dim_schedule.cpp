@@ -205,8 +205,6 @@ ScheduleTimeline simulate_schedule(const ScheduleRequest& r, const ChunkSchedule
 
 CollectivePlan hierarchical_plan(const ScheduleRequest& r, const ChunkSchedule& s, const ScheduleTimeline& order,
                                  uint64_t elements) {
-  if (r.op != CollectiveOp::AllReduce)
-    throw std::invalid_argument("the cycle model runs hierarchical allreduce only, not " + collective_op_name(r.op));
   bool ring_dim = false;
   for (const Dimension& d : r.dims) ring_dim = ring_dim || d.kind == DimKind::Ring;
   const unsigned directions = ring_dim ? 2 : 1;
@@ -229,16 +227,32 @@ CollectivePlan hierarchical_plan(const ScheduleRequest& r, const ChunkSchedule& 
   for (unsigned c = 0; c < C; ++c) turn[c].assign(s.chunks[c].size(), 0);
   for (const std::vector<StageRun>& runs : order.by_dim)
     for (std::size_t i = 0; i < runs.size(); ++i) turn[runs[i].chunk][runs[i].stage] = static_cast<unsigned>(i);
+  std::vector<uint64_t> output_end(n, 0);  // reduce_scatter, all_gather: each rank's pieces so far
+
   for (unsigned c = 0; c < C; ++c) {
     const ElementRange chunk = split_range({0, elements}, c, C);
     const std::vector<ChunkStage>& stages = s.chunks[c];
     for (unsigned v = 0; v < directions; ++v) {
       const ElementRange part = split_range(chunk, v, directions);
       Flow flow;
-      unsigned index = 0;
-      // held[rank]: what the rank holds before each stage (RS narrows it, AG widens it back).
+      // held[rank]: what the rank holds before each stage (RS narrows it, AG widens it back);
+      // before_rs[rank]: its range before each RS not yet undone by an AG. An all_gather alone
+      // starts where the RS over its dimensions in reverse order would have ended.
       std::vector<ElementRange> held(n, part);
-      std::vector<std::vector<ElementRange>> before_rs(n);  // per rank: its range before each RS
+      std::vector<std::vector<ElementRange>> before_rs(n);
+      if (r.op == CollectiveOp::AllGather) {
+        for (auto it = stages.rbegin(); it != stages.rend(); ++it) {
+          for (unsigned rank = 0; rank < n; ++rank) {
+            before_rs[rank].push_back(held[rank]);
+            held[rank] = split_range(held[rank], coord(rank, it->dim), r.dims[it->dim].size);
+          }
+        }
+        for (unsigned rank = 0; rank < n; ++rank) {  // what the rank contributes: its piece
+          plan.pieces.push_back({held[rank], rank, output_end[rank]});
+          output_end[rank] += held[rank].size();
+        }
+      }
+      unsigned index = 0;
       for (const ChunkStage& cs : stages) {
         const unsigned k = cs.dim, P = r.dims[k].size;
         Stage st;
@@ -279,9 +293,18 @@ CollectivePlan hierarchical_plan(const ScheduleRequest& r, const ChunkSchedule& 
         }
         flow.stages.push_back(std::move(st));
       }
+      if (r.op == CollectiveOp::ReduceScatter) {
+        for (unsigned rank = 0; rank < n; ++rank) {  // what the rank ends with: its piece
+          plan.pieces.push_back({held[rank], rank, output_end[rank]});
+          output_end[rank] += held[rank].size();
+        }
+      }
       plan.flows.push_back(std::move(flow));
     }
   }
+  std::sort(plan.pieces.begin(), plan.pieces.end(), [](const CollectivePlan::Piece& a, const CollectivePlan::Piece& b) {
+    return a.range.begin < b.range.begin;
+  });
   return plan;
 }
 

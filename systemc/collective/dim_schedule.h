@@ -147,8 +147,8 @@ struct ScheduleTimeline {
 /// fill it, section 4.3); its bandwidth does not.
 ScheduleTimeline simulate_schedule(const ScheduleRequest& r, const ChunkSchedule& s);
 
-/// The schedule as the cycle model's plan (collective_plan.h) for an allreduce of `elements`
-/// on the platform's N NPUs (rank n = NPU n): chunk c is elements split_range(0..S, c, C); its
+/// The schedule as the cycle model's plan (collective_plan.h) for a collective of `elements` on
+/// the platform's N NPUs (rank n = NPU n): chunk c is elements split_range(0..S, c, C); its
 /// stages, in the schedule's order, are rings along their dimension (the NPUs that differ only
 /// in that coordinate, in coordinate order), each on its dimension's lane (stage.lane = dim).
 /// An RS splits what the ring holds by coordinate, an AG gathers it back, so every range stays
@@ -157,8 +157,9 @@ ScheduleTimeline simulate_schedule(const ScheduleRequest& r, const ChunkSchedule
 /// carry data, as the ring algorithm on a bidirectional ring does. A fully connected dimension
 /// runs Table 1's direct algorithm (Stage::direct). A switch dimension runs the ring algorithm
 /// through its switches (P - 1 steps where Table 1's halving-doubling takes log2 P; the bytes
-/// are the same). Throws std::invalid_argument for an op other than allreduce, or more flows or
-/// stages than the collective engine tags (256, 8).
+/// are the same). A reduce_scatter leaves each rank a piece of every chunk, an all_gather starts
+/// from those pieces: plan.pieces says which (not the blocks of the torus plans). Throws
+/// std::invalid_argument for more flows or stages than the collective engine tags (256, 8).
 /// The stages of a dimension take their turns on its lane in the order `order` ran them
 /// (simulate_schedule: FIFO or SCF, the intra-dimension order fixed offline, section 4.6.2); a
 /// stage whose turn has not come still sends when the lane is free (the order is a priority,

@@ -63,7 +63,7 @@ uint32_t CollectiveEngine::input_bits(bool int32, unsigned rank, uint64_t i) {
 
 uint64_t CollectiveEngine::output_size(const CollectivePlan& plan, unsigned rank) {
   switch (plan.op) {
-    case CollectiveOp::ReduceScatter: return plan.block(rank).size();
+    case CollectiveOp::ReduceScatter: return plan.owned(rank);
     case CollectiveOp::AllToAll: return plan.block(rank).size() * plan.ranks();
     default: return plan.elements;
   }
@@ -204,29 +204,23 @@ void CollectiveEngine::keep(unsigned job, unsigned rank, unsigned flow, unsigned
     FlowState& fs = flow_state(job, rank, flow);
     fs.store[stage][i - fs.store_begin[stage]] = bits;
   } else {
-    write_output(job, rank, plan.op == CollectiveOp::ReduceScatter ? i - plan.block(rank).begin : i, bits);
+    write_output(job, rank, plan.op == CollectiveOp::ReduceScatter ? plan.output_index(rank, i) : i, i, bits);
   }
 }
 
-void CollectiveEngine::write_output(unsigned job, unsigned rank, uint64_t out, uint32_t bits) {
+void CollectiveEngine::write_output(unsigned job, unsigned rank, uint64_t out, uint64_t element, uint32_t bits) {
   const CollectivePlan& plan = jobs_[job].plan;
   JobState& js = state_[job];
   RankState& rs = js.ranks[rank];
   uint32_t expect = 0;
   switch (plan.op) {
     case CollectiveOp::AllReduce: expect = js.residue_sum[out % kResidues]; break;
-    case CollectiveOp::ReduceScatter: expect = js.residue_sum[(out + plan.block(rank).begin) % kResidues]; break;
-    case CollectiveOp::AllGather: {
-      // The rank whose block holds element `out` contributed it.
-      const uint64_t p = plan.ranks(), base = plan.elements / p, extra = plan.elements % p;
-      const uint64_t owner = out < extra * (base + 1) ? out / (base + 1) : extra + (out - extra * (base + 1)) / base;
-      expect = input_bits(cfg_.int32, static_cast<unsigned>(owner), out);
-      break;
-    }
+    case CollectiveOp::ReduceScatter: expect = js.residue_sum[element % kResidues]; break;
+    // The rank that owns the element contributed it.
+    case CollectiveOp::AllGather: expect = input_bits(cfg_.int32, plan.owner(element), element); break;
     case CollectiveOp::Broadcast: expect = input_bits(cfg_.int32, plan.root, out); break;
     case CollectiveOp::AllToAll: {
-      const uint64_t b = plan.block(rank).size();
-      expect = input_bits(cfg_.int32, static_cast<unsigned>(out / b), plan.block(rank).begin + out % b);
+      expect = input_bits(cfg_.int32, static_cast<unsigned>(out / plan.block(rank).size()), element);
       break;
     }
   }
@@ -291,8 +285,10 @@ void CollectiveEngine::start_stage(unsigned job, unsigned rank, unsigned flow, u
   fs.expected = 0;
   Meta m{job, flow, k, 0, 0};
 
-  // What this stage leaves for the next: the reduced own chunk, or the gathered range.
-  if (!last) {
+  // What this stage leaves for the next: the reduced own chunk, or the gathered range. A direct
+  // reduce_scatter adds its contributions up there even when it is the last (advance() writes
+  // the sums out).
+  if (!last || (st.direct && st.kind == StageKind::ReduceScatter)) {
     ElementRange held = st.chunk[ring][pos];
     if (st.kind != StageKind::ReduceScatter) {
       for (const ElementRange& c : st.chunk[ring]) {
@@ -363,13 +359,14 @@ void CollectiveEngine::start_direct(unsigned job, unsigned rank, unsigned flow, 
   const std::vector<ElementRange>& chunks = st.chunk[ring];
   const unsigned n = static_cast<unsigned>(members.size());
   const bool reduce = st.kind == StageKind::ReduceScatter;
-  if (reduce && k + 1 == plan.flows[flow].stages.size()) {
-    note(jobs_[job].name + ": a direct reduce_scatter must not be a flow's last stage");
-    state_[job].ranks[rank].mismatched += 1;
-    return;
-  }
   const ElementRange& mine = chunks[pos];
-  for (uint64_t i = mine.begin; i < mine.end; ++i) keep(job, rank, flow, k, i, own(job, rank, flow, k, i));
+  for (uint64_t i = mine.begin; i < mine.end; ++i) {
+    if (reduce) {
+      fs.store[k][i - fs.store_begin[k]] = own(job, rank, flow, k, i);  // the sum starts with its own
+    } else {
+      keep(job, rank, flow, k, i, own(job, rank, flow, k, i));
+    }
+  }
   uint64_t most = 0;
   for (unsigned j = 0; j < n; ++j) {
     if (j == pos) continue;
@@ -406,6 +403,14 @@ void CollectiveEngine::advance(unsigned job, unsigned rank, unsigned flow, uint6
       }
     }
     if (fs.received < fs.expected) return;
+    const Stage& done = plan.flows[flow].stages[fs.stage];
+    if (done.direct && done.kind == StageKind::ReduceScatter && fs.stage + 1 == stages) {
+      // The last stage's sums are complete: they are the output.
+      const ElementRange& mine = done.chunk[done.ring_of[rank]][done.position_of[rank]];
+      for (uint64_t i = mine.begin; i < mine.end; ++i)
+        write_output(job, rank, plan.output_index(rank, i), i, fs.store[fs.stage][i - fs.store_begin[fs.stage]]);
+      std::vector<uint32_t>().swap(fs.store[fs.stage]);
+    }
     if (fs.stage > 0) std::vector<uint32_t>().swap(fs.store[fs.stage - 1]);  // no longer read
     ++fs.stage;
     fs.started = false;
@@ -433,8 +438,7 @@ void CollectiveEngine::handle(unsigned job, unsigned rank, const Meta& m, uint32
   const uint64_t count = std::min<uint64_t>(elements, seg.size());
   if (st.direct) {
     // A contribution to this rank's own chunk, added to what it holds (a reduce_scatter: its
-    // own data and the contributions so far; never the last stage, see start_stage), or a
-    // member's chunk to keep (an all_gather).
+    // own data and the contributions so far), or a member's chunk to keep (an all_gather).
     for (uint64_t e = 0; e < count; ++e) {
       const uint64_t i = seg.begin + e;
       if (st.kind == StageKind::ReduceScatter) {
@@ -489,7 +493,7 @@ void CollectiveEngine::a2a_start(unsigned job, unsigned rank, uint64_t t) {
   RankState& rs = state_[job].ranks[rank];
   const ElementRange mine = plan.block(rank);
   for (uint64_t i = mine.begin; i < mine.end; ++i)  // its own block stays local
-    write_output(job, rank, uint64_t{rank} * mine.size() + (i - mine.begin), input_bits(cfg_.int32, rank, i));
+    write_output(job, rank, uint64_t{rank} * mine.size() + (i - mine.begin), i, input_bits(cfg_.int32, rank, i));
   rs.a2a_expected = uint64_t{plan.ranks() - 1} * segments(mine.size());
   for (unsigned lane = 0; lane < cfg_.lanes; ++lane)
     for (unsigned k = 0; k < kA2aAhead; ++k) a2a_send_next(job, rank, lane, t);
@@ -549,7 +553,7 @@ void CollectiveEngine::on_flit(unsigned endpoint, unsigned lane, const Flit& f, 
     const ElementRange seg = segment({0, mine.size()}, m.seg);
     if ((seg.size() + 3) / 4 != flits) note(jobs_[j].name + ": an all-to-all segment of the wrong length");
     for (uint64_t e = 0; e < seg.size() && e < flits * 4; ++e)
-      write_output(j, r, uint64_t{m.step} * mine.size() + seg.begin + e, get(buffer, e));
+      write_output(j, r, uint64_t{m.step} * mine.size() + seg.begin + e, mine.begin + seg.begin + e, get(buffer, e));
     free_buffer(buffer);
     if (++rs.a2a_received == rs.a2a_expected) rank_finished(j, r, t);
     return;

@@ -186,7 +186,9 @@ class CollectiveEngine {
   void handle(unsigned job, unsigned rank, const Meta& m, uint32_t buffer, uint64_t elements, uint64_t t);
   /// The stage's result element i: stored for the next stage, or the output when it is the last.
   void keep(unsigned job, unsigned rank, unsigned flow, unsigned stage, uint64_t i, uint32_t bits);
-  void write_output(unsigned job, unsigned rank, uint64_t out, uint32_t bits);
+  /// Output element `out` of `rank` is `bits`; `element` is its index in [0, S), what its
+  /// expected value follows from (an all_to_all's: in the receiver's block of the sender's data).
+  void write_output(unsigned job, unsigned rank, uint64_t out, uint64_t element, uint32_t bits);
   void rank_finished(unsigned job, unsigned rank, uint64_t t);
 
   void a2a_start(unsigned job, unsigned rank, uint64_t t);

@@ -127,11 +127,13 @@ std::vector<NetworkModel> make_models() {
     for (const BoardRouting& b : board_routings()) board = board || r.name == b.name;
     fabric.routings.push_back({r.name, (board ? "RTL router and C++ switch: " : "C++ switch: ") + r.description});
   }
-  fabric.collectives = {{"ring", "unidirectional ring"},
-                        {"bidirectional_ring", "two rings, both directions"},
-                        {"hamiltonian", "two edge-disjoint Hamiltonian cycles of the torus, both directions"},
-                        {"torus2d", "2D torus: rows, then columns"},
-                        {"direct", "all-to-all: every rank to every rank"}};
+  fabric.collectives = {
+      {"ring", "unidirectional ring"},
+      {"bidirectional_ring", "two rings, both directions"},
+      {"hamiltonian", "two edge-disjoint Hamiltonian cycles of the torus, both directions"},
+      {"torus2d", "2D torus: rows, then columns"},
+      {"direct", "all-to-all: every rank to every rank"},
+      {"hierarchical", "multidim: RS and AG per dimension, chunk by chunk, baseline or Themis order"}};
   fabric.traffic = {{"uniform", ""},
                     {"permutation", ""},
                     {"transpose", ""},
