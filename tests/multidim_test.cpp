@@ -280,6 +280,12 @@ Times run_and_model(const std::string& config, const std::string& sets, const fs
   EXPECT_EQ(j["checks"]["lost"], 0);
   const json& job = j["collective"]["jobs"][0];
   EXPECT_TRUE(job["complete"].get<bool>()) << config << sets;
+  // Every dimension carried data, no more than its links could (busy fraction in (0, 1]).
+  for (const json& dim : job["dims"]) {
+    EXPECT_GT(dim["busy_fraction"].get<double>(), 0) << config << sets;
+    EXPECT_LE(dim["busy_fraction"].get<double>(), 1 + 1e-9) << config << sets;
+  }
+  EXPECT_FALSE(job["dims"].empty());
   EXPECT_EQ(job["wrong_elements"], 0) << config << sets;
   EXPECT_GT(job["output_elements"].get<uint64_t>(), 0u);
   t.run_us = job["time_us"].get<double>();

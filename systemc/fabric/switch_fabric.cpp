@@ -74,6 +74,8 @@ void SwitchFabric::build(const NetworkDescription& net, const Ports& ports) {
     if (b == nullptr) throw std::logic_error("network description: link from " + a.name + " ends at no switch");
     if (a.kind == Kind::Switch) {
       cable(sw[l.a.node], l.a.port, b, l.b.port, l.latency, l.rate);
+      std::vector<FlitLink*>& of_class = cables_by_class_[l.link_class];
+      of_class.insert(of_class.end(), {links_[links_.size() - 2].get(), links_.back().get()});
     } else if (a.kind == Kind::Endpoint && l.medium == Medium::Internal) {
       // The accelerator's own router port: its local links, with the accelerator's credits.
       b->connect(l.b.port, ports.inject.at(lane), ports.eject.at(lane), router_depth_);

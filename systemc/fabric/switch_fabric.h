@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -59,6 +60,8 @@ class SwitchFabric : public sc_core::sc_module {
   const std::vector<LinkGroup>& link_groups() const { return link_groups_; }
   /// Every link of the fabric (cables and the edge ports' links to the routers), for waveforms.
   std::vector<FlitLink*> links() const;
+  /// The cables between switches (both directions), by the netlist's link class ("dim1", ...).
+  const std::map<std::string, std::vector<FlitLink*>>& cables_by_class() const { return cables_by_class_; }
   /// Where the held flits sit (for deadlock reports); at most `max_lines` lines.
   std::string describe(unsigned max_lines) const;
 
@@ -81,6 +84,7 @@ class SwitchFabric : public sc_core::sc_module {
   unsigned cables_ = 0;
   NetworkEquipment equipment_;
   std::vector<LinkGroup> link_groups_;
+  std::map<std::string, std::vector<FlitLink*>> cables_by_class_;
   unsigned router_depth_, switch_depth_, vcs_;
   uint64_t cycle_ = 0;
 };
