@@ -72,6 +72,7 @@ bench: configure
 	$(PYTHON) scripts/bench_collectives.py --hxsim $(BUILD)/hxsim --out $(BUILD)/bench/collectives.json
 	$(PYTHON) scripts/alloc_experiments.py --hxsim $(BUILD)/hxsim --outdir $(BUILD)/alloc
 	$(PYTHON) scripts/bench_nvswitch.py --hxsim $(BUILD)/hxsim --out $(BUILD)/bench/nvswitch.json
+	$(PYTHON) scripts/themis_sweep.py --hxsim $(BUILD)/hxsim --out $(BUILD)/bench/themis.json
 
 synth: deps
 	bash scripts/synth.sh

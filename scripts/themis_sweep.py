@@ -43,7 +43,7 @@ PAPER = {"themis_scf_speedup_mean": 1.72, "themis_scf_speedup_max": 2.70, "themi
          "utilisation_percent": {"baseline": 56.31, "themis_fifo": 87.67, "themis_scf": 95.14}}
 
 
-SMALL = ["2d_sw_sw", "3d_sw_sw_sw_homo", "3d_sw_sw_sw_hetero", "4d_ring_sw_sw_sw"]
+SMALL = ["2d_sw_sw", "3d_sw_sw_sw_homo", "3d_sw_sw_sw_hetero", "3d_fc_ring_sw", "4d_ring_sw_sw_sw", "4d_ring_fc_ring_sw"]
 
 
 def model(hxsim, config, sets, command="model"):

@@ -205,8 +205,10 @@ ScheduleTimeline simulate_schedule(const ScheduleRequest& r, const ChunkSchedule
 
 CollectivePlan hierarchical_plan(const ScheduleRequest& r, const ChunkSchedule& s, const ScheduleTimeline& order,
                                  uint64_t elements) {
+  // Rings of more than two NPUs are run both ways round (a ring of two has one neighbour both
+  // ways: dim_order spreads its packets over all its links).
   bool ring_dim = false;
-  for (const Dimension& d : r.dims) ring_dim = ring_dim || d.kind == DimKind::Ring;
+  for (const Dimension& d : r.dims) ring_dim = ring_dim || (d.kind == DimKind::Ring && d.size > 2);
   const unsigned directions = ring_dim ? 2 : 1;
   if (s.chunks.size() * directions > 256 || (!s.chunks.empty() && s.chunks[0].size() > 8))
     throw std::invalid_argument("the cycle model runs at most 256 flows (chunks x directions) of 8 stages");
@@ -262,7 +264,7 @@ CollectivePlan hierarchical_plan(const ScheduleRequest& r, const ChunkSchedule& 
         st.priority = turn[c][index++];
         st.ring_of.assign(n, 0);
         st.position_of.assign(n, 0);
-        const bool backward = v == 1 && r.dims[k].kind == DimKind::Ring;
+        const bool backward = v == 1 && r.dims[k].kind == DimKind::Ring && P > 2;
         for (unsigned g = 0; g < n; ++g) {
           if (coord(g, k) != 0) continue;  // one ring per group: its member of coordinate 0
           std::vector<unsigned> ring(P);

@@ -152,9 +152,10 @@ ScheduleTimeline simulate_schedule(const ScheduleRequest& r, const ChunkSchedule
 /// stages, in the schedule's order, are rings along their dimension (the NPUs that differ only
 /// in that coordinate, in coordinate order), each on its dimension's lane (stage.lane = dim).
 /// An RS splits what the ring holds by coordinate, an AG gathers it back, so every range stays
-/// contiguous. With a ring dimension each chunk is two flows, half its elements each: one
-/// sends forward round every ring, the other backward, so both directions of a ring's links
-/// carry data, as the ring algorithm on a bidirectional ring does. A fully connected dimension
+/// contiguous. With a ring dimension of more than two NPUs each chunk is two
+/// flows, half its elements each: one sends forward round every ring, the other backward, so
+/// both directions of a ring's links carry data, as the ring algorithm on a bidirectional ring
+/// does (a ring of two has one neighbour both ways; dim_order spreads over all its links). A fully connected dimension
 /// runs Table 1's direct algorithm (Stage::direct). A switch dimension runs the ring algorithm
 /// through its switches (P - 1 steps where Table 1's halving-doubling takes log2 P; the bytes
 /// are the same). A reduce_scatter leaves each rank a piece of every chunk, an all_gather starts
