@@ -301,7 +301,7 @@ void CollectiveEngine::start_stage(unsigned job, unsigned rank, unsigned flow, u
   }
 
   if (st.direct) {
-    start_direct(job, rank, flow, t);
+    start_direct(job, rank, flow, k, t);
     return;
   }
   switch (st.kind) {
@@ -349,14 +349,12 @@ void CollectiveEngine::start_stage(unsigned job, unsigned rank, unsigned flow, u
 // segment round the members (so that consecutive packets take different links). A
 // reduce_scatter starts its own chunk from its own data and adds what arrives (handle); an
 // all_gather keeps its own chunk and sends it to everyone.
-void CollectiveEngine::start_direct(unsigned job, unsigned rank, unsigned flow, uint64_t t) {
-  const CollectivePlan& plan = jobs_[job].plan;
+void CollectiveEngine::start_direct(unsigned job, unsigned rank, unsigned flow, unsigned k, uint64_t t) {
   FlowState& fs = flow_state(job, rank, flow);
-  const unsigned k = fs.stage;
-  const Stage& st = plan.flows[flow].stages[k];
-  const unsigned ring = st.ring_of[rank], pos = st.position_of[rank];
-  const std::vector<unsigned>& members = st.rings[ring];
-  const std::vector<ElementRange>& chunks = st.chunk[ring];
+  const Stage& st = jobs_[job].plan.flows[flow].stages[k];
+  const unsigned pos = st.position_of[rank];
+  const std::vector<unsigned>& members = st.rings[st.ring_of[rank]];
+  const std::vector<ElementRange>& chunks = st.chunk[st.ring_of[rank]];
   const unsigned n = static_cast<unsigned>(members.size());
   const bool reduce = st.kind == StageKind::ReduceScatter;
   const ElementRange& mine = chunks[pos];

@@ -181,7 +181,7 @@ class CollectiveEngine {
   void send_own(const Meta& m, unsigned rank, unsigned dst_rank, const ElementRange& range, uint64_t t);
 
   void start_stage(unsigned job, unsigned rank, unsigned flow, uint64_t t);
-  void start_direct(unsigned job, unsigned rank, unsigned flow, uint64_t t);
+  void start_direct(unsigned job, unsigned rank, unsigned flow, unsigned stage, uint64_t t);
   void advance(unsigned job, unsigned rank, unsigned flow, uint64_t t);
   void handle(unsigned job, unsigned rank, const Meta& m, uint32_t buffer, uint64_t elements, uint64_t t);
   /// The stage's result element i: stored for the next stage, or the output when it is the last.

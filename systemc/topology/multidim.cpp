@@ -63,24 +63,10 @@ class MultidimTopology : public FabricTopology {
       NodeDescription r;
       r.name = "npu" + std::to_string(i);
       r.ports = L.router_ports;
-      r.latency = 1;
-      r.speedup = 1;
-      r.own_endpoint_ports = L.lanes;
-      r.routing = cfg.routing.algorithm;
-      r.place.switch_name = r.name;
-      r.place.addressing = endpoint_addressing(cfg);
+      r.latency = 1;  // one cycle, like the boards' RTL routers
       r.place.dims = layout;
       r.place.index = i;
-      router[i] = net.add_node(std::move(r));
-      NodeDescription e;
-      e.kind = NodeDescription::Kind::Endpoint;
-      e.name = "node" + std::to_string(i);
-      e.endpoint = i;
-      e.ports = L.lanes;
-      const unsigned npu = net.add_node(std::move(e));
-      for (unsigned lane = 0; lane < L.lanes; ++lane)
-        net.add_link({npu, lane}, {router[i], lane}, cfg.local_link.latency_cycles, LinkRate{}, "local",
-                     Medium::Internal);
+      router[i] = add_accelerator_router(net, cfg, i, std::move(r), L.lanes);
     }
     for (unsigned k = 0; k < L.dims.size(); ++k) {
       const Dimension& d = cfg.topology.dims[k];

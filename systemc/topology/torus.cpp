@@ -25,27 +25,13 @@ class TorusTopology : public FabricTopology {
     for (unsigned n = 0; n < X * Y; ++n) {
       NodeDescription r;
       r.name = "r" + std::to_string(n % X) + "_" + std::to_string(n / X);
-      // An accelerator's router: a one-cycle pipeline and no crossbar speedup, like the RTL
-      // router of the boards. Port 0 is its own accelerator's.
-      r.ports = 5;
+      r.ports = 5;  // port 0 is its own accelerator's, then N, E, S, W
       r.latency = switch_pipeline(cfg);
-      r.speedup = 1;
-      r.own_endpoint_ports = 1;
-      r.routing = cfg.routing.algorithm;
-      r.place.switch_name = r.name;
-      r.place.addressing = endpoint_addressing(cfg);
       r.place.x = n % X;
       r.place.y = n / X;
       r.place.size_x = X;
       r.place.size_y = Y;
-      router[n] = net.add_node(std::move(r));
-      NodeDescription e;
-      e.kind = NodeDescription::Kind::Endpoint;
-      e.name = "node" + std::to_string(n);
-      e.endpoint = n;
-      // The accelerator's own port: its local links, with the accelerator's credits.
-      net.add_link({net.add_node(std::move(e)), 0}, {router[n], 0}, cfg.local_link.latency_cycles, LinkRate{}, "local",
-                   Medium::Internal);
+      router[n] = add_accelerator_router(net, cfg, n, std::move(r), 1);
     }
     enum : unsigned { kN = 1, kE = 2, kS = 3, kW = 4 };
     const auto link = [&](unsigned from, unsigned from_port, unsigned to, unsigned to_port, bool leaves_board) {

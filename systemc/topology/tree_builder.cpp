@@ -36,6 +36,26 @@ TreeAddressing endpoint_addressing(const SimConfig& cfg) {
   return addr;
 }
 
+unsigned add_accelerator_router(NetworkDescription& net, const SimConfig& cfg, unsigned endpoint,
+                                NodeDescription router, unsigned lanes) {
+  router.speedup = 1;
+  router.own_endpoint_ports = lanes;
+  router.routing = cfg.routing.algorithm;
+  router.place.switch_name = router.name;
+  router.place.addressing = endpoint_addressing(cfg);
+  const unsigned r = net.add_node(std::move(router));
+  NodeDescription e;
+  e.kind = NodeDescription::Kind::Endpoint;
+  e.name = "node" + std::to_string(endpoint);
+  e.endpoint = endpoint;
+  e.ports = lanes;
+  const unsigned node = net.add_node(std::move(e));
+  // The accelerator's own ports: its local links, with the accelerator's credits.
+  for (unsigned lane = 0; lane < lanes; ++lane)
+    net.add_link({node, lane}, {r, lane}, cfg.local_link.latency_cycles, LinkRate{}, "local", Medium::Internal);
+  return r;
+}
+
 std::vector<PortRef> add_fat_tree(NetworkDescription& net, const SimConfig& cfg, const std::string& name,
                                   unsigned ports, const TreeAddressing& addr, unsigned plane) {
   const TreeShape shape = tree_shape(ports, cfg.topology.tree_radix, cfg.topology.tree_taper);

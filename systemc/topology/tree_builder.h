@@ -34,4 +34,12 @@ void tree_values(const SimConfig& cfg, std::vector<std::pair<std::string, std::s
 /// The header fields that name an endpoint of a system without boards (TreeAddressing).
 TreeAddressing endpoint_addressing(const SimConfig& cfg);
 
+/// An accelerator's own router (a torus's, a multidim NPU's) and the accelerator, endpoint
+/// `endpoint` named "node<endpoint>": `router` (its name, ports, pipeline and place set by the
+/// builder) gets no crossbar speedup, like the boards' RTL routers, the configured routing
+/// function and endpoint addressing; its ports 0 .. lanes - 1 are the accelerator's lanes, linked
+/// with the local links. Returns the router's node.
+unsigned add_accelerator_router(NetworkDescription& net, const SimConfig& cfg, unsigned endpoint,
+                                NodeDescription router, unsigned lanes);
+
 }  // namespace hx
