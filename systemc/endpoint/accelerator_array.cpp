@@ -39,7 +39,10 @@ AcceleratorArray::AcceleratorArray(sc_core::sc_module_name name, const Accelerat
               (cfg.only_source < 0 || static_cast<int>(i) == cfg.only_source);
     for (unsigned k = 0; k < cfg.lanes; ++k) {
       Lane& l = n.lanes[k];
-      l.queues.assign(cfg.queues, Fifo<OutPacket>(64, Fifo<OutPacket>::Overflow::Grow));
+      // One queue starts with room for a source's usual backlog; a queue per collective flow
+      // (hundreds per lane) starts empty and grows to what its flow queues.
+      l.queues.assign(cfg.queues, cfg.queues > 1 ? Fifo<OutPacket>::growing()
+                                                 : Fifo<OutPacket>(64, Fifo<OutPacket>::Overflow::Grow));
       l.credits.fill(0);
       for (unsigned v = 0; v < cfg.num_vcs; ++v) l.credits[v] = cfg.buf_depth;
     }

@@ -149,7 +149,7 @@ class AcceleratorArray : public sc_core::sc_module {
   struct Lane {
     FlitLink* tx = nullptr;               // to the router
     FlitLink* rx = nullptr;               // from the router
-    std::vector<Fifo<OutPacket>> queues;  // cfg.queues, served round robin
+    std::vector<Fifo<OutPacket>> queues;  // cfg.queues, served by priority, round robin among equals
     std::size_t q_size = 0;               // packets in all of them
     unsigned next_queue = 0;              // where the round robin looks first
     OutPacket cur;                        // the packet being injected (valid while injecting)
