@@ -116,13 +116,15 @@ TEST(ConfigKeys, UnknownNestedKeySuggestsClosest) {
       "  board: 4x4\n"
       "traffic:\n"
       "  injecton_rate: 0.1\n");
-  EXPECT_CONFIG_ERROR(e, 4, 3, "traffic.injecton_rate",
-                      "one of pattern, injection_rate, packet_length, message_packets, source_queue, hotspot",
-                      "'injecton_rate'");
-  EXPECT_STREQ(e.what(),
-               "t.yaml:4:3: traffic.injecton_rate: unknown key, expected one of pattern, injection_rate, "
-               "packet_length, message_packets, source_queue, hotspot, found 'injecton_rate' (did you mean "
-               "'injection_rate'?)");
+  EXPECT_CONFIG_ERROR(
+      e, 4, 3, "traffic.injecton_rate",
+      "one of pattern, injection_rate, packet_length, message_packets, include_self, source_queue, hotspot",
+      "'injecton_rate'");
+  EXPECT_STREQ(
+      e.what(),
+      "t.yaml:4:3: traffic.injecton_rate: unknown key, expected one of pattern, injection_rate, "
+      "packet_length, message_packets, include_self, source_queue, hotspot, found 'injecton_rate' (did you mean "
+      "'injection_rate'?)");
 }
 
 TEST(ConfigKeys, UnknownKeyAtTheWrongLevelNamesItsPlace) {
@@ -516,6 +518,15 @@ TEST(ConfigConsistency, HotspotSectionWithAnotherPattern) {
   EXPECT_EQ(e.hint(), "remove it, or --set traffic.hotspot=~");
 }
 
+TEST(ConfigConsistency, IncludeSelfOnlyForUniform) {
+  EXPECT_TRUE(load_config_text(kBase + "  include_self: true\n", "t.yaml").traffic.include_self);
+  const ConfigError e = error_of(kBase + "  include_self: true\n  pattern: neighbor\n");
+  EXPECT_EQ(e.key_path(), "traffic.include_self");
+  EXPECT_EQ(e.expected(), "false, since traffic.pattern is 'neighbor'");
+  const ConfigError bad = error_of(kBase + "  include_self: yes please\n");
+  EXPECT_EQ(bad.key_path(), "traffic.include_self");
+}
+
 TEST(ConfigConsistency, HotspotSectionMissesFraction) {
   const ConfigError e = error_of(kBase +
                                  "  pattern: hotspot\n"
@@ -754,7 +765,7 @@ TEST(ConfigOverride, UnknownKey) {
   EXPECT_EQ(e.key_path(), "traffic.rate");
   EXPECT_STREQ(e.what(),
                "--set traffic.rate=0.2: traffic.rate: unknown key, expected one of pattern, injection_rate, "
-               "packet_length, message_packets, source_queue, hotspot, found 'rate' (did you mean "
+               "packet_length, message_packets, include_self, source_queue, hotspot, found 'rate' (did you mean "
                "'injection_rate'?)");
 }
 
@@ -987,7 +998,7 @@ TEST(ConfigShipped, DocsDescribeEveryKey) {
   ss << in.rdbuf();
   const std::string docs = ss.str();
   const auto keys = config_keys();
-  EXPECT_EQ(keys.size(), 67u);  // update docs/config.md when the schema changes
+  EXPECT_EQ(keys.size(), 68u);  // update docs/config.md when the schema changes
   for (const KeyInfo& k : keys)
     EXPECT_NE(docs.find("`" + k.path + "`"), std::string::npos) << k.path << " is not in docs/config.md";
 }

@@ -113,6 +113,28 @@ TEST(TrafficPattern, DeterministicPatternsMapAsDocumented) {
   EXPECT_THROW(TrafficPattern(Pattern::BitComplement, 3, 3, {}, 0, 1), std::invalid_argument);
 }
 
+// Uniform draws among the other nodes; with include_self (BookSim's uniform) among all of them,
+// the source about 1 in N times.
+TEST(TrafficPattern, UniformIncludesTheSourceOnlyWhenAsked) {
+  const TrafficPattern others(Pattern::Uniform, 4, 4, {}, 0, 1);
+  const TrafficPattern all(Pattern::Uniform, 4, 4, {}, 0, 1, 1, true);
+  Rng a(7), b(7);
+  unsigned self_others = 0, self_all = 0;
+  std::set<unsigned> seen;
+  for (unsigned k = 0; k < 16000; ++k) {
+    self_others += others.destination(5, a) == 5;
+    const unsigned d = all.destination(5, b);
+    self_all += d == 5;
+    seen.insert(d);
+  }
+  EXPECT_EQ(self_others, 0u);
+  EXPECT_EQ(seen.size(), 16u);
+  EXPECT_NEAR(self_all / 16000.0, 1.0 / 16, 0.01);
+  // The expected cost averages over all 16 destinations, the source's 0 included.
+  EXPECT_DOUBLE_EQ(all.expected(5, [](unsigned s, unsigned d) { return s == d ? 0.0 : 1.0; }), 15.0 / 16);
+  EXPECT_DOUBLE_EQ(others.expected(5, [](unsigned s, unsigned d) { return s == d ? 0.0 : 1.0; }), 1.0);
+}
+
 TEST(TrafficPattern, PermutationIsABijectionWithoutFixedPointsAndFollowsTheSeed) {
   for (uint64_t seed : {1u, 2u, 3u}) {
     TrafficPattern p(Pattern::Permutation, 8, 8, {}, 0, seed);

@@ -55,6 +55,7 @@ const Options<ThemisThreshold> kThemisThresholds = {{"chunk_per_npu", ThemisThre
 const Options<DimKind> kDimKinds = {
     {"ring", DimKind::Ring}, {"fully_connected", DimKind::FullyConnected}, {"switch", DimKind::Switch}};
 const Options<bool> kDataTypes = {{"fp32", false}, {"int32", true}};
+const Options<bool> kBooleans = {{"false", false}, {"true", true}};
 const Options<Pattern> kPatterns = {{"uniform", Pattern::Uniform},     {"permutation", Pattern::Permutation},
                                     {"transpose", Pattern::Transpose}, {"bit_complement", Pattern::BitComplement},
                                     {"neighbor", Pattern::Neighbor},   {"hotspot", Pattern::Hotspot},
@@ -516,6 +517,8 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                               [&c](uint64_t v) { c.traffic.packet_length = static_cast<unsigned>(v); }),
                   integer_key("message_packets", 1, 65535, "1",
                               [&c](uint64_t v) { c.traffic.message_packets = static_cast<unsigned>(v); }),
+                  leaf("include_self", P::Defaulted, "true or false (uniform only)", "false",
+                       [&c](const Field& f) { c.traffic.include_self = f.choice(kBooleans); }),
                   integer_key("source_queue", 0, 1u << 20, "0",
                               [&c](uint64_t v) { c.traffic.source_queue = static_cast<unsigned>(v); }),
                   section("hotspot", P::Optional,
@@ -577,6 +580,10 @@ KeySpec make_schema(SimConfig& c, Given& g) {
 // ---- after reading: conditional keys, derived defaults, the derivation report -------------------
 
 void check_hotspot_section(const ConfigReader& reader, const SimConfig& c) {
+  if (c.traffic.include_self && c.traffic.pattern != Pattern::Uniform)
+    reader.field("traffic.include_self")
+        .fail("false, since traffic.pattern is '" + pattern_name(c.traffic.pattern) + "'",
+              "only uniform traffic draws its destination among all nodes");
   const bool hotspot = c.traffic.pattern == Pattern::Hotspot;
   if (hotspot && !reader.present("traffic.hotspot"))
     reader.field("traffic").fail_missing("hotspot", "a map with nodes and fraction, required when pattern is hotspot");
@@ -696,10 +703,12 @@ void check_collective(const ConfigReader& reader, SimConfig& c) {
       make_collective_plan(c.collective.op, c.collective.algorithm, cols, rows, c.collective.elements(),
                            c.collective.root);
     } catch (const std::invalid_argument& e) {
+      // The reason names the grid (e.g. "4x6 has r mod c = 4"); a job's is its own.
       reader.field("collective.algorithm")
           .fail("an algorithm for " + collective_op_name(c.collective.op) + " on " +
-                    (c.collective.jobs.empty() ? "the " + system_text(c) : std::string("each job")) + " (" +
-                    std::to_string(cols) + " x " + std::to_string(rows) + " accelerators)",
+                    (c.collective.jobs.empty()
+                         ? "the " + system_text(c)
+                         : "each job (" + std::to_string(cols) + " x " + std::to_string(rows) + " accelerators)"),
                 e.what());
     }
     if (c.collective.root >= cols * rows)
@@ -915,6 +924,7 @@ std::vector<std::pair<std::string, std::string>> effective_values(const SimConfi
     v.emplace_back("traffic.hotspot.fraction", format_number(c.traffic.hotspot_fraction));
   }
   v.emplace_back("traffic.message_packets", std::to_string(c.traffic.message_packets));
+  v.emplace_back("traffic.include_self", c.traffic.include_self ? "true" : "false");
   v.emplace_back("traffic.source_queue", std::to_string(c.traffic.source_queue));
   v.emplace_back("run.warmup", cycles(c.run.warmup_cycles));
   v.emplace_back("run.measure", cycles(c.run.measure_cycles));

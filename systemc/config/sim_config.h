@@ -119,6 +119,7 @@ struct SimConfig {
     std::vector<unsigned> hotspot_nodes;  // node indices y * board_x + x; empty unless Hotspot
     double hotspot_fraction = 0;          // (0, 1]; 0 unless Hotspot
     unsigned message_packets = 1;         // alltoall: packets to one destination per round
+    bool include_self = false;            // uniform: a source may draw itself (BookSim's uniform)
     unsigned source_queue = 0;            // packets a source may queue; 0 = unbounded
   } traffic;
 

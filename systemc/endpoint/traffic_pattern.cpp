@@ -7,14 +7,15 @@
 namespace hx {
 
 TrafficPattern::TrafficPattern(Pattern kind, unsigned size_x, unsigned size_y, std::vector<unsigned> hotspot_nodes,
-                               double hotspot_fraction, uint64_t seed, unsigned message_packets)
+                               double hotspot_fraction, uint64_t seed, unsigned message_packets, bool include_self)
     : kind_(kind),
       size_x_(size_x),
       size_y_(size_y),
       nodes_(size_x * size_y),
       hot_(std::move(hotspot_nodes)),
       hot_fraction_(hotspot_fraction),
-      message_packets_(std::max(message_packets, 1u)) {
+      message_packets_(std::max(message_packets, 1u)),
+      include_self_(include_self) {
   fixed_.resize(nodes_);
   std::iota(fixed_.begin(), fixed_.end(), 0u);
   switch (kind_) {

@@ -2,7 +2,8 @@
 //
 // The classic network-simulator patterns over the a x b nodes of a board, node n at
 // (x, y) = (n mod a, n div a):
-//   uniform         any other node, uniformly
+//   uniform         any other node, uniformly (with include_self: any node, itself too, as
+//                   BookSim's uniform)
 //   permutation     a fixed random permutation without fixed points, drawn once from the seed
 //   transpose       (x, y) -> (y, x)                       (square boards)
 //   bit_complement  n -> ~n over log2(a*b) bits            (a*b a power of two)
@@ -27,13 +28,13 @@ namespace hx {
 class TrafficPattern {
  public:
   TrafficPattern(Pattern kind, unsigned size_x, unsigned size_y, std::vector<unsigned> hotspot_nodes,
-                 double hotspot_fraction, uint64_t seed, unsigned message_packets = 1);
+                 double hotspot_fraction, uint64_t seed, unsigned message_packets = 1, bool include_self = false);
 
   /// Destination of packet number `seq` (0, 1, ...) from `src`; the random patterns draw from
   /// the source's rng.
   unsigned destination(unsigned src, Rng& rng, uint64_t seq = 0) const {
     switch (kind_) {
-      case Pattern::Uniform: return uniform_other(src, rng);
+      case Pattern::Uniform: return include_self_ ? rng.below(nodes_) : uniform_other(src, rng);
       case Pattern::Hotspot: return hotspot(src, rng);
       case Pattern::AllToAll: {
         const uint64_t round = (seq / message_packets_) % (nodes_ - 1) + 1;
@@ -58,6 +59,12 @@ class TrafficPattern {
     };
     switch (kind_) {
       case Pattern::Uniform:
+        if (include_self_) {
+          double sum = 0;
+          for (unsigned d = 0; d < nodes_; ++d) sum += cost(src, d);
+          return sum / nodes_;
+        }
+        return uniform_mean();
       case Pattern::AllToAll:  // every other node, equally often
         return uniform_mean();
       case Pattern::Hotspot: {
@@ -92,6 +99,7 @@ class TrafficPattern {
   std::vector<unsigned> hot_;
   double hot_fraction_;
   unsigned message_packets_;
+  bool include_self_;
 };
 
 }  // namespace hx

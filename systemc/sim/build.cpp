@@ -48,7 +48,8 @@ std::vector<EndpointAddress> endpoint_addresses(const SimConfig& cfg) {
 
 TrafficPattern make_pattern(const SimConfig& cfg) {
   return TrafficPattern(cfg.traffic.pattern, cfg.system_x(), cfg.system_y(), cfg.traffic.hotspot_nodes,
-                        cfg.traffic.hotspot_fraction, cfg.run.seed, cfg.traffic.message_packets);
+                        cfg.traffic.hotspot_fraction, cfg.run.seed, cfg.traffic.message_packets,
+                        cfg.traffic.include_self);
 }
 
 namespace {
