@@ -200,7 +200,10 @@ int cmd_run(hx::RunRequest req, const std::string& seed, const std::string& out,
     req.trace_window_given = true;
   }
   if (!fault.empty()) parse_fault(fault, opt);
-  opt.progress = !quiet && isatty(fileno(stderr));
+  // A line rewritten in place on a terminal; a full line now and then in a log.
+  opt.progress = quiet                    ? hx::ProgressMode::Off
+                 : isatty(fileno(stderr)) ? hx::ProgressMode::Terminal
+                                          : hx::ProgressMode::Log;
   const hx::NetworkModel& model = hx::model_for(req);
   if (!opt.trace_path.empty()) {
     const std::filesystem::path tp(opt.trace_path);

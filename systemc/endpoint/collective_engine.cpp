@@ -119,6 +119,7 @@ CollectiveEngine::CollectiveEngine(const CollectiveEngineConfig& cfg, std::vecto
         js.residue_sum[m] = to_bits(cfg_.int32, sum);
       }
     }
+    for (unsigned r = 0; r < p; ++r) total_output_ += output_size(plan, r);
     if (cfg_.keep_outputs) {
       for (unsigned r = 0; r < p; ++r) js.ranks[r].out.assign(output_size(plan, r), 0);
     }
@@ -584,6 +585,13 @@ std::string CollectiveEngine::progress() const {
     os << "; " << jobs_[j].name << ": " << state_[j].ranks_done << " of " << state_[j].ranks.size()
        << " ranks finished";
   return os.str();
+}
+
+double CollectiveEngine::fraction_done() const {
+  uint64_t written = 0;
+  for (const JobState& js : state_)
+    for (const RankState& rs : js.ranks) written += rs.written;
+  return total_output_ > 0 ? static_cast<double>(written) / static_cast<double>(total_output_) : 0;
 }
 
 std::vector<CollectiveJobResult> CollectiveEngine::results() const {

@@ -101,6 +101,8 @@ class CollectiveEngine {
   bool done() const { return jobs_done_ == jobs_.size(); }
   /// "3 of 4 jobs complete, 60 of 64 ranks of job 0 ..." for timeout reports.
   std::string progress() const;
+  /// The share of every rank's output written so far (for the progress line).
+  double fraction_done() const;
 
   // ---- results ------------------------------------------------------------------------------
   const std::vector<CollectiveJob>& jobs() const { return jobs_; }
@@ -215,6 +217,7 @@ class CollectiveEngine {
   };
   std::vector<RxSlot> rx_;  // [(endpoint * lanes + lane) * vcs + vc]
   std::vector<std::string> messages_;
+  uint64_t total_output_ = 0;  // output elements of every rank of every job
 };
 
 }  // namespace hx

@@ -129,11 +129,10 @@ std::string NvSystem::where() const {
   return os.str();
 }
 
-NvResults NvSystem::run(bool progress, const std::string& trace) {
+NvResults NvSystem::run(ProgressMode progress_mode, const std::string& trace) {
   if (!trace.empty()) switches_[0]->bank().trace(trace);
   const auto t0 = std::chrono::steady_clock::now();
-  auto last_print = t0;
-  bool printed = false;
+  ProgressLine progress(progress_mode);
   const sc_core::sc_time period = clock_.period();
   NvResults r;
   uint64_t done_at = 0;
@@ -168,20 +167,17 @@ NvResults NvSystem::run(bool progress, const std::string& trace) {
       r.deadlock = true;
       break;
     }
-    const auto now = std::chrono::steady_clock::now();
-    if (progress && std::chrono::duration<double>(now - t0).count() > 2.0 &&
-        std::chrono::duration<double>(now - last_print).count() > 0.5) {
-      last_print = now;
-      uint64_t finals = 0;
-      for (const auto& g : gpus_) finals += g->lines_final();
-      const double total = static_cast<double>(gpus_.size()) * static_cast<double>(cfg_.message_bytes / kLineBytes);
-      std::fprintf(stderr, "\r  cycle %llu: %.1f%% of lines final, %.0f s", static_cast<unsigned long long>(cycle_),
-                   100.0 * static_cast<double>(finals) / total, std::chrono::duration<double>(now - t0).count());
-      std::fflush(stderr);
-      printed = true;
-    }
+    // How far: the lines every GPU holds final.
+    uint64_t finals = 0;
+    for (const auto& g : gpus_) finals += g->lines_final();
+    const double total = static_cast<double>(gpus_.size()) * static_cast<double>(cfg_.message_bytes / kLineBytes);
+    const double share = total > 0 ? static_cast<double>(finals) / total : 0;
+    const ScoreboardCounts& sc = board_.counts();
+    char what[64];
+    std::snprintf(what, sizeof what, "%.1f%% of lines final", 100 * share);
+    progress.update(cycle_, share, sc.injected - sc.delivered, what);
   }
-  if (printed) std::fprintf(stderr, "\r%80s\r", "");
+  progress.finish();
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   uint64_t lat_sum = 0, lat_n = 0, writes_received = 0;

@@ -18,6 +18,7 @@
 
 #include "nv_config.h"
 #include "nv_packet.h"
+#include "progress_line.h"
 
 namespace hx::nv {
 
@@ -60,7 +61,7 @@ class NvSystem : public sc_core::sc_module {
 
   /// Simulates until the allreduce completes or fails. progress: print a line to stderr now and
   /// then on long runs. trace: an FST of switch 0's reduction units, "" for none.
-  NvResults run(bool progress, const std::string& trace = "");
+  NvResults run(ProgressMode progress, const std::string& trace = "");
 
   const NvTopology& topology() const { return topo_; }
 

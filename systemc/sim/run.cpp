@@ -14,31 +14,25 @@ nlohmann::ordered_json Simulation::run() {
   AcceleratorArray& acc = *n.accelerators;
   const uint64_t chunk = 4096;
   const auto t0 = std::chrono::steady_clock::now();
-  auto last_progress = t0;
   const sc_core::sc_time period = n.clock->period();
   const uint64_t planned = cfg_.run.warmup_cycles + cfg_.run.measure_cycles;
-  bool progress_shown = false;
+  ProgressLine progress(opt_.progress);
   while (acc.end() == RunEnd::Running) {
     sc_core::sc_start(period * static_cast<double>(chunk));
     if (sc_core::sc_get_status() == sc_core::SC_STOPPED) break;
-    const auto now = std::chrono::steady_clock::now();
-    if (opt_.progress && std::chrono::duration<double>(now - t0).count() > 2.0 &&
-        std::chrono::duration<double>(now - last_progress).count() > 0.5) {
-      last_progress = now;
-      const double rate = acc.cycle() / std::chrono::duration<double>(now - t0).count() / 1e6;
-      if (n.engine) {
-        std::fprintf(stderr, "\r  cycle %llu  collective: %s  %.2f M cycles/s   ",
-                     static_cast<unsigned long long>(acc.cycle()), n.engine->progress().c_str(), rate);
-      } else {
-        const double done = std::min(1.0, static_cast<double>(acc.cycle()) / planned);
-        std::fprintf(stderr, "\r  cycle %llu  %-8s %5.1f%% of warm-up+measure  %.2f M cycles/s   ",
-                     static_cast<unsigned long long>(acc.cycle()), acc.phase_name().c_str(), 100.0 * done, rate);
-      }
-      progress_shown = true;
+    // How far: a collective by the outputs written; traffic by warm-up + measurement (the drain
+    // that follows has no known length).
+    const TrackerCounts& tc = n.tracker.counts();
+    const uint64_t in_flight = tc.created - tc.delivered;
+    if (n.engine) {
+      progress.update(acc.cycle(), n.engine->fraction_done(), in_flight, "collective: " + n.engine->progress());
+    } else {
+      const double done = std::min(1.0, static_cast<double>(acc.cycle()) / static_cast<double>(planned));
+      progress.update(acc.cycle(), done, in_flight, acc.phase_name());
     }
   }
   if (n.boards) n.boards->finish();  // planes of the last cycle still stepped by workers
-  if (progress_shown) std::fprintf(stderr, "\r%100s\r", "");
+  progress.finish();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (n.waveform) n.waveform->close();
 

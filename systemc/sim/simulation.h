@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "nlohmann/json.hpp"
+#include "progress_line.h"
 #include "sim_config.h"
 
 namespace hx {
@@ -22,7 +23,7 @@ namespace hx {
 struct RunOptions {
   std::string trace_path;  ///< FST file; empty: no waveform
   uint64_t trace_from = 0, trace_to = UINT64_MAX;
-  bool progress = false;  ///< a progress line on stderr (for terminals)
+  ProgressMode progress = ProgressMode::Off;  ///< the progress line on stderr (core/progress_line.h)
   /// Test hook: drop or corrupt the n-th flit delivered to accelerator `fault_node`.
   std::string fault;  ///< "", "drop" or "corrupt"
   unsigned fault_node = 0;
