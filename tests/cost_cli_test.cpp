@@ -49,15 +49,23 @@ TEST(HxsimCost, TableAndJson) {
   EXPECT_EQ(j["topologies"][7]["diameter"], 128);
 }
 
+// `hxsim cost` of a shipped system config; its results JSON in `j` when it succeeded.
+Result cost_of_system(const std::string& config, nlohmann::json& j) {
+  const fs::path out = scratch() / "system.json";
+  const Result r = hxsim("cost " + kConfigDir + "/" + config + " --out " + out.string());
+  if (r.exit_code == 0) {
+    std::ifstream in(out);
+    j = nlohmann::json::parse(in);
+  }
+  return r;
+}
+
 // A system config: the netlist its topology builder makes, priced, beside the analytical model.
 TEST(HxsimCost, PricesASystemConfigsNetlist) {
-  const fs::path d = scratch();
-  const fs::path out = d / "system.json";
-  const Result r = hxsim("cost " + kConfigDir + "/hx2mesh_16x16_alltoall.yaml --out " + out.string());
+  nlohmann::json j;
+  const Result r = cost_of_system("hx2mesh_16x16_alltoall.yaml", j);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("the netlist has the analytical model's equipment"), std::string::npos) << r.output;
-  std::ifstream in(out);
-  const auto j = nlohmann::json::parse(in);
   EXPECT_EQ(j["endpoints"], 1024);
   EXPECT_EQ(j["network"]["switches"], 32);  // 16 row + 16 column trees of 64 ports, one switch each
   EXPECT_EQ(j["network"]["dac_cables"], 1024);
@@ -68,15 +76,12 @@ TEST(HxsimCost, PricesASystemConfigsNetlist) {
 // An NVSwitch system's netlist: counted by medium, but neither priced (no NVSwitch or NVLink
 // price) nor compared with an analytical model (none), and the output says both.
 TEST(HxsimCost, CountsAnNvSwitchSystemsNetlist) {
-  const fs::path d = scratch();
-  const fs::path out = d / "dgx2.json";
-  const Result r = hxsim("cost " + kConfigDir + "/dgx2_push.yaml --out " + out.string());
+  nlohmann::json j;
+  const Result r = cost_of_system("dgx2_push.yaml", j);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("12 switches, 0 DAC + 0 AoC cables, not priced"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("not priced: the cost model has no price for an NVSwitch"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("analytic  none"), std::string::npos) << r.output;
-  std::ifstream in(out);
-  const auto j = nlohmann::json::parse(in);
   EXPECT_EQ(j["endpoints"], 16);
   EXPECT_EQ(j["network"]["switches"], 12);
   EXPECT_EQ(j["network"]["pcb_links"], 16 * 6 + 6 * 8);  // GPU links and trunks
@@ -85,10 +90,9 @@ TEST(HxsimCost, CountsAnNvSwitchSystemsNetlist) {
   EXPECT_TRUE(j["network"]["analytic"].is_null());
   EXPECT_EQ(j["network"]["planes"], 6);
 
-  const Result tree = hxsim("cost " + kConfigDir + "/fat_tree128_push.yaml --out " + out.string());
+  nlohmann::json t;
+  const Result tree = cost_of_system("fat_tree128_push.yaml", t);
   ASSERT_EQ(tree.exit_code, 0) << tree.output;
-  std::ifstream in2(out);
-  const auto t = nlohmann::json::parse(in2);
   EXPECT_EQ(t["endpoints"], 128);
   EXPECT_EQ(t["network"]["switches"], 144);
   EXPECT_EQ(t["network"]["pcb_links"], 128 * 6);

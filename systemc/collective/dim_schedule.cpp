@@ -20,6 +20,28 @@ std::string chunk_scheduler_name(ChunkScheduler s) { return s == ChunkScheduler:
 std::string intra_dim_order_name(IntraDimOrder o) { return o == IntraDimOrder::Fifo ? "fifo" : "scf"; }
 std::string themis_threshold_name(ThemisThreshold t) { return t == ThemisThreshold::Chunk ? "chunk" : "chunk_per_npu"; }
 
+std::string dim_algorithm_name(DimKind k) {
+  switch (k) {
+    case DimKind::Ring: return "ring";
+    case DimKind::FullyConnected: return "direct";
+    case DimKind::Switch: return "halving_doubling";
+  }
+  return "?";
+}
+
+double platform_bytes_per_s(const std::vector<Dimension>& dims) {
+  double sum = 0;
+  for (const Dimension& d : dims) sum += d.bytes_per_s();
+  return sum;
+}
+
+double bandwidth_utilization(const std::vector<Dimension>& dims, const std::vector<double>& busy) {
+  double weighted = 0;
+  for (std::size_t k = 0; k < dims.size() && k < busy.size(); ++k) weighted += busy[k] * dims[k].bytes_per_s();
+  const double total = platform_bytes_per_s(dims);
+  return total > 0 ? weighted / total : 0;
+}
+
 unsigned stage_steps(const Dimension& d) {
   switch (d.kind) {
     case DimKind::Ring: return d.size - 1;

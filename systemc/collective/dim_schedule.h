@@ -81,9 +81,21 @@ struct Dimension {
   double bytes_per_s() const { return link_bps * links / 8; }
 };
 
+/// The algorithm of Table 1 for a dimension of kind k: "ring", "direct", "halving_doubling".
+std::string dim_algorithm_name(DimKind k);
 /// The algorithm's steps for one stage on `d` (Table 1): ring P - 1, direct 1, halving-doubling
 /// log2 P.
 unsigned stage_steps(const Dimension& d);
+
+/// What an NPU can send over every dimension at once, bytes/s: the peak of a hierarchical
+/// collective's busbw (every NPU sends S (N - 1) / N per RS or AG half, whatever the order).
+double platform_bytes_per_s(const std::vector<Dimension>& dims);
+/// The paper's average bandwidth utilisation: each dimension's busy fraction weighted by its
+/// bandwidth.
+double bandwidth_utilization(const std::vector<Dimension>& dims, const std::vector<double>& busy);
+/// What the results' fraction_of_peak of a hierarchical collective is.
+constexpr const char* kHierarchicalPeakDefinition =
+    "busbw / the NPU's bandwidth summed over every dimension (links x link bandwidth)";
 /// Bytes one NPU sends in an RS (or AG) stage on `d` that starts with `bytes_in` per NPU.
 double stage_bytes_sent(const Dimension& d, StageKind op, double bytes_in);
 /// Bytes per NPU after the stage: bytes_in / P (RS) or bytes_in x P (AG).

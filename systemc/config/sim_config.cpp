@@ -11,6 +11,7 @@
 
 #include "board_mesh.h"
 #include "fabric_topology.h"
+#include "link_rate.h"
 
 namespace hx {
 
@@ -178,16 +179,10 @@ void read_local_bandwidth(const Field& f, SimConfig& c) {
 }
 
 // links.global.bandwidth: the cables may be slower or faster than a flit per cycle; their links
-// then carry that many flits per cycle (credit_link.h). The range keeps a slow link's
-// serialization and a fast link's credits per cycle within what a link's slots hold.
+// then carry that many flits per cycle (credit_link.h).
 void read_global_bandwidth(const Field& f, SimConfig& c) {
   const double bps = f.bandwidth();
-  const double flit_rate = c.router.flit_width_bits * c.router.clock_hz;
-  const double rate = bps / flit_rate;
-  if (!(rate >= 1.0 / 16 - 1e-9 && rate <= 8 + 1e-9))
-    f.fail("a bandwidth in [" + format_bandwidth(flit_rate / 16) + ", " + format_bandwidth(flit_rate * 8) +
-           "]: 1/16 to 8 flits per cycle of router.flit_width " + format_data_size(c.router.flit_width_bits) +
-           " x router.clock " + format_frequency(c.router.clock_hz));
+  check_link_bandwidth(f, bps, c);
   c.global_link.bandwidth_bps = bps;
 }
 
@@ -817,6 +812,17 @@ std::string yaml_string(const std::string& s) {
 }
 
 }  // namespace
+
+void check_link_bandwidth(const Field& f, double bps, const SimConfig& c, const std::string& hint) {
+  const double flit_rate = c.router.flit_width_bits * c.router.clock_hz;
+  const double rate = bps / flit_rate;
+  if (!(rate >= LinkRate::kMinFlitsPerCycle - 1e-9 && rate <= LinkRate::kMaxFlitsPerCycle + 1e-9))
+    f.fail("a bandwidth in [" + format_bandwidth(flit_rate * LinkRate::kMinFlitsPerCycle) + ", " +
+               format_bandwidth(flit_rate * LinkRate::kMaxFlitsPerCycle) +
+               "]: 1/16 to 8 flits per cycle of router.flit_width " + format_data_size(c.router.flit_width_bits) +
+               " x router.clock " + format_frequency(c.router.clock_hz),
+           hint);
+}
 
 SimConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
   return load([&path](ConfigReader& r) { r.parse_file(path); }, path, overrides);

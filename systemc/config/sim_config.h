@@ -174,6 +174,11 @@ struct SimConfig {
   double injection_bps() const { return traffic.injection_rate * router.flit_width_bits * router.clock_hz; }
 };
 
+/// A link of `bps` carries bps / (router.flit_width x router.clock) flits per cycle, which the
+/// cycle model takes from 1/16 to 8 (core/link_rate.h); fails `f` otherwise, `hint` saying what
+/// to do about it.
+void check_link_bandwidth(const Field& f, double bps, const SimConfig& c, const std::string& hint = "");
+
 /// Loads `path`, applies the overrides ("key.path=value", in order; a later one wins) and
 /// validates the result. Throws ConfigError.
 SimConfig load_config(const std::string& path, const std::vector<std::string>& overrides = {});

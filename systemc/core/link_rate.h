@@ -15,6 +15,10 @@
 namespace hx {
 
 struct LinkRate {
+  /// The rates a config may give a link (sim_config.cpp, check_link_bandwidth): a slow link's
+  /// serialisation and a fast link's credits per cycle stay within what a link's slots hold.
+  static constexpr double kMinFlitsPerCycle = 1.0 / 16, kMaxFlitsPerCycle = 8;
+
   double flits_per_cycle = 1.0;
   // What it was derived from (bits per second), for describe(); 0 when given as a plain rate.
   double bandwidth = 0, reference_bandwidth = 0;

@@ -8,19 +8,6 @@
 
 namespace hx {
 
-namespace {
-
-std::string dim_algorithm(DimKind k) {
-  switch (k) {
-    case DimKind::Ring: return "ring";
-    case DimKind::FullyConnected: return "direct";
-    case DimKind::Switch: return "halving_doubling";
-  }
-  return "?";
-}
-
-}  // namespace
-
 nlohmann::ordered_json model_results(const SimConfig& cfg) {
   using nlohmann::ordered_json;
   const FabricTopology& topo = fabric_topology(cfg.topology.kind);
@@ -46,11 +33,9 @@ nlohmann::ordered_json model_results(const SimConfig& cfg) {
   const NetworkDescription net = topo.network(cfg);
   config["network"] = network_cost_json(net.equipment(), net.link_groups(), topo.analytic_spec(cfg), 1);
   config["routing_summary"] = topo.routing_summary(cfg);
-  double peak = 0;  // bytes/s an NPU can send over every dimension at once
   ordered_json jd = ordered_json::array();
   for (std::size_t k = 0; k < dims.size(); ++k) {
     const Dimension& d = dims[k];
-    peak += d.bytes_per_s();
     jd.push_back({{"dim", k + 1},
                   {"kind", dim_kind_name(d.kind)},
                   {"size", d.size},
@@ -58,7 +43,7 @@ nlohmann::ordered_json model_results(const SimConfig& cfg) {
                   {"link_Gbps", d.link_bps / 1e9},
                   {"bandwidth_GBps", d.bytes_per_s() / 1e9},
                   {"latency_ns", d.latency_s * 1e9},
-                  {"algorithm", dim_algorithm(d.kind)},
+                  {"algorithm", dim_algorithm_name(d.kind)},
                   {"steps", stage_steps(d)}});
   }
   config["dims"] = jd;
@@ -85,25 +70,23 @@ nlohmann::ordered_json model_results(const SimConfig& cfg) {
   job["time_us"] = tl.time_s * 1e6;
   job["algbw_GBps"] = algbw / 1e9;
   job["busbw_GBps"] = busbw / 1e9;
+  const double peak = platform_bytes_per_s(dims);
   job["peak_busbw_GBps"] = peak / 1e9;
-  // Every NPU sends S (N - 1) / N per RS or AG half, whatever the order (dim_schedule.h), so
-  // busbw / the NPU's total bandwidth is the paper's bandwidth utilisation weighted by each
-  // dimension's bandwidth.
   job["fraction_of_peak"] = busbw / peak;
-  job["peak_definition"] = "busbw / the NPU's bandwidth summed over every dimension (links x link bandwidth)";
+  job["peak_definition"] = kHierarchicalPeakDefinition;
   ordered_json busy = ordered_json::array();
-  double weighted = 0;
+  std::vector<double> fractions;
   for (std::size_t k = 0; k < dims.size(); ++k) {
+    fractions.push_back(tl.busy_fraction(static_cast<unsigned>(k)));
     busy.push_back({{"dim", k + 1},
-                    {"busy_fraction", tl.busy_fraction(static_cast<unsigned>(k))},
+                    {"busy_fraction", fractions.back()},
                     {"bytes_per_npu", tl.dim_bytes[k]},
                     {"stages", tl.by_dim[k].size()}});
-    weighted += tl.busy_fraction(static_cast<unsigned>(k)) * dims[k].bytes_per_s();
   }
   job["dims"] = busy;
-  // The paper's average bandwidth utilisation: the dimensions' busy fractions weighted by their
-  // bandwidth (here equal to fraction_of_peak; the cycle model's counts head flits too).
-  job["bw_utilization"] = weighted / peak;
+  // Here equal to fraction_of_peak (the same bytes over the same time); the cycle model's
+  // counts head flits too.
+  job["bw_utilization"] = bandwidth_utilization(dims, fractions);
   j["collective"]["jobs"] = ordered_json::array({job});
   return j;
 }

@@ -7,6 +7,7 @@
 #include <tuple>
 #include <utility>
 
+#include "dim_layout.h"
 #include "fabric_topology.h"
 #include "netlist.h"
 #include "network_cost.h"
@@ -115,9 +116,9 @@ nlohmann::ordered_json link_utilisation(const std::vector<FlitLink*>& links, uin
 void dimension_busy(nlohmann::ordered_json& job, const std::vector<Dimension>& dims, const SwitchFabric& fabric,
                     uint64_t cycles) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  double weighted = 0, total = 0;
+  std::vector<double> fractions;
   for (std::size_t k = 0; k < dims.size(); ++k) {
-    const auto it = fabric.cables_by_class().find("dim" + std::to_string(k + 1));
+    const auto it = fabric.cables_by_class().find(dim_link_class(static_cast<unsigned>(k)));
     double flits = 0, capacity = 0;
     if (it != fabric.cables_by_class().end()) {
       for (const FlitLink* l : it->second) {
@@ -125,13 +126,11 @@ void dimension_busy(nlohmann::ordered_json& job, const std::vector<Dimension>& d
         capacity += l->rate() * static_cast<double>(cycles);
       }
     }
-    const double busy = capacity > 0 ? flits / capacity : 0;
-    out.push_back({{"dim", k + 1}, {"busy_fraction", busy}});
-    weighted += busy * dims[k].bytes_per_s();
-    total += dims[k].bytes_per_s();
+    fractions.push_back(capacity > 0 ? flits / capacity : 0);
+    out.push_back({{"dim", k + 1}, {"busy_fraction", fractions.back()}});
   }
   job["dims"] = out;
-  job["bw_utilization"] = total > 0 ? weighted / total : 0;
+  job["bw_utilization"] = bandwidth_utilization(dims, fractions);
 }
 
 // The collective section of a collective run's results: per job its time, NCCL's algbw and
@@ -174,11 +173,10 @@ nlohmann::ordered_json collective_results(const SimConfig& cfg, const Collective
     j["busbw_GBps"] = busbw / 1e9;
     if (plan.algorithm == CollectiveAlgorithm::Hierarchical) {
       // As the analytical backend defines it (model/analytic_backend.cpp): every dimension busy.
-      double peak = 0;
-      for (const Dimension& d : fabric_topology(cfg.topology.kind).dimensions(cfg)) peak += d.bytes_per_s();
+      const double peak = platform_bytes_per_s(fabric_topology(cfg.topology.kind).dimensions(cfg));
       j["peak_busbw_GBps"] = peak / 1e9;
       j["fraction_of_peak"] = busbw / peak;
-      j["peak_definition"] = "busbw / the NPU's bandwidth summed over every dimension (links x link bandwidth)";
+      j["peak_definition"] = kHierarchicalPeakDefinition;
     } else if (plan.op == CollectiveOp::AllReduce) {
       j["peak_algbw_GBps"] = injection / 2 / 1e9;
       j["fraction_of_peak"] = algbw / (injection / 2);

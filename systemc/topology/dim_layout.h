@@ -14,11 +14,16 @@
 // to the one with coordinate q.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "dim_schedule.h"
 
 namespace hx {
+
+/// The netlist's link class of dimension k (0-based): "dim1", "dim2", ... (what the results
+/// group links by and the cycle model's busy fractions look up).
+inline std::string dim_link_class(unsigned k) { return "dim" + std::to_string(k + 1); }
 
 struct DimLayout {
   struct Dim {

@@ -72,7 +72,7 @@ class MultidimTopology : public FabricTopology {
       const Dimension& d = cfg.topology.dims[k];
       const DimLayout::Dim& ld = L.dims[k];
       const LinkRate rate = LinkRate::from_bandwidth(d.link_bps, cfg.local_link.bandwidth_bps);
-      const std::string cls = "dim" + std::to_string(k + 1);
+      const std::string cls = dim_link_class(k);
       const Medium medium = k + 1 == L.dims.size() && L.dims.size() > 1 ? Medium::Aoc : Medium::Pcb;
       const Hop hop = hop_of(d, cfg);
       if (d.kind == DimKind::Switch) {
@@ -80,7 +80,7 @@ class MultidimTopology : public FabricTopology {
           for (unsigned g = 0; g < n; ++g) {
             if (L.coord(g, k) != 0) continue;  // one switch per group: its NPU of coordinate 0
             NodeDescription s;
-            s.name = "dim" + std::to_string(k + 1) + "_sw" + std::to_string(plane) + "_" + std::to_string(g);
+            s.name = cls + "_sw" + std::to_string(plane) + "_" + std::to_string(g);
             s.ports = d.size;
             s.latency = hop.pipeline;
             s.speedup = cfg.fabric_switch.speedup;
@@ -154,16 +154,11 @@ class MultidimTopology : public FabricTopology {
       reader.field("router.local_ports")
           .fail(std::to_string(lanes) + " on this platform, or no local_ports", "an NPU has one lane per dimension");
     c.router.local_ports = lanes;
-    // The cycle model's links carry 1/16 to 8 flits per cycle (credit_link.h's rates).
+    // Each dimension's links at a rate the cycle model takes, as links.global's.
     const std::vector<Field> items = reader.field("topology.dims").elements("a list of dimensions");
-    const double flit_rate = c.local_link.bandwidth_bps;
-    for (std::size_t k = 0; k < c.topology.dims.size(); ++k) {
-      const double rate = c.topology.dims[k].link_bps / flit_rate;
-      if (!(rate >= 1.0 / 16 - 1e-9 && rate <= 8 + 1e-9))
-        items[k].fail("a bandwidth in [" + format_bandwidth(flit_rate / 16) + ", " + format_bandwidth(flit_rate * 8) +
-                          "]: 1/16 to 8 flits per cycle of router.flit_width x router.clock",
-                      format_bandwidth(c.topology.dims[k].link_bps) + "; raise router.clock for faster links");
-    }
+    for (std::size_t k = 0; k < c.topology.dims.size(); ++k)
+      check_link_bandwidth(items[k], c.topology.dims[k].link_bps, c,
+                           format_bandwidth(c.topology.dims[k].link_bps) + "; raise router.clock for faster links");
     const bool ring = std::any_of(c.topology.dims.begin(), c.topology.dims.end(),
                                   [](const Dimension& d) { return d.kind == DimKind::Ring; });
     if (ring && c.router.vcs < 2)
