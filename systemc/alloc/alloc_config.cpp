@@ -287,10 +287,7 @@ KeySpec make_schema(AllocConfig& c, const std::string& base_dir) {
                              }
                            }),
                       leaf("fill", P::Defaulted, "true or false", "true",
-                           [&c](const Field& f) {
-                             c.timing.fill =
-                                 f.choice(std::vector<std::pair<std::string, bool>>{{"true", true}, {"false", false}});
-                           }),
+                           [&c](const Field& f) { c.timing.fill = f.boolean(); }),
                       leaf("repeats", P::Defaulted, integer_range_text(1, 100), "3",
                            [&c](const Field& f) { c.timing.repeats = static_cast<unsigned>(f.integer(1, 100)); }),
                   }),

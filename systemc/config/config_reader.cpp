@@ -217,6 +217,12 @@ std::string Field::text(const std::string& expected) const {
   return node_.Scalar();
 }
 
+bool Field::boolean() const {
+  const std::string t = text("true or false");
+  if (t != "true" && t != "false") fail("true or false");
+  return t == "true";
+}
+
 uint64_t Field::integer(uint64_t lo, uint64_t hi, const std::string& expected_text) const {
   static const std::regex re(R"(^[+-]?[0-9]+$)");
   const std::string expected = expected_text.empty() ? integer_range_text(lo, hi) : expected_text;

@@ -128,6 +128,8 @@ class Field {
 
   /// Any scalar, quoted or not.
   std::string text(const std::string& expected = "a string") const;
+  /// `true` or `false`.
+  bool boolean() const;
   /// A plain scalar holding a whole decimal number in [lo, hi]; "2.5" and "4.0" are not integers.
   /// `expected` replaces the default "an integer in lo..hi" in the error.
   uint64_t integer(uint64_t lo, uint64_t hi, const std::string& expected = {}) const;

@@ -56,7 +56,6 @@ const Options<ThemisThreshold> kThemisThresholds = {{"chunk_per_npu", ThemisThre
 const Options<DimKind> kDimKinds = {
     {"ring", DimKind::Ring}, {"fully_connected", DimKind::FullyConnected}, {"switch", DimKind::Switch}};
 const Options<bool> kDataTypes = {{"fp32", false}, {"int32", true}};
-const Options<bool> kBooleans = {{"false", false}, {"true", true}};
 const Options<Pattern> kPatterns = {{"uniform", Pattern::Uniform},     {"permutation", Pattern::Permutation},
                                     {"transpose", Pattern::Transpose}, {"bit_complement", Pattern::BitComplement},
                                     {"neighbor", Pattern::Neighbor},   {"hotspot", Pattern::Hotspot},
@@ -513,7 +512,7 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                   integer_key("message_packets", 1, 65535, "1",
                               [&c](uint64_t v) { c.traffic.message_packets = static_cast<unsigned>(v); }),
                   leaf("include_self", P::Defaulted, "true or false (uniform only)", "false",
-                       [&c](const Field& f) { c.traffic.include_self = f.choice(kBooleans); }),
+                       [&c](const Field& f) { c.traffic.include_self = f.boolean(); }),
                   integer_key("source_queue", 0, 1u << 20, "0",
                               [&c](uint64_t v) { c.traffic.source_queue = static_cast<unsigned>(v); }),
                   section("hotspot", P::Optional,

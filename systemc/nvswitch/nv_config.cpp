@@ -196,9 +196,7 @@ KeySpec schema(NvConfig& c) {
                        [&c](const Field& f) { c.waves = static_cast<unsigned>(f.integer(1, 4096)); }),
                   leaf("barrier", P::Defaulted, "true or false (pull: an initial barrier)", "false",
                        [&c](const Field& f) {
-                         const std::string t = f.text("true or false");
-                         if (t != "true" && t != "false") f.fail("true or false");
-                         c.barrier = t == "true";
+                         c.barrier = f.boolean();
                          if (c.barrier && c.method != Method::Pull)
                            f.fail("false: only the pull algorithm has a barrier");
                        }),
