@@ -205,8 +205,8 @@ TEST(NvSwitchConfig, BadInputIsRefusedWithFileLineAndKey) {
   };
   for (const Case& c :
        {Case{"--set collective.algorithm=tree", "collective.algorithm"},
-        Case{"--set switch.table=512B", "switch.table"}, Case{"--set 'switch.buffer=128 B'", "switch.buffer"},
-        Case{"--set 'switch.buffer=1000 B'", "switch.buffer"},
+        Case{"--set switch.table=200B", "switch.table"}, Case{"--set switch.table=8KiB", "switch.table"},
+        Case{"--set 'switch.buffer=128 B'", "switch.buffer"}, Case{"--set 'switch.buffer=1000 B'", "switch.buffer"},
         Case{"--set 'collective.message=100 B'", "collective.message"},
         Case{"--set collective.barrier=true", "collective.barrier"}, Case{"--set topology.groups=4", "topology.groups"},
         Case{"--set routing.algorithm=ugal_l", "routing.algorithm"}}) {

@@ -108,7 +108,14 @@ class VerilatedPlane final : public PlaneModel {
   unsigned error_bits() const override { return model_->error_o; }
   uint64_t stray_flits() const override { return stray_; }
 
-  void trace(VerilatedFstC* tfp, int levels) override { model_->trace(tfp, levels); }
+  void trace(VerilatedFstC* tfp, int levels) override {
+    // A plane the model cache built for a run without waveforms has no trace code (half of a
+    // model's C++): the simulation asks for a traced build when it writes a waveform.
+    if constexpr (kHasFstTrace<M>)
+      model_->trace(tfp, levels);
+    else
+      throw std::logic_error("board plane " + variant_.name + " was built without waveform support");
+  }
 
  private:
   unsigned num_local() const { return num_nodes() * num_local_ports(); }

@@ -12,15 +12,29 @@
 #include <cassert>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "hx_flit.h"
 #include "verilated.h"
+
+class VerilatedFstC;
 
 namespace hx {
 
 namespace detail {
 constexpr uint64_t low_mask(unsigned width) { return width >= 64 ? ~uint64_t{0} : ((uint64_t{1} << width) - 1); }
+template <class M, class = void>
+struct HasFstTrace : std::false_type {};
+template <class M>
+struct HasFstTrace<M, std::void_t<decltype(std::declval<M&>().trace(static_cast<VerilatedFstC*>(nullptr), 0))>>
+    : std::true_type {};
 }  // namespace detail
+
+/// Whether the Verilated model M can write FST waveforms (it was Verilated with --trace-fst). The
+/// model cache (model_cache.h) builds models without tracing unless a run writes a waveform:
+/// the tracing code is half of a model's C++.
+template <class M>
+inline constexpr bool kHasFstTrace = detail::HasFstTrace<M>::value;
 
 /// Number of bits the C++ object behind a port can hold.
 template <class T, std::enable_if_t<std::is_integral_v<T>, int> = 0>

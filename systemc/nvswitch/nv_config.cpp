@@ -32,10 +32,10 @@ std::string kinds_text() {
 using P = Presence;
 constexpr unsigned kDefaultBufferBytes = 32 * 1024;  // switch.buffer: per VC and port
 
+// What switch.table takes: the RTL's range (the sizes not compiled in are built on first use).
 std::string sizes_text() {
-  std::string s;
-  for (unsigned b : reduction_table_sizes()) s += (s.empty() ? "" : ", ") + std::to_string(b) + " B";
-  return s;
+  return "a reduction table size per port: a multiple of " + std::to_string(kLineBytes) + " B from " +
+         std::to_string(kMinTableBytes) + " B to " + std::to_string(kMaxTableBytes / 1024) + " KiB";
 }
 
 // A duration ("180 cycles", "100 ns") in whole fabric cycles within [lo, hi].
@@ -127,16 +127,14 @@ KeySpec schema(NvConfig& c) {
                        [&c](const Field& f) {
                          c.speedup = f.number({1, 16});
                        }),
-                  leaf("table", P::Defaulted, "a reduction table size per port: one of " + sizes_text(), "256 B",
+                  leaf("table", P::Defaulted, sizes_text(), "256 B",
                        [&c](const Field& f) {
-                         const double bits = f.data_size();
-                         for (unsigned b : reduction_table_sizes())
-                           if (std::fabs(bits - 8.0 * b) < 0.5) {
-                             c.table_bytes = b;
-                             return;
-                           }
-                         f.fail("a reduction table size per port: one of " + sizes_text() +
-                                " (the built RTL variants)");
+                         const double bytes = f.data_size() / 8;
+                         const double lines = std::round(bytes / kLineBytes);
+                         if (std::fabs(bytes - lines * kLineBytes) > 1e-6 || lines * kLineBytes < kMinTableBytes ||
+                             lines * kLineBytes > kMaxTableBytes)
+                           f.fail(sizes_text());
+                         c.table_bytes = static_cast<unsigned>(lines) * kLineBytes;
                        }),
                   leaf("buffer", P::Optional,
                        "a data size per VC, a multiple of 16 B in [288 B, 1 MiB] (input buffer, output queue and "

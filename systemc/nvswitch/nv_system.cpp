@@ -40,7 +40,7 @@ GpuParams gpu_params(const NvConfig& c) {
 }
 }  // namespace
 
-NvSystem::NvSystem(sc_core::sc_module_name name, const NvConfig& cfg)
+NvSystem::NvSystem(sc_core::sc_module_name name, const NvConfig& cfg, bool traced)
     : sc_core::sc_module(name),
       cfg_(cfg),
       topo_(nv_system_builder(cfg.kind), nv_system_builder(cfg.kind).network(cfg.network_params())),
@@ -56,8 +56,8 @@ NvSystem::NvSystem(sc_core::sc_module_name name, const NvConfig& cfg)
   sp.speedup = cfg.speedup;
   sp.op = cfg.dtype == DataType::Fp32 ? AluOp::FAdd : AluOp::IAdd;
   for (unsigned s = 0; s < topo_.switches(); ++s)
-    switches_.push_back(std::make_unique<NvSwitch>(s, topo_, *routing_, sp,
-                                                   make_reduction_bank(cfg.table_bytes, cfg.timeout), &board_));
+    switches_.push_back(std::make_unique<NvSwitch>(
+        s, topo_, *routing_, sp, make_reduction_bank(cfg.table_bytes, cfg.timeout, traced && s == 0), &board_));
   const GpuParams gp = gpu_params(cfg);
   for (unsigned g = 0; g < topo_.gpus(); ++g) gpus_.push_back(std::make_unique<Gpu>(g, topo_, gp, &board_));
   board_.set_namer(node_name);

@@ -56,7 +56,8 @@ struct NvResults {
 class NvSystem : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(NvSystem);
-  NvSystem(sc_core::sc_module_name name, const NvConfig& cfg);
+  /// `traced`: run() will write a waveform of switch 0's reduction unit.
+  NvSystem(sc_core::sc_module_name name, const NvConfig& cfg, bool traced = false);
   ~NvSystem() override;
 
   /// Simulates until the allreduce completes or fails. progress: print a line to stderr now and

@@ -6,6 +6,7 @@
 #include <verilated_fst_c.h>
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "reduction_bank.h"
@@ -72,10 +73,15 @@ class VerilatedBank final : public ReductionBank {
   }
 
   void trace(const std::string& path) override {
-    ctx_->traceEverOn(true);
-    fst_ = std::make_unique<VerilatedFstC>();
-    model_->trace(fst_.get(), 99);
-    fst_->open(path.c_str());
+    if constexpr (kHasFstTrace<M>) {
+      ctx_->traceEverOn(true);
+      fst_ = std::make_unique<VerilatedFstC>();
+      model_->trace(fst_.get(), 99);
+      fst_->open(path.c_str());
+    } else {
+      throw std::logic_error("reduction unit of " + std::to_string(entries_) +
+                             " entries was built without waveform support");
+    }
   }
 
  private:

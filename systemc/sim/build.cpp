@@ -132,34 +132,30 @@ Simulation::Netlist::Netlist(const SimConfig& cfg)
     : pattern(make_pattern(cfg)),
       tracker(flit_format(cfg), endpoint_addresses(cfg), cfg.router.local_ports, cfg.router.vcs) {}
 
-void check_buildable(const SimConfig& cfg) {
-  if (!fabric_topology(cfg.topology.kind).has_boards()) return;  // no boards, no RTL
-  const PlaneVariant* v =
-      find_plane_variant(cfg.topology.board_x, cfg.topology.board_y, cfg.router.vcs, cfg.router.buffer_depth,
+// The board plane a config needs; std::invalid_argument if the RTL does not take its parameters.
+std::optional<PlaneVariant> board_plane(const SimConfig& cfg) {
+  if (!fabric_topology(cfg.topology.kind).has_boards()) return std::nullopt;  // no boards, no RTL
+  try {
+    return plane_variant(cfg.topology.board_x, cfg.topology.board_y, cfg.router.vcs, cfg.router.buffer_depth,
                          cfg.router.flit_width_bits, cfg.router.local_ports);
-  if (v == nullptr) {
-    std::ostringstream os;
-    os << cfg.source << ": no RTL model of a " << cfg.topology.board_x << "x" << cfg.topology.board_y
-       << " board plane with " << cfg.router.vcs << " VCs x " << cfg.router.buffer_depth << " flits, "
-       << cfg.router.flit_width_bits << "-bit flits and " << cfg.router.local_ports << " local port"
-       << (cfg.router.local_ports > 1 ? "s" : "") << " per router is built. Built: " << describe_built_plane_variants()
-       << ". Add the variant to HX_BOARD_SIZES in rtl/CMakeLists.txt.";
-    throw std::invalid_argument(os.str());
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(cfg.source + ": " + e.what());
   }
 }
 
+std::string check_buildable(const SimConfig& cfg) {
+  const std::optional<PlaneVariant> v = board_plane(cfg);
+  return v ? "rtl model: hx_board_plane " + v->name + ", " + plane_variant_source(*v) : "rtl model: none";
+}
+
 Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg), opt_(opt) {
-  check_buildable(cfg);
   const FabricTopology& topo = fabric_topology(cfg.topology.kind);
   if (!topo.has_boards() && !opt.trace_path.empty())
     throw std::invalid_argument("--trace: a " + cfg.topology.kind + " has no RTL to trace (waveforms need boards)");
-  const PlaneVariant* v = !topo.has_boards() ? nullptr
-                                             : find_plane_variant(cfg.topology.board_x, cfg.topology.board_y,
-                                                                  cfg.router.vcs, cfg.router.buffer_depth,
-                                                                  cfg.router.flit_width_bits, cfg.router.local_ports);
   net_ = std::make_unique<Netlist>(cfg);
   Netlist& n = *net_;
-  n.variant = v;
+  n.variant = board_plane(cfg);
+  const PlaneVariant* v = n.variant ? &*n.variant : nullptr;
   n.vctx = std::make_unique<VerilatedContext>();
   if (!opt.trace_path.empty()) n.vctx->traceEverOn(true);
 
@@ -189,7 +185,8 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
   for (unsigned i = 0; i < cfg.board_count(); ++i) {
     boards[i].name = "board" + std::to_string(i);
     for (unsigned p = 0; p < planes; ++p) {
-      boards[i].planes.push_back(make_plane(*v, n.vctx.get(), (boards[i].name + "_plane" + std::to_string(p)).c_str()));
+      boards[i].planes.push_back(
+          make_plane(*v, n.vctx.get(), boards[i].name + "_plane" + std::to_string(p), !opt.trace_path.empty()));
       plane_of_board[p].push_back(boards[i].planes.back().get());
     }
   }

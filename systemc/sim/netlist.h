@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,7 +39,7 @@ struct Simulation::Netlist {
   std::unique_ptr<CollectiveEngine> engine;  // collective runs
   std::vector<alloc::Placement> placements;  // collective.jobs: where each job runs
   std::unique_ptr<Waveform> waveform;
-  const PlaneVariant* variant = nullptr;
+  std::optional<PlaneVariant> variant;  ///< the boards' plane; none without boards
 
   explicit Netlist(const SimConfig& cfg);  // build.cpp
 };

@@ -30,15 +30,14 @@ SimConfig load_fabric(const RunRequest& r) {
 
 std::vector<std::string> check_fabric(const RunRequest& r) {
   const SimConfig cfg = load_fabric(r);
-  check_buildable(cfg);
   std::vector<std::string> lines{"valid config '" + cfg.name + "'"};
   lines.insert(lines.end(), cfg.derivations.begin(), cfg.derivations.end());
+  lines.push_back(check_buildable(cfg));
   return lines;
 }
 
 RunOutcome run_fabric(const RunRequest& r) {
   const SimConfig cfg = load_fabric(r);
-  check_buildable(cfg);
   const RunOptions& opt = r.options;
   if (!opt.dump_buffers.empty() && !cfg.collective.enabled)
     throw std::invalid_argument("--dump-buffers needs a config with a collective");
@@ -97,7 +96,7 @@ std::vector<std::string> check_nvswitch(const RunRequest& r) {
 
 RunOutcome run_nvswitch(const RunRequest& r) {
   const nv::NvConfig cfg = load_nvswitch(r);
-  nv::NvSystem system("nvswitch", cfg);
+  nv::NvSystem system("nvswitch", cfg, !r.options.trace_path.empty());
   const nv::NvResults res = system.run(r.options.progress, r.options.trace_path);
   RunOutcome out;
   out.results = nv::nv_results(cfg, system.topology(), res);
