@@ -64,6 +64,7 @@ test-long: build
 run: configure
 	cmake --build $(BUILD) -j$(NPROC) --target hxsim
 	$(BUILD)/hxsim run --out $(BUILD)/run/results.json
+	@$(BUILD)/hxsim plot $(BUILD)/run/results.json | sed 's/^/plot     /' || echo "(no plot: $(BUILD)/hxsim plot needs python3-matplotlib)"
 
 bench: configure
 	cmake --build $(BUILD) -j$(NPROC) --target hxsim

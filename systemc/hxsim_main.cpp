@@ -18,8 +18,10 @@
 // written; 1 an internal error.
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -36,6 +38,7 @@
 #include "analytic_backend.h"
 #include "cost_report.h"
 #include "gtkw.h"
+#include "model_cache.h"
 #include "network_cost.h"
 #include "network_models.h"
 
@@ -220,6 +223,25 @@ int cmd_run(hx::RunRequest req, const std::string& seed, const std::string& out,
 }
 
 // Every registered model with its topologies, routing functions, collectives and traffic patterns.
+// `hxsim plot`: scripts/hxsim_plot.py with matplotlib (Debian's python3-matplotlib, for
+// /usr/bin/python3; $HXSIM_PYTHON overrides), run in place of this process.
+int cmd_plot(const std::vector<std::string>& inputs, const std::string& out) {
+  const char* env = std::getenv("HXSIM_PYTHON");
+  const std::string python = env != nullptr && *env != '\0'            ? env
+                             : ::access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3"
+                                                                       : "python3";
+  std::vector<std::string> args{python, HX_PLOT_SCRIPT};
+  args.insert(args.end(), inputs.begin(), inputs.end());
+  if (!out.empty()) args.insert(args.end(), {"--out", out});
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::fflush(stdout);
+  ::execvp(argv[0], argv.data());
+  std::fprintf(stderr, "hxsim: cannot run %s: %s\n", python.c_str(), std::strerror(errno));
+  return kExitInternal;
+}
+
 int cmd_list() {
   const auto section = [](const char* title, const std::vector<hx::RegisteredName>& names) {
     std::printf("  %s:\n", title);
@@ -368,6 +390,11 @@ int sc_main(int argc, char* argv[]) {
   // The old `hxsim nvswitch CONFIG`: the same as `hxsim run CONFIG`, kept as an alias.
   run->alias("nvswitch");
 
+  std::vector<std::string> plot_inputs;
+  CLI::App* plot = app.add_subcommand("plot", "PNG plots of results: latency, link loads, collective bandwidth, dims");
+  plot->add_option("RESULTS", plot_inputs, "hxsim result JSON files")->required();
+  plot->add_option("--out", out, "directory for the PNGs (default: the first result's)");
+
   CLI::App* list = app.add_subcommand("list", "the registered topologies, routing functions, collectives, traffic");
   CLI::App* reference =
       app.add_subcommand("config-reference", "every config key of every model, as Markdown (docs/config-reference.md)");
@@ -388,6 +415,7 @@ int sc_main(int argc, char* argv[]) {
     req.options.only_source = only_source;
     req.options.threads = threads;
     if (*list) return cmd_list();
+    if (*plot) return cmd_plot(plot_inputs, out);
     if (*reference) {
       std::fputs(hx::config_reference().c_str(), stdout);
       return kExitOk;
@@ -406,6 +434,9 @@ int sc_main(int argc, char* argv[]) {
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "hxsim: %s\n", e.what());
     return kExitBadInput;
+  } catch (const hx::ModelBuildError& e) {
+    std::fprintf(stderr, "hxsim: %s\n", e.what());
+    return kExitInternal;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "hxsim: internal error: %s\n", e.what());
     return kExitInternal;

@@ -242,6 +242,35 @@ TEST(HxsimRun, AnyBoardSizeIsBuiltOnFirstUse) {
   }
 }
 
+// `hxsim plot` draws what the results hold: latency and link loads of traffic runs (two loads, one
+// curve), collective bandwidth and per-dimension busy time of a multi-dimensional collective.
+TEST(HxsimPlot, DrawsTheirPlotsAndRefusesWhatIsNotAResult) {
+  const fs::path d = scratch();
+  for (const char* rate : {"0.1", "0.3"}) {
+    const Result r = hxsim("run --set traffic.injection_rate=" + std::string(rate) + kShort + " --out " +
+                           (d / ("load" + std::string(rate) + ".json")).string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+  }
+  const Result c = hxsim("run " + config("themis/small/2d_sw_sw.yaml") + " --set collective.message=64KiB --quiet" +
+                         " --out " + (d / "coll.json").string());
+  ASSERT_EQ(c.exit_code, 0) << c.output;
+  const Result p = hxsim("plot " + (d / "load0.1.json").string() + " " + (d / "load0.3.json").string() + " " +
+                         (d / "coll.json").string() + " --out " + (d / "png").string());
+  ASSERT_EQ(p.exit_code, 0) << p.output;
+  for (const char* png : {"load0.1_latency.png", "load0.1_links.png", "load0.1_collective.png", "load0.1_dims.png"}) {
+    std::ifstream in(d / "png" / png, std::ios::binary);
+    ASSERT_TRUE(in) << png << " not written\n" << p.output;
+    char magic[4] = {};
+    in.read(magic, 4);
+    EXPECT_EQ(std::string(magic + 1, 3), "PNG") << png;
+    EXPECT_NE(p.output.find(png), std::string::npos) << "the path is printed";
+  }
+  const fs::path bad = write_file(d / "bad.json", "{\"x\": 1}\n");
+  const Result b = hxsim("plot " + bad.string());
+  EXPECT_EQ(b.exit_code, 2) << b.output;
+  EXPECT_NE(b.output.find("bad.json: not an hxsim result"), std::string::npos) << b.output;
+}
+
 TEST(HxsimBadInput, BadTraceWindow) {
   expect_bad_input("run " + config("board4x4_adaptive.yaml") + " --trace /tmp/x.fst --trace-window 9:3",
                    "--trace-window");

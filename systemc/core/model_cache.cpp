@@ -219,7 +219,7 @@ void build(const VerilatedBuild& b, const fs::path& dir) {
   for (const std::string& a : verilator_args(b)) vcmd += " " + quote(a);
   std::cerr << "hxsim:   Verilating " << b.top << " (" << verilator_version() << ")\n";
   if (std::system((vcmd + " >build.log 2>&1").c_str()) != 0)
-    throw std::runtime_error("Verilator failed building " + b.what + "; its output: " + log.string());
+    throw ModelBuildError("Verilator failed building " + b.what + "; its output: " + log.string());
 
   {
     std::ofstream(dir / "wrapper.cpp") << b.wrapper;
@@ -233,7 +233,7 @@ void build(const VerilatedBuild& b, const fs::path& dir) {
             << " (a few minutes for a large plane)\n";
   const std::string mcmd = "cd " + quote(dir.string()) + " && make -s -j" + std::to_string(jobs) + " model.so";
   FILE* p = popen(mcmd.c_str(), "r");
-  if (p == nullptr) throw std::runtime_error("model cache: cannot run make for " + b.what);
+  if (p == nullptr) throw ModelBuildError("model cache: cannot run make for " + b.what);
   char buf[1024];
   std::size_t done = 0;
   auto last = std::chrono::steady_clock::now();
@@ -252,7 +252,7 @@ void build(const VerilatedBuild& b, const fs::path& dir) {
   }
   if (tty) std::cerr << "\n";
   if (pclose(p) != 0 || !fs::exists(dir / "model.so"))
-    throw std::runtime_error("the C++ compiler failed building " + b.what + "; its output: " + log.string());
+    throw ModelBuildError("the C++ compiler failed building " + b.what + "; its output: " + log.string());
   record_headers(b, dir);
   // Only the library and the log are kept: the generated C++ and objects are most of the space.
   fs::remove_all(dir / "obj");
@@ -317,11 +317,11 @@ void* load_cached_model(const VerilatedBuild& b) {
   }
   void* handle = ::dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr)
-    throw std::runtime_error("cannot load " + b.what + " from " + lib.string() + ": " + ::dlerror() +
-                             " (delete that directory to rebuild it)");
+    throw ModelBuildError("cannot load " + b.what + " from " + lib.string() + ": " + ::dlerror() +
+                          " (delete that directory to rebuild it)");
   void* factory = ::dlsym(handle, b.factory.c_str());
   if (factory == nullptr)
-    throw std::runtime_error(lib.string() + " has no " + b.factory + " (delete that directory to rebuild it)");
+    throw ModelBuildError(lib.string() + " has no " + b.factory + " (delete that directory to rebuild it)");
   loaded.emplace(entry.string(), factory);
   return factory;
 }

@@ -26,10 +26,17 @@
 // compile.
 #pragma once
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace hx {
+
+/// Verilator or the compiler failed to build a model, or its library cannot be loaded; the
+/// message names the build log.
+struct ModelBuildError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 /// One model to build: an RTL top with parameters, and the C++ wrapper around it.
 struct VerilatedBuild {
@@ -55,7 +62,7 @@ std::string model_cache_entry(const VerilatedBuild& b);
 bool model_cached(const VerilatedBuild& b);
 
 /// The factory symbol of `b`'s library: loaded from the cache, built first if it is not there.
-/// Throws std::runtime_error, naming the build log, if Verilator or the compiler fails.
+/// Throws ModelBuildError, naming the build log, if Verilator or the compiler fails.
 void* load_cached_model(const VerilatedBuild& b);
 
 }  // namespace hx

@@ -108,6 +108,28 @@ nlohmann::ordered_json link_utilisation(const std::vector<FlitLink*>& links, uin
   return j;
 }
 
+// Each accelerator's links into and out of the network over the run, for heat maps over the
+// system's layout (`hxsim plot`): accelerator n sits at (n mod x, n div x) of the grid; its load is
+// the mean over its planes and lanes, in flits per cycle (a local link carries at most one).
+nlohmann::ordered_json accelerator_link_loads(const SimConfig& cfg,
+                                              const std::vector<std::unique_ptr<FlitLink>>& inject,
+                                              const std::vector<std::unique_ptr<FlitLink>>& eject, uint64_t cycles) {
+  const unsigned accels = cfg.node_count(), per = cfg.topology.planes * cfg.router.local_ports;
+  std::vector<double> in(accels, 0), out(accels, 0);
+  for (std::size_t i = 0; i < inject.size() && cycles > 0; ++i) {
+    // Link i is endpoint i / lanes = plane * accels + accelerator.
+    const unsigned a = static_cast<unsigned>(i / cfg.router.local_ports) % accels;
+    in[a] += static_cast<double>(inject[i]->flits_sent()) / static_cast<double>(cycles) / per;
+    out[a] += static_cast<double>(eject[i]->flits_sent()) / static_cast<double>(cycles) / per;
+  }
+  nlohmann::ordered_json j;
+  j["unit"] = "flits per cycle per link, each accelerator's mean over its planes and lanes, over the whole run";
+  j["grid"] = {cfg.system_x(), cfg.system_y()};
+  j["injection"] = in;
+  j["ejection"] = out;
+  return j;
+}
+
 // A hierarchical collective's dimensions as the cycle model used them: each one's busy fraction
 // (the flits its links carried over what they could carry in the collective's time, both
 // directions: what an NPU sends into the dimension and what it receives) and the paper's
@@ -303,6 +325,7 @@ nlohmann::ordered_json Simulation::report(const RunRecord& r) {
   } else {
     j["traffic"] = traffic_results(cfg_, tr, n.fabric != nullptr);
   }
+  j["accelerator_links"] = accelerator_link_loads(cfg_, n.inject, n.eject, cycles);
   if (!opt_.dump_buffers.empty() && n.engine) write_buffers(opt_.dump_buffers, *n.engine);
   // The checks every hxsim run reports, with the same keys for every model.
   ordered_json checks;
