@@ -11,11 +11,12 @@
 // `run` simulates any system: the config's topology.kind picks the network model that builds it
 // (sim/network_models.h), from HammingMesh boards to the NVSwitch-like fabrics with in-network
 // reduction; without CONFIG it uses the built-in default config. `nvswitch` is an alias of `run`.
-// `list` prints what the models register. `cost` evaluates the cost model (systemc/analytic,
-// docs/cost.md) on a cost config, or prices the netlist a system config's topology builder makes; `alloc` runs the job
-// allocator (systemc/alloc, docs/allocation.md). Exit codes: 0 the run passed every check (for cost: evaluated); 2 bad
-// input (config, options), nothing written; 3 the run failed a check (deadlock, loss, corruption, model error), results
-// written; 1 an internal error.
+// `list` prints every topology kind with the model that builds it, and what the models register.
+// `cost` evaluates the cost model (systemc/analytic, docs/cost.md) on a cost config, or prices the
+// netlist a system config's topology builder makes; `alloc` runs the job allocator (systemc/alloc,
+// docs/allocation.md). Exit codes: 0 the run passed every check (for cost: evaluated); 2 bad input
+// (config, options), nothing written; 3 the run failed a check (deadlock, loss, corruption, model
+// error), results written; 1 an internal error.
 #include <unistd.h>
 
 #include <cerrno>
@@ -41,6 +42,7 @@
 #include "model_cache.h"
 #include "network_cost.h"
 #include "network_models.h"
+#include "topology_builder.h"
 
 namespace {
 
@@ -222,7 +224,6 @@ int cmd_run(hx::RunRequest req, const std::string& seed, const std::string& out,
   return kExitOk;
 }
 
-// Every registered model with its topologies, routing functions, collectives and traffic patterns.
 // `hxsim plot`: scripts/hxsim_plot.py with matplotlib (Debian's python3-matplotlib, for
 // /usr/bin/python3; $HXSIM_PYTHON overrides), run in place of this process.
 int cmd_plot(const std::vector<std::string>& inputs, const std::string& out) {
@@ -242,14 +243,18 @@ int cmd_plot(const std::vector<std::string>& inputs, const std::string& out) {
   return kExitInternal;
 }
 
+// Every registered topology kind with the model that builds it (one table, from the one registry
+// of builders), then every model with its routing functions, collectives and traffic patterns.
 int cmd_list() {
+  std::printf("topologies (topology.kind):\n  %-18s%-10s%s\n", "kind", "model", "description");
+  for (const hx::TopologyBuilder* t : hx::topology_builders())
+    std::printf("  %-18s%-10s%s\n", t->kind(), t->model(), t->description());
   const auto section = [](const char* title, const std::vector<hx::RegisteredName>& names) {
     std::printf("  %s:\n", title);
     for (const hx::RegisteredName& n : names) std::printf("    %-20s%s\n", n.name.c_str(), n.description.c_str());
   };
   for (const hx::NetworkModel& m : hx::network_models()) {
     std::printf("model %s: %s\n", m.name.c_str(), m.description.c_str());
-    section("topologies (topology.kind)", m.topologies);
     section("routing functions", m.routings);
     section("collectives (collective.algorithm)", m.collectives);
     section("traffic patterns (traffic.pattern)", m.traffic);

@@ -17,6 +17,7 @@
 #include "config_reader.h"
 #include "config_test_support.h"
 #include "sim_config.h"
+#include "topology_builder.h"
 #include "units.h"
 
 namespace hx {
@@ -868,15 +869,20 @@ TEST(ConfigReaderHelpers, Intervals) {
 // ---- shipped and built-in configs ---------------------------------------------------------------
 
 // A cost config (`hxsim cost`, a top-level `topologies` list), an alloc config (`hxsim alloc`,
-// a top-level `systems` list) or an NVSwitch config (topology.kind dgx2 or nvswitch_tree, read by
-// the nvswitch model) is no fabric config: cost_model_test, alloc_test and nv_topology_test load those.
+// a top-level `systems` list) or a config of another model's kind (dgx2, nvswitch_tree: its
+// builder names the nvswitch model) is no fabric config: cost_model_test, alloc_test and
+// nv_topology_test load those.
 bool is_cost_config(const std::string& file) {
+  const auto other_model = [](const YAML::Node& kind) {
+    if (!kind.IsScalar()) return false;
+    for (const TopologyBuilder* b : topology_builders())
+      if (b->kind() == kind.Scalar()) return std::string(b->model()) != "fabric";
+    return false;
+  };
   try {
     const YAML::Node root = YAML::LoadFile(file);
-    return root.IsMap() &&
-           (root["topologies"].IsDefined() || root["systems"].IsDefined() ||
-            (root["topology"].IsMap() && root["topology"]["kind"].IsScalar() &&
-             (root["topology"]["kind"].Scalar() == "dgx2" || root["topology"]["kind"].Scalar() == "nvswitch_tree")));
+    return root.IsMap() && (root["topologies"].IsDefined() || root["systems"].IsDefined() ||
+                            (root["topology"].IsMap() && other_model(root["topology"]["kind"])));
   } catch (const YAML::Exception&) {
     return false;  // AllLoadCleanly reports it
   }

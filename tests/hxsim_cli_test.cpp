@@ -16,6 +16,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli_support.h"
@@ -55,6 +56,41 @@ TEST(HxsimDocs, ConfigReferenceIsCurrent) {
   for (const char* key :
        {"`topology.kind`", "`router.vcs`", "`collective.algorithm`", "`topology.trunk_bandwidth`", "`switch.table`"})
     EXPECT_NE(r.output.find(key), std::string::npos) << key;
+}
+
+// `hxsim list`: one table of every topology kind with the model that builds it (the one registry
+// of builders, topology/registry.cpp), then each model's routing functions, collectives and
+// traffic patterns.
+TEST(HxsimList, OneTableOfKindsWithTheirModels) {
+  const Result r = hxsim("list");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::istringstream in(r.output);
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line));
+  EXPECT_EQ(line, "topologies (topology.kind):");
+  ASSERT_TRUE(std::getline(in, line));
+  std::istringstream head(line);
+  std::string k, m, d;
+  head >> k >> m >> d;
+  EXPECT_EQ(k + " " + m + " " + d, "kind model description") << line;
+  std::vector<std::pair<std::string, std::string>> kinds;  // kind, model
+  while (std::getline(in, line) && line.rfind("model ", 0) != 0) {
+    std::istringstream row(line);
+    std::string kind, model, description;
+    row >> kind >> model;
+    std::getline(row, description);
+    EXPECT_FALSE(description.empty()) << line;
+    kinds.emplace_back(kind, model);
+  }
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {"board", "fabric"},     {"hammingmesh", "fabric"}, {"fat_tree", "fabric"}, {"torus", "fabric"},
+      {"dragonfly", "fabric"}, {"multidim", "fabric"},    {"dgx2", "nvswitch"},   {"nvswitch_tree", "nvswitch"}};
+  EXPECT_EQ(kinds, expected);
+  // The models follow, each once, and no second table of kinds.
+  EXPECT_EQ(line, "model fabric: flit level: Verilated RTL board planes and C++ input-buffered VC switches, FlitLinks");
+  EXPECT_NE(r.output.find("\nmodel nvswitch: "), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("topologies", 1), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("  routing functions:\n"), std::string::npos) << r.output;
 }
 
 // A short run of the shipped 4x4 adaptive config.

@@ -2,6 +2,7 @@
 // credits and faults; the traffic patterns; the PacketTracker's checks.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <set>
 #include <sstream>
 #include <systemc>
@@ -12,6 +13,7 @@
 #include "packet_tracker.h"
 #include "rng.h"
 #include "sim_config.h"
+#include "topology_builder.h"
 #include "traffic_pattern.h"
 #include "watchdog.h"
 
@@ -282,20 +284,38 @@ TEST(PacketTracker, MemoryFollowsPacketsInFlightNotRunLength) {
 namespace hx {
 namespace {
 
-// Every kind is registered by exactly one model, and the fabric model registers exactly the kinds
-// its config accepts.
+// Every registered kind (topology/registry.cpp) names a registered model, and exactly that
+// model's config schema accepts it as topology.kind: the builder's model() and the models'
+// schemas agree, and no kind is accepted by two models.
 TEST(NetworkModels, EveryKindBelongsToOneModel) {
-  std::set<std::string> kinds;
   for (const NetworkModel& m : network_models()) {
     EXPECT_NE(m.check, nullptr) << m.name;
     EXPECT_NE(m.run, nullptr) << m.name;
-    for (const RegisteredName& t : m.topologies) EXPECT_TRUE(kinds.insert(t.name).second) << t.name;
+    ASSERT_NE(m.keys, nullptr) << m.name;
+    // The words of its topology.kind's expected text ("one of board, hammingmesh, ...",
+    // "dgx2 or nvswitch_tree").
+    std::set<std::string> accepted;
+    for (const KeyInfo& k : m.keys()) {
+      if (k.path != "topology.kind") continue;
+      std::string word;
+      for (const char ch : k.expected + " ") {
+        if (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_') {
+          word += ch;
+        } else if (!word.empty()) {
+          accepted.insert(word);
+          word.clear();
+        }
+      }
+    }
+    for (const TopologyBuilder* t : topology_builders())
+      EXPECT_EQ(accepted.count(t->kind()), std::string(t->model()) == m.name ? 1u : 0u)
+          << t->kind() << " (model " << t->model() << ") in model " << m.name << "'s topology.kind";
   }
-  std::string fabric_expected;
-  for (const KeyInfo& k : config_keys())
-    if (k.path == "topology.kind") fabric_expected = k.expected;
-  for (const RegisteredName& t : network_models().front().topologies)
-    EXPECT_NE(fabric_expected.find(t.name), std::string::npos) << t.name << " not in " << fabric_expected;
+  std::set<std::string> kinds;
+  for (const TopologyBuilder* t : topology_builders()) {
+    EXPECT_NO_THROW(network_model(t->model())) << t->kind() << " names no model";
+    kinds.insert(t->kind());
+  }
   for (const char* kind : {"board", "hammingmesh", "fat_tree", "torus", "dragonfly", "dgx2", "nvswitch_tree"})
     EXPECT_EQ(kinds.count(kind), 1u) << kind;
 }

@@ -3,18 +3,27 @@
 // edge attached once) and, priced by their media, equal to the analytical cost model's
 // equipment for the same parameters (analytic/topology_cost.h), over every builder with a fabric
 // and the shapes that change the counts: one switch or two levels, tapering, tree spans, planes,
-// a board row of one board, Dragonfly pairings that leave global ports free.
+// a board row of one board, Dragonfly pairings that leave global ports free. And the one registry
+// of every model's builders (topology/topology_builder.h): every kind found, once, naming a model.
 #include <gtest/gtest.h>
 
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <string>
+#include <systemc>
 #include <utility>
 
+#include "config_reader.h"
 #include "fabric_topology.h"
 #include "network_description.h"
+#include "network_models.h"
+#include "nv_system_builder.h"
 #include "sim_config.h"
+#include "topology_builder.h"
 #include "topology_cost.h"
+
+int sc_main(int, char*[]) { return 0; }  // libsystemc needs one (network_models.h); gtest_main runs the tests
 
 namespace hx {
 namespace {
@@ -160,6 +169,62 @@ TEST_P(Netlist, BoardGridIsTheWiring) {
 
 INSTANTIATE_TEST_SUITE_P(Builders, Netlist, ::testing::ValuesIn(cases()),
                          [](const ::testing::TestParamInfo<Case>& i) { return i.param.name; });
+
+// ---- the one registry of topology builders (topology/registry.cpp) ---------------------------------
+
+// Every registered kind is found by lookup, is registered once, has a description and names a
+// network model that exists; the typed view of its model finds the same builder, the other
+// model's view refuses it, and the views together hold every builder.
+TEST(TopologyRegistry, EveryKindIsFoundOnceAndNamesAModel) {
+  ASSERT_FALSE(topology_builders().empty());
+  std::set<std::string> kinds;
+  for (const TopologyBuilder* b : topology_builders()) {
+    const std::string kind = b->kind();
+    SCOPED_TRACE(kind);
+    EXPECT_TRUE(kinds.insert(kind).second) << "registered twice";
+    EXPECT_EQ(&topology_builder(kind), b);
+    EXPECT_STRNE(b->description(), "");
+    EXPECT_NO_THROW(EXPECT_EQ(network_model(b->model()).name, b->model())) << "no model '" << b->model() << "'";
+    const bool fabric = std::string(b->model()) == "fabric";
+    if (fabric) {
+      EXPECT_EQ(static_cast<const TopologyBuilder*>(&fabric_topology(kind)), b);
+      EXPECT_THROW(nv::nv_system_builder(kind), std::invalid_argument);
+    } else {
+      EXPECT_EQ(b->model(), std::string("nvswitch"));
+      EXPECT_EQ(static_cast<const TopologyBuilder*>(&nv::nv_system_builder(kind)), b);
+      EXPECT_THROW(fabric_topology(kind), std::invalid_argument);
+    }
+  }
+  EXPECT_EQ(fabric_topologies().size() + nv::nv_system_builders().size(), topology_builders().size());
+  // The kinds of issue 18's list: board mesh, HammingMesh (and HyperX, a HammingMesh of 1x1
+  // boards), fat tree, torus, Dragonfly, DGX-2, the two-level NVSwitch tree; and multidim.
+  for (const char* kind :
+       {"board", "hammingmesh", "fat_tree", "torus", "dragonfly", "multidim", "dgx2", "nvswitch_tree"})
+    EXPECT_EQ(kinds.count(kind), 1u) << kind;
+}
+
+// An unknown kind's error names every registered kind, in registration order: the registry's
+// lookup, and `hxsim run`'s (model_for: a ConfigError at topology.kind, exit 2).
+TEST(TopologyRegistry, AnUnknownKindNamesEveryKind) {
+  std::string all;
+  for (const TopologyBuilder* b : topology_builders()) all += (all.empty() ? "" : ", ") + std::string(b->kind());
+  try {
+    topology_builder("dgx3");
+    FAIL() << "an unknown kind must be refused";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "no topology kind 'dgx3'; registered: " + all);
+  }
+  RunRequest r;
+  r.overrides = {"topology.kind=dgx3"};
+  try {
+    model_for(r);
+    FAIL() << "an unknown kind must be refused";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.key_path(), "topology.kind");
+    EXPECT_EQ(e.expected(), "one of " + all);
+    EXPECT_EQ(e.found(), "'dgx3'");
+  }
+}
 
 }  // namespace
 }  // namespace hx

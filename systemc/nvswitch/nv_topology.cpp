@@ -72,7 +72,7 @@ NvTopology::NvTopology(const NvSystemBuilder& builder, NetworkDescription net)
 }
 
 const char* NvTopology::kind() const { return builder_.kind(); }
-std::string NvTopology::name() const { return builder_.name(*this); }
+std::string NvTopology::name() const { return builder_.name(gpus(), switches()); }
 unsigned NvTopology::diameter_hops() const { return builder_.diameter_hops(); }
 
 unsigned NvTopology::route_to_gpu(unsigned sw, unsigned dst, uint64_t line) const {

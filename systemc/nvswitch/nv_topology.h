@@ -23,10 +23,9 @@
 #include <vector>
 
 #include "network_description.h"
+#include "nv_system_builder.h"
 
 namespace hx::nv {
-
-class NvSystemBuilder;
 
 /// Who sits at the far end of a switch port.
 struct PortPeer {
@@ -38,9 +37,9 @@ struct PortPeer {
 
 class NvTopology {
  public:
-  static constexpr unsigned kPorts = 16;     // switch radix
-  static constexpr unsigned kDownPorts = 8;  // GPU ports of a leaf (0..7); 8..15 go up/across
-  static constexpr unsigned kUpPorts = kPorts - kDownPorts;
+  static constexpr unsigned kPorts = kNvSwitchPorts;        // switch radix
+  static constexpr unsigned kDownPorts = kNvLeafDownPorts;  // GPU ports of a leaf (0..7)
+  static constexpr unsigned kUpPorts = kNvLeafUpPorts;      // ports 8..15: up or across
 
   /// The system of netlist `net`, which `builder` made (NvSystemBuilder::network): the switch
   /// ports' peers are its links. Throws std::logic_error if a GPU link is not where the routes

@@ -10,12 +10,14 @@
 #include "config_reader.h"
 #include "fabric_topology.h"
 #include "gtkw.h"
+#include "named_registry.h"
 #include "network_cost.h"
 #include "nv_routing.h"
 #include "nv_system.h"
 #include "nv_system_builder.h"
 #include "routing_function.h"
 #include "sim_config.h"
+#include "topology_builder.h"
 
 namespace hx {
 
@@ -118,7 +120,6 @@ std::vector<NetworkModel> make_models() {
   NetworkModel fabric;
   fabric.name = "fabric";
   fabric.description = "flit level: Verilated RTL board planes and C++ input-buffered VC switches, FlitLinks";
-  for (const FabricTopology* t : fabric_topologies()) fabric.topologies.push_back({t->kind(), t->description()});
   // The registered routing functions (routing/routing_function.h). The board routing functions
   // are also the RTL router's route modes (rtl/hx_route.sv), which the boards route by in hardware.
   for (const RegisteredRouting& r : routing_functions()) {
@@ -149,7 +150,6 @@ std::vector<NetworkModel> make_models() {
   NetworkModel nvs;
   nvs.name = "nvswitch";
   nvs.description = "packet level: GPUs and output-queued NVSwitch-like switches with Verilated reduction units";
-  for (const nv::NvSystemBuilder* b : nv::nv_system_builders()) nvs.topologies.push_back({b->kind(), b->description()});
   for (const nv::RegisteredNvRouting& r : nv::nv_routings()) nvs.routings.push_back({r.name, r.description});
   nvs.collectives = {{"ring", "software ring allreduce with data-fence-flag"},
                      {"pull", "in-network pull allreduce"},
@@ -197,6 +197,10 @@ const std::vector<NetworkModel>& network_models() {
   return models;
 }
 
+const NetworkModel& network_model(const std::string& name) {
+  return find_named(network_models(), name, "network model", [](const NetworkModel& m) { return m.name; });
+}
+
 std::string config_reference() {
   std::string md =
       "# Config reference (generated)\n\n"
@@ -207,7 +211,8 @@ std::string config_reference() {
       "(NVSwitch model). The config's `topology.kind` picks the model.\n";
   for (const NetworkModel& m : network_models()) {
     std::string kinds;
-    for (const RegisteredName& t : m.topologies) kinds += (kinds.empty() ? "`" : ", `") + t.name + "`";
+    for (const TopologyBuilder* t : topology_builders())
+      if (t->model() == m.name) kinds += (kinds.empty() ? "`" : ", `") + std::string(t->kind()) + "`";
     md += "\n## Model " + m.name + ": topology.kind " + kinds + "\n\n" + keys_markdown(m.keys());
   }
   return md;
@@ -215,16 +220,11 @@ std::string config_reference() {
 
 const NetworkModel& model_for(const RunRequest& request) {
   const KindAt k = read_kind(request);
+  if (k.kind.empty()) return network_model("nvswitch");  // an old `system:` section: its loader explains
   std::vector<std::string> all;
-  for (const NetworkModel& m : network_models()) {
-    for (const RegisteredName& t : m.topologies) {
-      if (t.name == k.kind) return m;
-      all.push_back(t.name);
-    }
-  }
-  if (k.kind.empty()) {
-    for (const NetworkModel& m : network_models())
-      if (m.name == "nvswitch") return m;
+  for (const TopologyBuilder* t : topology_builders()) {
+    if (t->kind() == k.kind) return network_model(t->model());
+    all.push_back(t->kind());
   }
   throw ConfigError(k.origin, "topology.kind", "", "one of " + join_names(all), quote_text(k.kind),
                     closest_match(k.kind, all).empty() ? "" : "did you mean '" + closest_match(k.kind, all) + "'?");

@@ -3,16 +3,20 @@
 //
 // hxsim has two network models today:
 //   - fabric:   the flit-level model: RTL board planes (Verilated) and C++ input-buffered VC
-//               switches joined by FlitLinks (board, hammingmesh, fat_tree, torus, dragonfly);
+//               switches joined by FlitLinks (board, hammingmesh, fat_tree, torus, dragonfly,
+//               multidim);
 //   - nvswitch: the packet-level model of Klenk et al.: GPUs and output-queued NVSwitch-like
 //               switches with Verilated reduction units (dgx2, nvswitch_tree).
-// Each registers the topology kinds it builds, its routing functions, collectives and traffic
-// patterns (for `hxsim list`), and three entry points: check a config, run it, price its netlist. `hxsim run CONFIG`
-// reads topology.kind (after --set overrides), finds the model that registered it and hands the
-// config over; every model returns the same results schema (docs/simulator.md, "Results").
+// Each registers its routing functions, collectives and traffic patterns (for `hxsim list`), and
+// entry points: check a config, run it, price its netlist. Which kinds a model builds is not
+// listed here: each topology builder names its model (topology/topology_builder.h, one registry
+// of every kind). `hxsim run CONFIG` reads topology.kind (after --set overrides), finds its builder
+// in that registry and hands the config to the model the builder names; every model returns the
+// same results schema (docs/simulator.md, "Results").
 //
-// Adding a model is one more entry in network_models.cpp. Inside the fabric model, the kind's
-// topology builder (systemc/topology/) answers everything that depends on the kind.
+// Adding a model is one more entry in network_models.cpp, and builders that name it. Inside a
+// model, the kind's topology builder (systemc/topology/) answers everything that depends on the
+// kind.
 #pragma once
 
 #include <string>
@@ -49,15 +53,16 @@ struct PricedNetwork {
   nlohmann::ordered_json network;  ///< network_cost_json
 };
 
-/// A name a model registers, with one line of description.
+/// A routing function, collective or traffic pattern a model registers, with one line of
+/// description.
 struct RegisteredName {
   std::string name, description;
 };
 
 struct NetworkModel {
-  std::string name;         ///< "fabric", "nvswitch"
+  std::string name;         ///< "fabric", "nvswitch": what TopologyBuilder::model() names
   std::string description;  ///< one line
-  std::vector<RegisteredName> topologies, routings, collectives, traffic;
+  std::vector<RegisteredName> routings, collectives, traffic;
   /// Loads and validates the config; returns the lines describing what it derived.
   std::vector<std::string> (*check)(const RunRequest&) = nullptr;
   /// Every key of the model's config schema (the one definition of keys, units and defaults).
@@ -69,11 +74,14 @@ struct NetworkModel {
 
 /// Every registered model, in registration order.
 const std::vector<NetworkModel>& network_models();
+/// The model named `name`; throws std::invalid_argument naming the registered models.
+const NetworkModel& network_model(const std::string& name);
 
 /// The model that builds the config's topology.kind (read from the file, or the built-in default,
-/// after the overrides). A config without a topology section but with an old NVSwitch `system:`
-/// section goes to the nvswitch model, whose loader names the renamed keys. An unknown kind is a
-/// ConfigError at the kind's position that lists every registered kind.
+/// after the overrides): the one its builder names (topology_builder(kind).model()). A config
+/// without a topology section but with an old NVSwitch `system:` section goes to the nvswitch
+/// model, whose loader names the renamed keys. An unknown kind is a ConfigError at the kind's
+/// position that lists every registered kind.
 const NetworkModel& model_for(const RunRequest& request);
 
 /// The config reference of every model as Markdown, generated from the schemas

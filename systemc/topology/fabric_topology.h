@@ -1,5 +1,5 @@
-// fabric_topology.h: the topology builders of the fabric model, one per topology.kind, registered
-// by kind (registry.cpp).
+// fabric_topology.h: the topology builders of the fabric model, one per topology.kind, in the one
+// registry of every model's builders (topology_builder.h, registry.cpp).
 //
 // A builder knows its topology: whether its accelerators sit on RTL board planes or are
 // endpoints of C++ switches, the network that joins them as a netlist (network()), what the
@@ -10,8 +10,8 @@
 // (NetworkDescription::equipment()).
 //
 // Adding a topology kind: one file here with a class derived from FabricTopology, one line in
-// registry.cpp, and its keys in the config schema (config/sim_config.cpp). docs/architecture.md
-// walks through an example.
+// registry.cpp (the one registry of every model's kinds), and its keys in the config schema
+// (config/sim_config.cpp). docs/architecture.md walks through an example.
 #pragma once
 
 #include <initializer_list>
@@ -24,15 +24,15 @@
 #include "network_description.h"
 #include "nlohmann/json.hpp"
 #include "sim_config.h"
+#include "topology_builder.h"
 #include "topology_cost.h"
 
 namespace hx {
 
-class FabricTopology {
+class FabricTopology : public TopologyBuilder {
  public:
-  virtual ~FabricTopology() = default;
-  virtual const char* kind() const = 0;
-  virtual const char* description() const = 0;
+  /// Built and run by the fabric model (sim/network_models.cpp).
+  const char* model() const final { return "fabric"; }
   /// The accelerators sit on RTL board planes; else they are endpoints of C++ switches, addressed
   /// by their number in the header's board fields (TreeAddressing).
   virtual bool has_boards() const = 0;
@@ -111,9 +111,9 @@ class FabricTopology {
 };
 
 /// The builder of `kind` (one of the fabric model's topology kinds); throws std::invalid_argument
-/// naming the registered kinds for any other.
+/// naming the fabric model's kinds for any other, another model's kind too.
 const FabricTopology& fabric_topology(const std::string& kind);
-/// Every registered builder, in registration order.
+/// The fabric model's builders: the registry's (topology_builders()) in registration order.
 const std::vector<const FabricTopology*>& fabric_topologies();
 
 /// A hierarchical collective's schedule request (dim_schedule.h): the platform's dimensions and

@@ -1,28 +1,75 @@
-// registry.cpp: the fabric model's topology builders, by kind (fabric_topology.h).
+// registry.cpp: the one registry of topology builders, every model's, by kind (topology_builder.h),
+// and the typed views each model looks its builders up through (fabric_topology.h,
+// nv_system_builder.h). Also the parts every fabric builder shares.
 #include <algorithm>
 #include <stdexcept>
 
 #include "board_mesh.h"
 #include "fabric_topology.h"
 #include "named_registry.h"
+#include "nv_system_builder.h"
 
 namespace hx {
 
-// One accessor per builder file.
+// One accessor per builder file. The NVSwitch-like systems' builders are here too, in hx_system
+// (nv_system_builder.h says why).
 const FabricTopology& board_topology();
 const FabricTopology& hammingmesh_topology();
 const FabricTopology& fat_tree_topology();
 const FabricTopology& torus_topology();
 const FabricTopology& dragonfly_topology();
 const FabricTopology& multidim_topology();
+namespace nv {
+const NvSystemBuilder& dgx2_builder();
+const NvSystemBuilder& nvswitch_tree_builder();
+}  // namespace nv
 
-const std::vector<const FabricTopology*>& fabric_topologies() {
-  static const std::vector<const FabricTopology*> table = {
-      &board_topology(), &hammingmesh_topology(), &fat_tree_topology(),
-      &torus_topology(), &dragonfly_topology(),   &multidim_topology(),
+// Every kind, one line each, in the order `hxsim list` and the errors name them. Each builder
+// says which network model builds it (TopologyBuilder::model()).
+// clang-format off
+const std::vector<const TopologyBuilder*>& topology_builders() {
+  static const std::vector<const TopologyBuilder*> all = {
+      &board_topology(),
+      &hammingmesh_topology(),
+      &fat_tree_topology(),
+      &torus_topology(),
+      &dragonfly_topology(),
+      &multidim_topology(),
+      &nv::dgx2_builder(),
+      &nv::nvswitch_tree_builder(),
   };
-  return table;
+  return all;
 }
+// clang-format on
+
+const TopologyBuilder& topology_builder(const std::string& kind) {
+  return *find_named(topology_builders(), kind, "topology kind", [](const TopologyBuilder* b) { return b->kind(); });
+}
+
+// The typed views: a model's builders, in registration order, and the lookup of one of its
+// kinds, which refuses another model's kind as unknown (naming the model's own kinds).
+const std::vector<const FabricTopology*>& fabric_topologies() {
+  static const std::vector<const FabricTopology*> fabric = topology_builders_of<FabricTopology>();
+  return fabric;
+}
+
+const FabricTopology& fabric_topology(const std::string& kind) {
+  return *find_named(fabric_topologies(), kind, "fabric topology", [](const FabricTopology* t) { return t->kind(); });
+}
+
+namespace nv {
+
+const std::vector<const NvSystemBuilder*>& nv_system_builders() {
+  static const std::vector<const NvSystemBuilder*> nvswitch = topology_builders_of<NvSystemBuilder>();
+  return nvswitch;
+}
+
+const NvSystemBuilder& nv_system_builder(const std::string& kind) {
+  return *find_named(nv_system_builders(), kind, "NVSwitch system kind",
+                     [](const NvSystemBuilder* b) { return b->kind(); });
+}
+
+}  // namespace nv
 
 void FabricTopology::forbid(const ConfigReader& reader, std::initializer_list<const char*> keys) const {
   for (const char* key : keys) {
@@ -71,10 +118,6 @@ ScheduleRequest hierarchical_request(const SimConfig& c) {
   req.intra = c.collective.intra;
   req.threshold = c.collective.threshold;
   return req;
-}
-
-const FabricTopology& fabric_topology(const std::string& kind) {
-  return *find_named(fabric_topologies(), kind, "fabric topology", [](const FabricTopology* t) { return t->kind(); });
 }
 
 }  // namespace hx

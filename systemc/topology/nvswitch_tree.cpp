@@ -2,7 +2,6 @@
 // 128 GPUs): per plane, one leaf per group of 8 GPUs and 8 spines; leaf port 8+k goes to spine k,
 // spine port G to the leaf of group G. 16 groups make 16 x 6 + 8 x 6 = 144 switches.
 #include "nv_system_builder.h"
-#include "nv_topology.h"
 
 namespace hx::nv {
 
@@ -14,11 +13,11 @@ class NvSwitchTree : public NvSystemBuilder {
   const char* description() const override { return "two-level fat tree of NVSwitch-like switches, groups of 8 GPUs"; }
   unsigned default_groups() const override { return 16; }
   unsigned min_groups() const override { return 2; }
-  unsigned max_groups() const override { return NvTopology::kPorts; }  // a spine's ports
-  unsigned spines_per_plane() const override { return NvTopology::kUpPorts; }
+  unsigned max_groups() const override { return kNvSwitchPorts; }  // a spine's ports
+  unsigned spines_per_plane() const override { return kNvLeafUpPorts; }
   unsigned diameter_hops() const override { return 3; }
-  std::string name(const NvTopology& t) const override {
-    return "two-level fat tree (" + std::to_string(t.gpus()) + " GPUs, " + std::to_string(t.switches()) + " switches)";
+  std::string name(unsigned gpus, unsigned switches) const override {
+    return "two-level fat tree (" + std::to_string(gpus) + " GPUs, " + std::to_string(switches) + " switches)";
   }
 
  protected:
@@ -29,8 +28,8 @@ class NvSwitchTree : public NvSystemBuilder {
   // 25 GB/s (the paper's own LLR example assumes a 15 m cable at 200 Gb/s, section IV-G).
   void wire_plane(const NvPlaneWiring& plane) const override {
     for (unsigned g = 0; g < plane.groups(); ++g)
-      for (unsigned k = 0; k < NvTopology::kUpPorts; ++k)
-        plane.cable(plane.leaf(g, NvTopology::kDownPorts + k), plane.spine(k, g), Medium::Aoc);
+      for (unsigned k = 0; k < kNvLeafUpPorts; ++k)
+        plane.cable(plane.leaf(g, kNvLeafDownPorts + k), plane.spine(k, g), Medium::Aoc);
   }
 };
 

@@ -4,13 +4,11 @@
 
 #include <stdexcept>
 
-#include "nv_topology.h"
-
 namespace hx::nv {
 
 NetworkDescription NvSystemBuilder::network(const NvNetworkParams& p) const {
-  if (p.links < 1 || p.links > NvTopology::kPorts)
-    throw std::invalid_argument("NvTopology: links must be in 1.." + std::to_string(NvTopology::kPorts));
+  if (p.links < 1 || p.links > kNvSwitchPorts)
+    throw std::invalid_argument("NvTopology: links must be in 1.." + std::to_string(kNvSwitchPorts));
   if (p.groups < min_groups() || p.groups > max_groups())
     throw std::invalid_argument(std::string("NvTopology: a ") + kind() + " has " +
                                 (min_groups() == max_groups()
@@ -21,7 +19,7 @@ NetworkDescription NvSystemBuilder::network(const NvNetworkParams& p) const {
   // The cost model's prices are a 64-port Ethernet switch and 100 Gb/s cables (appendix A-E of
   // the HammingMesh paper); it has none for an NVSwitch or NVLink, and none is made up here.
   net.unpriced = "the cost model has no price for an NVSwitch or an NVLink cable";
-  const unsigned gpus = p.groups * NvTopology::kDownPorts;
+  const unsigned gpus = p.groups * kNvLeafDownPorts;
   for (unsigned g = 0; g < gpus; ++g) {
     NodeDescription n;
     n.kind = NodeDescription::Kind::Endpoint;
@@ -39,7 +37,7 @@ NetworkDescription NvSystemBuilder::network(const NvNetworkParams& p) const {
       NodeDescription n;
       n.kind = NodeDescription::Kind::Switch;
       n.name = "switch" + std::to_string(j * per_plane + s);
-      n.ports = NvTopology::kPorts;
+      n.ports = kNvSwitchPorts;
       n.routing = p.routing;
       n.plane = j;
       net.add_node(std::move(n));
@@ -52,8 +50,8 @@ NetworkDescription NvSystemBuilder::network(const NvNetworkParams& p) const {
   for (unsigned j = 0; j < p.links; ++j) {
     const NvPlaneWiring plane(net, p, gpus + j * per_plane);
     for (unsigned g = 0; g < gpus; ++g)
-      net.add_link({g, j}, plane.leaf(g / NvTopology::kDownPorts, g % NvTopology::kDownPorts), p.link_latency,
-                   p.gpu_rate, "local", Medium::Pcb);
+      net.add_link({g, j}, plane.leaf(g / kNvLeafDownPorts, g % kNvLeafDownPorts), p.link_latency, p.gpu_rate, "local",
+                   Medium::Pcb);
     wire_plane(plane);
   }
   return net;

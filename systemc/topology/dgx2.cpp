@@ -1,7 +1,6 @@
 // dgx2.cpp: the DGX-2 (Klenk et al., section V): two leaf switches per plane, one per group of 8
 // GPUs, whose trunk ports 8+k are cabled to each other: 16 GPUs and 2 x 6 = 12 switches.
 #include "nv_system_builder.h"
-#include "nv_topology.h"
 
 namespace hx::nv {
 
@@ -18,8 +17,8 @@ class Dgx2 : public NvSystemBuilder {
   unsigned max_groups() const override { return 2; }
   unsigned spines_per_plane() const override { return 0; }
   unsigned diameter_hops() const override { return 2; }
-  std::string name(const NvTopology& t) const override {
-    return "DGX-2 (" + std::to_string(t.gpus()) + " GPUs, " + std::to_string(t.switches()) + " switches)";
+  std::string name(unsigned gpus, unsigned switches) const override {
+    return "DGX-2 (" + std::to_string(gpus) + " GPUs, " + std::to_string(switches) + " switches)";
   }
 
  protected:
@@ -28,8 +27,8 @@ class Dgx2 : public NvSystemBuilder {
   // medium; NVIDIA's DGX-2 joins its two baseboards through connectors and bridge boards, with
   // no cables, so they are PCB: no cable for the cost model to count.
   void wire_plane(const NvPlaneWiring& plane) const override {
-    for (unsigned k = 0; k < NvTopology::kUpPorts; ++k)
-      plane.cable(plane.leaf(0, NvTopology::kDownPorts + k), plane.leaf(1, NvTopology::kDownPorts + k), Medium::Pcb);
+    for (unsigned k = 0; k < kNvLeafUpPorts; ++k)
+      plane.cable(plane.leaf(0, kNvLeafDownPorts + k), plane.leaf(1, kNvLeafDownPorts + k), Medium::Pcb);
   }
 };
 
