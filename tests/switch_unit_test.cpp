@@ -1,10 +1,16 @@
 // switch_unit_test.cpp: the switch model (systemc/fabric/network_switch.h) on its
 // own, driven cycle by cycle through its links: pipeline latency and credits, adaptive up
 // routing by load, wormhole switching without interleaving, and the Dragonfly router's VC + 1
-// on a global link. (Crossbar speedup shows in throughput: see docs/hammingmesh.md.)
+// on a global link, a flit that finds its input VC full reported; and the input buffer
+// (systemc/fabric/vc_buffer.h) on its own: per-VC order across the wrap, full and empty per VC,
+// VCs that do not disturb each other. (Crossbar speedup shows in throughput: see
+// docs/hammingmesh.md.)
 #include <gtest/gtest.h>
 
+#include <array>
+#include <deque>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -12,6 +18,8 @@
 #include "dragonfly_plan.h"
 #include "flit_link.h"
 #include "network_switch.h"
+#include "rng.h"
+#include "vc_buffer.h"
 
 int sc_main(int, char*[]) { return 0; }  // libsystemc needs one; gtest_main runs the tests
 
@@ -290,6 +298,135 @@ TEST(NetworkSwitch, EightVirtualChannelsBeyondTheRtlsTwoBits) {
   EXPECT_EQ(arrived, all);
   EXPECT_EQ(credited, all);
   EXPECT_TRUE(errors.empty()) << errors.front();
+}
+
+// A sender that ignores credits overfills an input VC: the switch reports the flit that finds
+// its VC full, naming the port and the VC, rather than overwriting a buffered flit.
+TEST(NetworkSwitch, AFlitOnAFullInputVcIsReported) {
+  // No credits towards the receiver: nothing leaves port 3, so a long packet to terminal 3 fills
+  // the output queue and then port 0's input VC 2.
+  Bench b("overfill", 4, "updown", RoutingContext{}, 0);
+  constexpr unsigned kLength = 40;
+  for (b.t = 0; b.t < 60; ++b.t) {
+    if (b.t < kLength) b.in[0]->send(b.t, Bench::flit(3, kLength, static_cast<unsigned>(b.t), 2, 5));
+    b.step();
+  }
+  ASSERT_FALSE(b.errors.empty());
+  EXPECT_NE(b.errors.front().find("overfill port 0: a flit arrived on a full VC 2"), std::string::npos)
+      << b.errors.front();
+  // What the switch holds: a full input VC and a full output queue, no more.
+  EXPECT_EQ(b.sw->held(), Bench::kDepth + NetworkSwitch::kOutputQueueDepth);
+  EXPECT_EQ(b.errors.size(), kLength - b.sw->held());
+}
+
+/// A flit of VC vc whose payload word 0 is `tag`.
+Flit tagged(unsigned vc, uint64_t tag) {
+  Flit f;
+  f.vc = vc;
+  f.payload[0] = tag;
+  return f;
+}
+
+// Per VC: empty, filling up to full, a push on the full VC refused and nothing stored, order
+// and ready cycles kept across the wrap; meanwhile the other VCs stay as they were.
+TEST(VcBuffer, EachVcFillsWrapsAndEmptiesOnItsOwn) {
+  VcBuffer b(3, 4);
+  EXPECT_EQ(b.vcs(), 3u);
+  EXPECT_EQ(b.depth(), 4u);
+  for (unsigned v = 0; v < 3; ++v) {
+    EXPECT_TRUE(b.empty(v));
+    EXPECT_FALSE(b.full(v));
+  }
+  EXPECT_TRUE(b.push(tagged(0, 100), 7));
+  for (uint64_t k = 1; k <= 4; ++k) EXPECT_TRUE(b.push(tagged(1, k), 10 + k));
+  EXPECT_TRUE(b.full(1));
+  EXPECT_FALSE(b.full(0));
+  EXPECT_TRUE(b.empty(2));
+  EXPECT_FALSE(b.push(tagged(1, 99), 0)) << "VC 1 is full";
+  EXPECT_EQ(b.size(1), 4u);
+  EXPECT_EQ(b.total(), 5u);
+  EXPECT_TRUE(b.push(tagged(2, 200), 8)) << "a full VC 1 does not block VC 2";
+  EXPECT_EQ(b.total(), 6u);
+
+  // VC 1 laps its slots several times while VCs 0 and 2 hold one flit each.
+  uint64_t next = 5, oldest = 1;
+  for (int lap = 0; lap < 10; ++lap) {
+    for (int i = 0; i < 3; ++i) {
+      ASSERT_EQ(b.front(1).flit.payload[0], oldest);
+      ASSERT_EQ(b.front(1).ready, 10 + oldest);
+      b.pop(1);
+      ++oldest;
+    }
+    for (int i = 0; i < 3; ++i) {
+      ASSERT_TRUE(b.push(tagged(1, next), 10 + next));
+      ++next;
+    }
+    ASSERT_TRUE(b.full(1));
+    for (unsigned i = 0; i < 4; ++i) ASSERT_EQ(b.at(1, i).flit.payload[0], oldest + i);
+    ASSERT_EQ(b.front(0).flit.payload[0], 100u);
+    ASSERT_EQ(b.front(0).ready, 7u);
+    ASSERT_EQ(b.front(2).flit.payload[0], 200u);
+    ASSERT_EQ(b.size(0), 1u);
+    ASSERT_EQ(b.size(2), 1u);
+  }
+  while (!b.empty(1)) {
+    EXPECT_EQ(b.front(1).flit.payload[0], oldest++);
+    b.pop(1);
+  }
+  EXPECT_EQ(oldest, next);
+  b.pop(0);
+  b.pop(2);
+  EXPECT_EQ(b.total(), 0u);
+  for (unsigned v = 0; v < 3; ++v) EXPECT_TRUE(b.empty(v));
+}
+
+// Random traffic on the most VCs a buffer may have: each VC matches its own deque at every
+// step, in every entry (so a VC writing into a neighbour's slots would show), full VCs refuse.
+TEST(VcBuffer, RandomTrafficOnEveryVcMatchesOneDequePerVc) {
+  constexpr unsigned kVcs = VcBuffer::kMaxVcs, kDepth = 3;
+  VcBuffer b(kVcs, kDepth);
+  std::array<std::deque<uint64_t>, kVcs> ref;
+  Rng rng(5);
+  uint64_t next = 1;
+  unsigned refused = 0, total = 0;
+  for (int step = 0; step < 20000; ++step) {
+    const unsigned v = static_cast<unsigned>(rng.below(kVcs));
+    if (rng.below(100) < (v % 2 == 0 ? 70u : 45u)) {
+      const bool was_full = ref[v].size() == kDepth;
+      ASSERT_EQ(b.push(tagged(v, next), next + 1), !was_full) << "VC " << v;
+      if (was_full) {
+        ++refused;
+      } else {
+        ref[v].push_back(next++);
+        ++total;
+      }
+    } else if (!ref[v].empty()) {
+      ASSERT_EQ(b.front(v).flit.payload[0], ref[v].front());
+      ASSERT_EQ(b.front(v).flit.vc, v);
+      b.pop(v);
+      ref[v].pop_front();
+      --total;
+    }
+    ASSERT_EQ(b.total(), total);
+    for (unsigned u = 0; u < kVcs; ++u) {
+      ASSERT_EQ(b.size(u), ref[u].size()) << "VC " << u << " at step " << step;
+      ASSERT_EQ(b.empty(u), ref[u].empty());
+      ASSERT_EQ(b.full(u), ref[u].size() == kDepth);
+      for (unsigned i = 0; i < ref[u].size(); ++i) {
+        ASSERT_EQ(b.at(u, i).flit.payload[0], ref[u][i]) << "VC " << u << " entry " << i;
+        ASSERT_EQ(b.at(u, i).ready, ref[u][i] + 1);
+      }
+    }
+  }
+  EXPECT_GT(refused, 0u) << "some VC must have been full";
+}
+
+TEST(VcBuffer, RefusesAVcItDoesNotHaveAndTooManyVcs) {
+  VcBuffer b(2, 4);
+  EXPECT_FALSE(b.push(tagged(2, 1), 0));
+  EXPECT_EQ(b.total(), 0u);
+  EXPECT_THROW(VcBuffer(VcBuffer::kMaxVcs + 1, 4), std::invalid_argument);
+  EXPECT_THROW(VcBuffer(2, 65536), std::invalid_argument);
 }
 
 }  // namespace
