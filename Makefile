@@ -42,11 +42,15 @@ deps:
 # Later CMakeLists.txt or RTL edits are picked up by `cmake --build` itself.
 # The order-only `| deps` runs deps without forcing a reconfigure.
 $(BUILD)/Makefile: | deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(FIRST_CONFIGURE)
 
 configure: deps $(BUILD)/Makefile
 
+# A build tree that `make run` configured has no tests (HX_BUILD_TESTS OFF): turn them on.
 build: configure
+	@if grep -q '^HX_BUILD_TESTS:BOOL=OFF' $(BUILD)/CMakeCache.txt; then \
+	  echo "cmake -DHX_BUILD_TESTS=ON (the build tree of make run has no tests yet)"; \
+	  cmake -S . -B $(BUILD) -DHX_BUILD_TESTS=ON; fi
 	cmake --build $(BUILD) -j$(NPROC)
 
 lint: deps
@@ -60,7 +64,9 @@ test: lint build
 test-long: build
 	ctest --test-dir $(BUILD) --output-on-failure -j$(NPROC) -L long
 
-# `make run` builds only the simulator, not the whole test suite.
+# `make run` builds only the simulator, not the whole test suite; a first configure leaves out the
+# tests and the RTL models only they use (HX_BUILD_TESTS, CMakeLists.txt).
+run: FIRST_CONFIGURE = -DHX_BUILD_TESTS=OFF
 run: configure
 	cmake --build $(BUILD) -j$(NPROC) --target hxsim
 	$(BUILD)/hxsim run --out $(BUILD)/run/results.json
