@@ -50,8 +50,6 @@ TEST(PlaneRegistry, VariantsCarryTheirLanes) {
   EXPECT_THROW(plane_variant(17, 1, 3, 8, 128, 1), std::invalid_argument);
   EXPECT_THROW(plane_variant(4, 4, 5, 8, 128, 1), std::invalid_argument);
   EXPECT_THROW(plane_variant(4, 4, 3, 8, 128, 0), std::invalid_argument);
-  const std::string d = describe_built_plane_variants();
-  EXPECT_NE(d.find("4x4 (3 VCs x 8 flits, 128-bit payload, 1 lane)"), std::string::npos) << d;
 }
 
 // The model cache on a small RTL top (the round-robin arbiter): built on first use into an empty

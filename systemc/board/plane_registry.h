@@ -37,10 +37,6 @@ PlaneVariant plane_variant(unsigned size_x, unsigned size_y, unsigned num_vcs, u
 /// use" (not yet in the cache).
 std::string plane_variant_source(const PlaneVariant& v);
 
-/// "1x1 (3 VCs x 8 flits, 128-bit payload, 1 lane), ..., 4x4 (3 VCs x 8 flits, 128-bit
-/// payload, 4 lanes)", the built-in variants, for messages.
-std::string describe_built_plane_variants();
-
 /// A new model of the variant: the compiled-in one, or the model cache's, built first if the
 /// cache has none (which prints its progress to stderr and takes a minute or more). `traced`:
 /// the model must write waveforms (PlaneModel::trace); the cache then builds and keeps a traced

@@ -36,7 +36,7 @@ std::vector<std::string> split(const std::string& list) {
 
 std::string read_file(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
-  if (!in) throw std::runtime_error("model cache: cannot read " + p.string());
+  if (!in) throw ModelBuildError("model cache: cannot read " + p.string());
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
@@ -156,10 +156,12 @@ void record_headers(const VerilatedBuild& b, const fs::path& dir) {
 bool headers_fresh(const fs::path& entry) {
   std::ifstream in(entry / "headers.txt");
   if (!in) return false;
-  std::string hash, path;
-  while (in >> hash >> path) {
+  for (std::string line; std::getline(in, line);) {
+    const std::size_t space = line.find(' ');  // "<hash> <path>"; the path may hold spaces
+    if (space == std::string::npos) return false;
+    const std::string path = line.substr(space + 1);
     std::error_code ec;
-    if (!fs::exists(path, ec) || Hash().add(read_file(path)).hex() != hash) return false;
+    if (!fs::exists(path, ec) || Hash().add(read_file(path)).hex() != line.substr(0, space)) return false;
   }
   return true;
 }
@@ -168,10 +170,10 @@ bool headers_fresh(const fs::path& entry) {
 class FileLock {
  public:
   explicit FileLock(const fs::path& p) : fd_(::open(p.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
-    if (fd_ < 0) throw std::runtime_error("model cache: cannot open the lock " + p.string());
+    if (fd_ < 0) throw ModelBuildError("model cache: cannot open the lock " + p.string());
     if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
       std::cerr << "hxsim: waiting for another process building the same model (" << p.string() << ")\n";
-      if (::flock(fd_, LOCK_EX) != 0) throw std::runtime_error("model cache: cannot lock " + p.string());
+      if (::flock(fd_, LOCK_EX) != 0) throw ModelBuildError("model cache: cannot lock " + p.string());
     }
   }
   ~FileLock() { ::close(fd_); }
@@ -275,7 +277,7 @@ std::string model_cache_dir() {
   }
   std::error_code ec;
   fs::create_directories(root, ec);
-  if (ec) throw std::runtime_error("model cache: cannot create " + root.string() + ": " + ec.message());
+  if (ec) throw ModelBuildError("model cache: cannot create " + root.string() + ": " + ec.message());
   return root.string();
 }
 

@@ -4,11 +4,11 @@
 // generates one table per RTL top from its list of variants (rtl/CMakeLists.txt:
 // HX_BOARD_SIZES, HX_REDUCTION_ENTRIES): a variant's description and a factory that wraps its
 // model behind the simulator's interface for that top (PlaneModel, ReductionBank). Adding a
-// variant is a one-word change to the list.
+// variant is a one-word change to the list; a variant not in it comes from the model cache
+// (model_cache.h).
 #pragma once
 
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,13 +41,13 @@ class ModelRegistry {
     return nullptr;
   }
 
-  /// A new model of the first built variant for which match(variant) holds; `missing` names
-  /// what was asked for, in the std::invalid_argument thrown when there is none.
+  /// A new model of the first built variant for which match(variant) holds, or nullptr when
+  /// none does (the caller then takes the model from the model cache, model_cache.h).
   template <class Match>
-  std::unique_ptr<Model> make(Match&& match, const std::string& missing, Args... args) const {
+  std::unique_ptr<Model> make(Match&& match, Args... args) const {
     for (const Entry& e : entries_)
       if (match(e.variant)) return e.make(e.variant, std::forward<Args>(args)...);
-    throw std::invalid_argument(missing);
+    return nullptr;
   }
 
  private:

@@ -46,9 +46,6 @@ class ReductionBank {
 
 /// The table sizes per port the RTL takes: 1..32 entries of one line (hx_switch_reduction).
 constexpr unsigned kMinTableBytes = kLineBytes, kMaxTableBytes = 32 * kLineBytes;
-/// Table bytes per port compiled into this build (HX_REDUCTION_BUILTIN, systemc/CMakeLists.txt);
-/// the others come from the model cache (core/model_cache.h).
-std::vector<unsigned> built_reduction_table_sizes();
 /// A bank of tables of `table_bytes` per port (a multiple of kLineBytes in [kMinTableBytes,
 /// kMaxTableBytes]; a size not compiled in is built on first use); push entries idle for more
 /// than `timeout` cycles are evicted (0: never). `traced`: the bank must write waveforms

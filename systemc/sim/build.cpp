@@ -143,7 +143,7 @@ std::optional<PlaneVariant> board_plane(const SimConfig& cfg) {
   }
 }
 
-std::string check_buildable(const SimConfig& cfg) {
+std::string describe_rtl_model(const SimConfig& cfg) {
   const std::optional<PlaneVariant> v = board_plane(cfg);
   return v ? "rtl model: hx_board_plane " + v->name + ", " + plane_variant_source(*v) : "rtl model: none";
 }

@@ -34,7 +34,7 @@ std::vector<std::string> check_fabric(const RunRequest& r) {
   const SimConfig cfg = load_fabric(r);
   std::vector<std::string> lines{"valid config '" + cfg.name + "'"};
   lines.insert(lines.end(), cfg.derivations.begin(), cfg.derivations.end());
-  lines.push_back(check_buildable(cfg));
+  lines.push_back(describe_rtl_model(cfg));
   return lines;
 }
 

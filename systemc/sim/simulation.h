@@ -68,7 +68,7 @@ class Simulation {
 /// The RTL model the config's boards need and where it comes from ("rtl model: hx_board_plane
 /// 3x5, built on first use"), for `hxsim check`. Throws std::invalid_argument if the RTL does not
 /// take the config's plane parameters.
-std::string check_buildable(const SimConfig& cfg);
+std::string describe_rtl_model(const SimConfig& cfg);
 
 /// Zero-load latency of the config's traffic, in cycles, averaged over its source-destination
 /// pairs: 2 cycles per router crossed (minimal paths cross |dx| + |dy| + 1 routers), the local
