@@ -48,6 +48,12 @@ def label_of(doc):
     return f"{name} ({routing})" if routing else name
 
 
+def save(plt, fig, path):
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
 def size_text(n):
     if n is None:
         return ""
@@ -78,14 +84,12 @@ def latency_plot(plt, runs, path):
     for a in (ax, bx):
         a.grid(alpha=0.3)
         a.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    save(plt, fig, path)
 
 
 def links_plot(plt, runs, path):
     fig, axes = plt.subplots(len(runs), 2, figsize=(10, 4 * len(runs)), squeeze=False)
-    for row, (file, doc) in enumerate(runs):
+    for row, (_, doc) in enumerate(runs):
         links = doc["accelerator_links"]
         gx, gy = links["grid"]
         for col, key in enumerate(("injection", "ejection")):
@@ -105,9 +109,7 @@ def links_plot(plt, runs, path):
                 for y in range(gy):
                     for x in range(gx):
                         ax.text(x, y, f"{grid[y][x]:.2f}", ha="center", va="center", fontsize=7, color="w")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save(plt, fig, path)
 
 
 def collective_plot(plt, runs, path):
@@ -130,9 +132,7 @@ def collective_plot(plt, runs, path):
     ax.set(xlabel="message size per rank (bytes)", ylabel="bus bandwidth (GB/s)", title="Collective bandwidth")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    save(plt, fig, path)
     return True
 
 
@@ -155,9 +155,7 @@ def dims_plot(plt, runs, path):
     ax.set_xticks(range(1, 1 + max(len(f) for _, f in bars)))
     ax.grid(alpha=0.3, axis="y")
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    save(plt, fig, path)
     return True
 
 

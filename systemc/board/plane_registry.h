@@ -38,9 +38,9 @@ PlaneVariant plane_variant(unsigned size_x, unsigned size_y, unsigned num_vcs, u
 std::string plane_variant_source(const PlaneVariant& v);
 
 /// A new model of the variant: the compiled-in one, or the model cache's, built first if the
-/// cache has none (which prints its progress to stderr and takes a minute or more). `traced`:
-/// the model must write waveforms (PlaneModel::trace); the cache then builds and keeps a traced
-/// copy beside the plain one (the built-in planes always can).
+/// cache has none (which prints its progress to stderr: 14 s for a 4x4 plane, 30 s for an 8x8 one on two cores).
+/// `traced`: the model must write waveforms (PlaneModel::trace); the cache then builds and keeps a traced copy beside
+/// the plain one (the built-in planes always can).
 std::unique_ptr<PlaneModel> make_plane(const PlaneVariant& variant, VerilatedContext* ctx,
                                        const std::string& instance_name, bool traced = false);
 

@@ -166,6 +166,9 @@ bool headers_fresh(const fs::path& entry) {
   return true;
 }
 
+// The entry holds a library built from what the simulator's headers are now.
+bool entry_ready(const fs::path& entry) { return fs::exists(entry / "model.so") && headers_fresh(entry); }
+
 // An exclusive lock on a file, released when the object goes.
 class FileLock {
  public:
@@ -231,8 +234,7 @@ void build(const VerilatedBuild& b, const fs::path& dir) {
   for (const auto& e : fs::directory_iterator(dir / "obj"))
     if (e.path().extension() == ".cpp") ++files;
   const long jobs = std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN));
-  std::cerr << "hxsim:   compiling " << files << " C++ files on " << jobs << " job" << (jobs > 1 ? "s" : "")
-            << " (a few minutes for a large plane)\n";
+  std::cerr << "hxsim:   compiling " << files << " C++ files on " << jobs << " job" << (jobs > 1 ? "s" : "") << "\n";
   const std::string mcmd = "cd " + quote(dir.string()) + " && make -s -j" + std::to_string(jobs) + " model.so";
   FILE* p = popen(mcmd.c_str(), "r");
   if (p == nullptr) throw ModelBuildError("model cache: cannot run make for " + b.what);
@@ -285,10 +287,7 @@ std::string model_cache_entry(const VerilatedBuild& b) {
   return (fs::path(model_cache_dir()) / (b.prefix + "-" + key_of(b))).string();
 }
 
-bool model_cached(const VerilatedBuild& b) {
-  const fs::path entry = model_cache_entry(b);
-  return fs::exists(entry / "model.so") && headers_fresh(entry);
-}
+bool model_cached(const VerilatedBuild& b) { return entry_ready(model_cache_entry(b)); }
 
 void* load_cached_model(const VerilatedBuild& b) {
   // One load per library and process, whoever asks.
@@ -299,9 +298,9 @@ void* load_cached_model(const VerilatedBuild& b) {
   if (auto it = loaded.find(entry.string()); it != loaded.end()) return it->second;
 
   const fs::path lib = entry / "model.so";
-  if (!model_cached(b)) {
+  if (!entry_ready(entry)) {
     const FileLock lock(entry.string() + ".lock");
-    if (!model_cached(b)) {  // nobody built it while this process waited for the lock
+    if (!entry_ready(entry)) {  // nobody built it while this process waited for the lock
       const fs::path scratch = entry.string() + ".tmp" + std::to_string(::getpid());
       fs::remove_all(scratch);
       fs::create_directories(scratch);
