@@ -256,8 +256,8 @@ NvConfig load(const std::function<void(ConfigReader&)>& parse, const std::string
   // crossbar (section V: queues "sized to handle the round-trip latency"). The default is
   // kDefaultBufferBytes, or that floor if it is larger: with the round trip alone (4,064 B) the
   // DGX-2 carries only 90% of uniform random traffic, where section V's switch sustains more than
-  // 95%; 32 KiB is the smallest power of two that does so for seeds 1-3 (docs/nvswitch.md,
-  // "Switch buffers").
+  // 95%; 32 KiB is the smallest power of two that does so for seeds 1-3
+  // (docs/results/2026-11-24-nvswitch-in-network-reduction.md, "Switch buffers").
   const unsigned round_trip = c.switch_latency + 2 * c.link_latency + 2 * 9;
   c.input_buffer = c.buffer_bytes != 0 ? c.buffer_bytes / 16 : std::max(round_trip, kDefaultBufferBytes / 16);
   return c;
