@@ -299,6 +299,7 @@ std::string PacketTracker::describe_undelivered(std::size_t max) const {
     }
   });
   if (in_flight > shown) os << "  ... and " << in_flight - shown << " more in the network\n";
+  if (queued_ > 0) os << "  and " << queued_ << " never injected, still waiting at their sources\n";
   return os.str();
 }
 

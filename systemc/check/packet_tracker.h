@@ -69,6 +69,24 @@ class PacketTracker {
 
   /// A new packet from endpoint src to dst of `length` flits; returns its id.
   uint32_t create(unsigned src, unsigned dst, unsigned length, uint64_t cycle, bool measured);
+
+  // Packets that wait at their source. Above saturation an unbounded source queue holds millions
+  // of packets; a record each (and the window of records from the oldest queued one on) took
+  // hundreds of MB. So a source keeps a waiting packet compactly and gives it its record only
+  // when it starts to inject it. Until then the tracker counts it: it is created, outstanding,
+  // and lost if the run ends first.
+  /// A source created a packet that waits in its queue, without a record yet.
+  void queue_at_source(bool measured) {
+    ++queued_;
+    if (measured) ++queued_measured_;
+  }
+  /// The source takes a waiting packet (queue_at_source) to inject it: its record, created back in
+  /// `created_cycle`; returns its id.
+  uint32_t create_queued(unsigned src, unsigned dst, unsigned length, uint64_t created_cycle, bool measured) {
+    --queued_;
+    if (measured) --queued_measured_;
+    return create(src, dst, length, created_cycle, measured);
+  }
   /// A new data packet: its body flits are `body[0 .. length-2]`, whose data_hash the source
   /// passes; `user` is the source's own tag, handed back with every flit on delivery.
   uint32_t create_data(unsigned src, unsigned dst, unsigned length, uint64_t cycle, uint64_t user, uint64_t body_hash);
@@ -131,13 +149,18 @@ class PacketTracker {
   Arrival on_delivered(unsigned dst, unsigned lane, const Flit& f, uint64_t cycle);
   Arrival on_delivered(unsigned dst, const Flit& f, uint64_t cycle) { return on_delivered(dst, 0, f, cycle); }
 
+  /// The counts; `created` includes the packets still waiting at their sources.
   TrackerCounts counts() const {
     TrackerCounts c = counts_;
     static_cast<ScoreboardCounts&>(c) = sb_.counts();
+    c.created += queued_;
     return c;
   }
-  uint64_t outstanding() const { return sb_.outstanding(); }
-  uint64_t measured_outstanding() const { return measured_created_ - measured_delivered_; }
+  /// Packets created and not delivered, those waiting at their sources included.
+  uint64_t outstanding() const { return sb_.outstanding() + queued_; }
+  uint64_t measured_outstanding() const { return measured_created_ + queued_measured_ - measured_delivered_; }
+  /// Packets waiting at their sources without a record.
+  uint64_t queued() const { return queued_; }
   /// Packets with flits injected and not all delivered.
   uint64_t in_network() const;
 
@@ -191,7 +214,8 @@ class PacketTracker {
   unsigned vcs_ = 4;
   std::vector<Assembly> assembly_;  // [(endpoint * lanes + lane) * vcs + vc]
   TrackerCounts counts_;            // the fabric's own counts (the scoreboard keeps the packets')
-  uint64_t measured_created_ = 0, measured_delivered_ = 0;
+  uint64_t measured_created_ = 0, measured_delivered_ = 0;  // of the packets with records
+  uint64_t queued_ = 0, queued_measured_ = 0;               // waiting at their sources (queue_at_source)
   bool path_rule_ = false;
   std::vector<int> board_job_, endpoint_job_;
 };

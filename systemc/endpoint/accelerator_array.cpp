@@ -30,6 +30,8 @@ AcceleratorArray::AcceleratorArray(sc_core::sc_module_name name, const Accelerat
       nodes_(pattern.num_nodes() * cfg.planes),
       p_packet_(cfg.injection_rate / cfg.packet_length),
       watchdog_(cfg.watchdog) {
+  if (nodes_.size() > (std::size_t{1} << kDstBits))
+    throw std::invalid_argument("AcceleratorArray: more than 2^" + std::to_string(kDstBits) + " endpoints");
   for (unsigned i = 0; i < nodes_.size(); ++i) {
     Node& n = nodes_[i];
     // One generator per accelerator, seeded from (seed, node): draws do not depend on the
@@ -43,6 +45,7 @@ AcceleratorArray::AcceleratorArray(sc_core::sc_module_name name, const Accelerat
       // (hundreds per lane) starts empty and grows to what its flow queues.
       l.queues.assign(cfg.queues, cfg.queues > 1 ? Fifo<OutPacket>::growing()
                                                  : Fifo<OutPacket>(64, Fifo<OutPacket>::Overflow::Grow));
+      l.waiting = Fifo<uint64_t>(64, Fifo<uint64_t>::Overflow::Grow);
       l.credits.fill(0);
       for (unsigned v = 0; v < cfg.num_vcs; ++v) l.credits[v] = cfg.buf_depth;
     }
@@ -100,11 +103,22 @@ bool AcceleratorArray::inject(Lane& l, unsigned node, unsigned lane, uint64_t t)
       vc = 0;
     }
     if (vc < 0) return false;
-    unsigned q = l.next_queue;
-    if (l.queues.size() > 1) q = pick_queue(l);
-    l.cur = l.queues[q].front();
-    l.queues[q].pop();
-    l.next_queue = q + 1 == l.queues.size() ? 0 : q + 1;
+    if (!l.waiting.empty()) {
+      // A synthetic packet: its record now, created back when the source drew it.
+      const uint64_t packed = l.waiting.front();
+      l.waiting.pop();
+      const uint64_t created = packed >> kDstBits;
+      const auto dst = static_cast<unsigned>(packed & ((uint64_t{1} << kDstBits) - 1));
+      const bool measured = created >= cfg_.warmup && created < cfg_.warmup + cfg_.measure;
+      l.cur = OutPacket{tracker_.create_queued(node, dst, cfg_.packet_length, created, measured), OutPacket::kNoBuffer,
+                        static_cast<uint16_t>(cfg_.packet_length)};
+    } else {
+      unsigned q = l.next_queue;
+      if (l.queues.size() > 1) q = pick_queue(l);
+      l.cur = l.queues[q].front();
+      l.queues[q].pop();
+      l.next_queue = q + 1 == l.queues.size() ? 0 : q + 1;
+    }
     --l.q_size;
     l.injecting = true;
     l.index = 0;
@@ -201,16 +215,21 @@ void AcceleratorArray::on_clock() {
       const int cvc = n.lanes[k].tx->credit<RateHint::One>(t);
       if (cvc >= 0) ++n.lanes[k].credits[static_cast<unsigned>(cvc)];
     }
-    if (generate && n.sends && (cfg_.source_queue == 0 || packets_held(n) < cfg_.source_queue) &&
-        n.rng.chance(p_packet_)) {
-      const unsigned accelerators = pattern_.num_nodes();
-      const unsigned plane = i / accelerators;
-      const unsigned dst = plane * accelerators + pattern_.destination(i % accelerators, n.rng, n.created++);
-      const uint32_t id = tracker_.create(i, dst, cfg_.packet_length, t, in_window);
-      push_queue(n.lanes[n.next_lane], 0,
-                 OutPacket{id, OutPacket::kNoBuffer, static_cast<uint16_t>(cfg_.packet_length)});
-      n.next_lane = n.next_lane + 1 == lanes ? 0 : n.next_lane + 1;
-      if (in_window) window_generated_ += cfg_.packet_length;
+    if (generate && n.sends) {
+      if (cfg_.source_queue != 0 && packets_held(n) >= cfg_.source_queue) {
+        if (in_window) ++window_source_full_;
+      } else if (n.rng.chance(p_packet_)) {
+        const unsigned accelerators = pattern_.num_nodes();
+        const unsigned plane = i / accelerators;
+        const unsigned dst = plane * accelerators + pattern_.destination(i % accelerators, n.rng, n.created++);
+        if (t > kMaxQueuedCycle) throw std::overflow_error("AcceleratorArray: cycle beyond a queued packet's range");
+        Lane& l = n.lanes[n.next_lane];
+        l.waiting.push(t << kDstBits | dst);
+        ++l.q_size;
+        tracker_.queue_at_source(in_window);
+        n.next_lane = n.next_lane + 1 == lanes ? 0 : n.next_lane + 1;
+        if (in_window) window_generated_ += cfg_.packet_length;
+      }
     }
     for (unsigned k = 0; k < lanes; ++k) moved |= inject(n.lanes[k], i, k, t);
   }
@@ -329,6 +348,7 @@ TrafficResults AcceleratorArray::results() const {
   for (const Node& n : nodes_) r.sending_nodes += n.sends ? 1 : 0;
   r.window_generated_flits = window_generated_;
   r.window_accepted_flits = window_accepted_;
+  r.source_full_cycles = window_source_full_;
   for (const Node& n : nodes_) r.node_accepted_flits.push_back(n.window_received);
   uint64_t count = 0;
   double sum = 0;

@@ -3,7 +3,9 @@
 // Each accelerator owns the two links of its local router port. As a source it creates
 // packets by Bernoulli trials (probability injection_rate / packet_length per cycle, so the
 // offered load is injection_rate flits per cycle), queues them without bound (so the offered
-// load is honest and latency includes source queueing) and injects them flit by flit under
+// load is honest and latency includes source queueing; a waiting packet is 8 bytes, its
+// destination and creation cycle, and gets its scoreboard record and flits when the lane takes
+// it, so that a source far above saturation costs little memory) and injects them flit by flit under
 // credit flow control: one credit per VC, starting at the router's buffer depth. A head takes
 // VC 0 under the `keep` VC policy, or the VC with the most credits under `any`. As a sink it
 // consumes every arriving flit at once and returns its credit, and hands the flit to the
@@ -96,9 +98,12 @@ struct AcceleratorArrayConfig {
 struct TrafficResults {
   uint64_t window_cycles = 0;
   unsigned sending_nodes = 0, nodes = 0;
-  uint64_t window_generated_flits = 0;        ///< flits of packets created in the window
-  uint64_t window_accepted_flits = 0;         ///< flits delivered in the window
-  uint64_t measured_packets = 0;              ///< measured packets delivered
+  uint64_t window_generated_flits = 0;  ///< flits of packets created in the window
+  uint64_t window_accepted_flits = 0;   ///< flits delivered in the window
+  uint64_t measured_packets = 0;        ///< measured packets delivered
+  /// Node-cycles of the window in which a sending source's bounded queue (source_queue) was full,
+  /// so that it skipped its Bernoulli trial: the load it could not offer.
+  uint64_t source_full_cycles = 0;
   std::vector<uint64_t> node_accepted_flits;  ///< per node: flits it received in the window
   double avg_latency = 0, p50_latency = 0, p99_latency = 0, max_latency = 0;
 };
@@ -146,10 +151,16 @@ class AcceleratorArray : public sc_core::sc_module {
   std::string phase_name() const;
 
  private:
+  // A synthetic packet waiting at its source, in 8 bytes: its destination (the low kDstBits) and
+  // the cycle it was created in (the rest). It gets its scoreboard record and its flits when the
+  // lane takes it (PacketTracker::queue_at_source says why).
+  static constexpr unsigned kDstBits = 24;
+  static constexpr uint64_t kMaxQueuedCycle = (uint64_t{1} << (64 - kDstBits)) - 1;
   struct Lane {
     FlitLink* tx = nullptr;               // to the router
     FlitLink* rx = nullptr;               // from the router
-    std::vector<Fifo<OutPacket>> queues;  // cfg.queues, served by priority, round robin among equals
+    std::vector<Fifo<OutPacket>> queues;  // the DMA's: cfg.queues, served by priority, round robin among equals
+    Fifo<uint64_t> waiting;               // synthetic packets, packed as above
     std::size_t q_size = 0;               // packets in all of them
     unsigned next_queue = 0;              // where the round robin looks first
     OutPacket cur;                        // the packet being injected (valid while injecting)
@@ -193,6 +204,7 @@ class AcceleratorArray : public sc_core::sc_module {
   ProgressWatchdog watchdog_;  // no flit in or out for cfg_.watchdog cycles with packets in flight
   uint64_t flits_sent_ = 0, flits_received_ = 0;
   uint64_t window_generated_ = 0, window_accepted_ = 0;
+  uint64_t window_source_full_ = 0;     // node-cycles in the window a bounded source was full
   std::vector<uint64_t> latency_hist_;  // measured packets, by latency in cycles
   std::function<std::string()> network_report_;
   CollectiveEngine* engine_ = nullptr;

@@ -58,6 +58,10 @@ nlohmann::ordered_json traffic_results(const SimConfig& cfg, const TrafficResult
   traffic["accepted"] = tr.window_accepted_flits / (window * senders);
   traffic["accepted_gbps_per_node"] =
       tr.window_accepted_flits / (window * senders) * cfg.router.flit_width_bits * cfg.router.clock_hz / 1e9;
+  // A bounded source (traffic.source_queue) that is full skips its trial: the load it could not
+  // offer, next to what it offered and what the network accepted.
+  traffic["source_full_cycles"] = tr.source_full_cycles;
+  traffic["source_full_share"] = static_cast<double>(tr.source_full_cycles) / (window * senders);
   traffic["avg_latency_cycles"] = tr.avg_latency;
   traffic["p50_latency_cycles"] = tr.p50_latency;
   traffic["p99_latency_cycles"] = tr.p99_latency;
