@@ -10,7 +10,7 @@ NPROC       := $(shell nproc 2>/dev/null || echo 2)
 PYTHON      ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
 
 .DEFAULT_GOAL := help
-.PHONY: help deps configure build lint test test-long run bench synth clean format format-check tidy docs
+.PHONY: help deps configure build lint test test-long run bench synth clean format format-check tidy docs fuzz
 
 help:
 	@echo "hxsim make targets:"
@@ -30,6 +30,8 @@ help:
 	@echo "  make docs       regenerate docs/config-reference.md from the config schemas (hxsim config-reference)"
 	@echo "  make tidy       clang-tidy with the checks of .clang-tidy on the project's C++, and format-check"
 	@echo "  make synth      yosys synthesis estimates into $(BUILD)/synth/ (scripts/synth.sh)"
+	@echo "  make fuzz       fuzz the config loaders for FUZZ_SECONDS (default 300) with libFuzzer, ASan and"
+	@echo "                  UBSan, from a seed corpus of configs/; build-fuzz/ (docs/reliability.md)"
 	@echo "  make deps       install missing Debian packages and the OSU018 Liberty file"
 	@echo "  make clean      remove $(BUILD)/ except $(BUILD)/deps/"
 	@echo "  make help       this list (the default target)"
@@ -106,6 +108,21 @@ tidy: configure format-check
 docs: configure
 	cmake --build $(BUILD) -j$(NPROC) --target hxsim
 	$(BUILD)/hxsim config-reference > docs/config-reference.md.tmp && mv docs/config-reference.md.tmp docs/config-reference.md
+
+# The config loaders under libFuzzer (tests/fuzz/, docs/reliability.md): a clang build tree of its
+# own, a seed corpus from configs/, then FUZZ_SECONDS of fuzzing. What breaks a loader lands in
+# $(FUZZ_BUILD)/findings/ (the run fails); copy it to tests/fuzz/regressions/ with the fix.
+FUZZ_BUILD   ?= build-fuzz
+FUZZ_SECONDS ?= 300
+fuzz:
+	@bash scripts/setup-deps.sh --fuzz
+	@test -f $(FUZZ_BUILD)/CMakeCache.txt || cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 -DHX_FUZZ=ON -DHX_BUILD_TESTS=OFF
+	cmake --build $(FUZZ_BUILD) -j$(NPROC) --target config_fuzz
+	$(PYTHON) scripts/fuzz_seeds.py $(FUZZ_BUILD)/seeds
+	@mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/findings
+	$(FUZZ_BUILD)/config_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	  -dict=$(FUZZ_BUILD)/seeds.dict -artifact_prefix=$(FUZZ_BUILD)/findings/ $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/seeds
 
 # Keep $(BUILD)/deps: it holds the extracted Liberty file.
 clean:

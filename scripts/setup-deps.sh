@@ -3,6 +3,7 @@
 #
 #   scripts/setup-deps.sh          what building, testing and benchmarking need
 #   scripts/setup-deps.sh --dev    and the developer tools of `make format` and `make tidy`
+#   scripts/setup-deps.sh --fuzz   and clang-14 with libFuzzer for `make fuzz`
 #
 # - Debian packages: each is checked with dpkg-query; only if one is missing does this run
 #   `apt-get update` (once) and `apt-get install` of the missing ones.
@@ -21,6 +22,8 @@ PACKAGES=(
 )
 if [[ "${1:-}" == "--dev" ]]; then
   PACKAGES+=(clang-format clang-tidy)
+elif [[ "${1:-}" == "--fuzz" ]]; then   # make fuzz: clang-14 with libFuzzer and the sanitizers' runtimes
+  PACKAGES+=(clang-14 libclang-rt-14-dev)
 fi
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -385,7 +385,159 @@ void ConfigReader::parse_file(const std::string& path) {
   parse_text(text);
 }
 
+namespace {
+
+// The state of check_yaml_text's line scanner that carries from one line to the next.
+struct YamlLineState {
+  int flow = 0;           // depth of flow collections ([ or {) open
+  char quote = 0;         // a quoted scalar ('"' or '\'') open across lines
+  int block_indent = -1;  // in a block scalar (| or >): its lines are indented more than this
+};
+
+bool yaml_blank(char c) { return c == ' ' || c == '\t'; }
+
+// Past the blanks, block indicators ("- ", "? ", ": ", "--- ") and node properties (&anchor,
+// !tag) from i: where the node of a block line starts.
+std::size_t yaml_node_start(const std::string& line, std::size_t i) {
+  for (;;) {
+    while (i < line.size() && yaml_blank(line[i])) ++i;
+    if (i >= line.size()) return i;
+    const char c = line[i];
+    const bool ends = i + 1 == line.size() || yaml_blank(line[i + 1]);
+    if ((c == '-' || c == '?' || c == ':') && ends) {
+      ++i;
+    } else if (line.compare(i, 3, "---") == 0 && (i + 3 == line.size() || yaml_blank(line[i + 3]))) {
+      i += 3;
+    } else if (c == '&' || c == '!') {
+      while (i < line.size() && !yaml_blank(line[i])) ++i;
+    } else {
+      return i;
+    }
+  }
+}
+
+// Where quoted scalar `q` that is open at line[i] closes: the index after its closing quote, or
+// npos if it goes on past the line.
+std::size_t yaml_quote_end(const std::string& line, std::size_t i, char q) {
+  for (; i < line.size(); ++i) {
+    if (q == '"' && line[i] == '\\') {
+      ++i;
+    } else if (line[i] == q) {
+      if (q == '\'' && i + 1 < line.size() && line[i + 1] == '\'') {
+        ++i;  // '' inside '...' is a quote
+      } else {
+        return i + 1;
+      }
+    }
+  }
+  return std::string::npos;
+}
+
+// Scans one line of YAML (no line break) for a ',' where a node begins outside a flow
+// collection; returns its index, or npos. Updates the state the next line starts in.
+std::size_t yaml_stray_comma(const std::string& line, YamlLineState& st) {
+  std::size_t indent = 0;
+  while (indent < line.size() && line[indent] == ' ') ++indent;
+  if (st.block_indent >= 0) {
+    if (indent == line.size() || static_cast<int>(indent) > st.block_indent) return std::string::npos;
+    st.block_indent = -1;  // the block scalar ended before this line
+  }
+  std::size_t i = 0;
+  if (st.quote != 0) {
+    i = yaml_quote_end(line, 0, st.quote);
+    if (i == std::string::npos) return i;
+    st.quote = 0;
+  }
+  bool token_start = i == 0;
+  if (token_start && st.flow == 0) {
+    i = yaml_node_start(line, 0);
+    if (i < line.size() && line[i] == ',') return i;
+  }
+  for (; i < line.size(); ++i) {
+    const char c = line[i];
+    if (yaml_blank(c)) continue;
+    if (c == '#' && (i == 0 || yaml_blank(line[i - 1]))) break;  // a comment
+    if (token_start && (c == '"' || c == '\'')) {
+      const std::size_t e = yaml_quote_end(line, i + 1, c);
+      if (e == std::string::npos) {
+        st.quote = c;
+        return e;
+      }
+      i = e - 1;
+      token_start = false;
+      continue;
+    }
+    if (token_start && st.flow == 0 && (c == '|' || c == '>')) {
+      std::size_t k = i + 1;  // a block scalar header: |, >, with chomping and indentation
+      while (k < line.size() && (line[k] == '+' || line[k] == '-' || (line[k] >= '0' && line[k] <= '9'))) ++k;
+      while (k < line.size() && yaml_blank(line[k])) ++k;
+      if (k == line.size() || line[k] == '#') {
+        st.block_indent = static_cast<int>(indent);
+        return std::string::npos;
+      }
+    }
+    if (token_start && st.flow == 0 && c == ',') return i;
+    if ((c == '[' || c == '{') && (token_start || st.flow > 0)) {
+      ++st.flow;
+      token_start = true;
+      continue;
+    }
+    if ((c == ']' || c == '}') && st.flow > 0) {
+      --st.flow;
+      token_start = false;
+      continue;
+    }
+    if (c == ',' && st.flow > 0) {
+      token_start = true;
+      continue;
+    }
+    if (c == ':' && (i + 1 == line.size() || yaml_blank(line[i + 1]) || st.flow > 0)) {
+      token_start = true;  // a value begins
+      continue;
+    }
+    token_start = false;
+  }
+  return std::string::npos;
+}
+
+}  // namespace
+
+void check_yaml_text(const std::string& text, const Origin& origin, const std::string& key_path) {
+  const auto at = [&](int line, int column) { return origin.line > 0 ? origin : Origin{origin.file, line, column}; };
+  int line = 1, column = 1;
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) {
+      char found[48];
+      std::snprintf(found, sizeof found, "the control character 0x%02x", c);
+      throw ConfigError(at(line, column), key_path, "not YAML text",
+                        "printable characters, tabs and line breaks (YAML 1.2, section 5.1)", found);
+    }
+    if (c == '\n') {
+      ++line;
+      column = 1;
+    } else if ((c & 0xc0) != 0x80) {  // a column per character, not per UTF-8 byte
+      ++column;
+    }
+  }
+  YamlLineState st;
+  std::size_t begin = 0;
+  for (int n = 1; begin <= text.size(); ++n) {
+    std::size_t end = text.find('\n', begin);
+    if (end == std::string::npos) end = text.size();
+    std::string l = text.substr(begin, end - begin);
+    if (!l.empty() && l.back() == '\r') l.pop_back();
+    const std::size_t comma = yaml_stray_comma(l, st);
+    if (comma != std::string::npos)
+      throw ConfigError(at(n, static_cast<int>(comma) + 1), key_path, "not valid YAML",
+                        "a value, or ',' only between the items of a [...] or {...} collection",
+                        "a ',' where a value begins");
+    begin = end + 1;
+  }
+}
+
 void ConfigReader::parse_text(const std::string& text) {
+  check_yaml_text(text, Origin{source_});
   std::vector<YAML::Node> docs;
   try {
     docs = YAML::LoadAll(text);
@@ -428,6 +580,7 @@ void ConfigReader::apply_override(const std::string& assignment) {
   }
 
   YAML::Node value;
+  check_yaml_text(assignment.substr(eq + 1), origin, path);
   try {
     value = YAML::Load(assignment.substr(eq + 1));
   } catch (const YAML::ParserException& e) {

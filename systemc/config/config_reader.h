@@ -202,6 +202,17 @@ enum class Presence {
   Optional,   // missing -> nothing is read; the caller derives a value (see ConfigReader::present)
 };
 
+/// Refuses two kinds of text on which yaml-cpp 0.7 does not return, looping and allocating
+/// (both found by `make fuzz`, docs/reliability.md): what YAML 1.2 does not allow in a stream
+/// (section 5.1: the C0 control characters but tab, line feed and carriage return, and DEL), and
+/// a ',' where a node begins outside a flow collection (at a line's start, after "- ", "? ",
+/// ": " or an anchor or tag; YAML never allows it there: ',' cannot start a plain scalar).
+/// Quoted scalars, block scalars (| and >) and comments are skipped. One valid form is refused
+/// with the rest: a plain scalar continued on a line that starts with ',' (quote such a text).
+/// Every text hxsim hands to yaml-cpp passes here first. A ConfigError says what was found and,
+/// unless `origin` has a position of its own, its line and column in `text`.
+void check_yaml_text(const std::string& text, const Origin& origin, const std::string& key_path = "");
+
 /// One key of the schema: a section (a map of keys) or a leaf (a value read by a handler).
 struct KeySpec {
   std::string name;

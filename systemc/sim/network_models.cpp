@@ -1,6 +1,8 @@
 #include "network_models.h"
 
 #include <unistd.h>
+#include <fstream>
+#include <iterator>
 
 #include <stdexcept>
 
@@ -176,7 +178,14 @@ KindAt read_kind(const RunRequest& r) {
   }
   YAML::Node root;
   try {
-    root = r.config_path.empty() ? YAML::Load(default_config_yaml()) : YAML::LoadFile(r.config_path);
+    std::string text = default_config_yaml();
+    if (!r.config_path.empty()) {
+      std::ifstream in(r.config_path, std::ios::binary);
+      text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+      if (!in && !in.eof()) return {"board", Origin{}};
+    }
+    check_yaml_text(text, Origin{r.config_path});  // yaml-cpp may not return on some
+    root = YAML::Load(text);
   } catch (const std::exception&) {
     return {"board", Origin{}};  // unreadable or malformed: the fabric's loader reports where
   }
