@@ -18,6 +18,7 @@ help:
 	@echo "  make test       lint the RTL, build, run every test but the long ones (ctest -LE long)"
 	@echo "  make test-long  build, run the long tests (ctest -L long); labels: rtl unit system long"
 	@echo "  make bench      mesh8x8_uniform at 7 loads and HammingMesh all-to-all, 3 runs each;"
+	@echo "                  its speed against the Verilated plane alone: $(BUILD)/bench/ceiling.json;"
 	@echo "                  allreduce bandwidth per algorithm and message size:"
 	@echo "                  $(BUILD)/bench/{mesh8x8,global,collectives}.json;"
 	@echo "                  job allocation (IV-B) and its timing: $(BUILD)/alloc/*.json, *.png"
@@ -74,8 +75,9 @@ run: configure
 	$(BUILD)/hxsim run --out $(BUILD)/run/results.json
 	@$(BUILD)/hxsim plot $(BUILD)/run/results.json | sed 's/^/plot     /' || echo "(no plot: $(BUILD)/hxsim plot needs python3-matplotlib)"
 
-bench: configure
-	cmake --build $(BUILD) -j$(NPROC) --target hxsim
+# build, not configure: the ceiling (tb/plane_ceiling) needs the test build's 8x8 plane.
+bench: build
+	$(PYTHON) scripts/bench_ceiling.py --hxsim $(BUILD)/hxsim --ceiling $(BUILD)/tb/plane_ceiling --out $(BUILD)/bench/ceiling.json
 	$(PYTHON) scripts/bench.py --hxsim $(BUILD)/hxsim --out $(BUILD)/bench/mesh8x8.json
 	$(PYTHON) scripts/bench_global.py --hxsim $(BUILD)/hxsim --out $(BUILD)/bench/global.json
 	$(PYTHON) scripts/bench_collectives.py --hxsim $(BUILD)/hxsim --out $(BUILD)/bench/collectives.json

@@ -58,7 +58,8 @@ module hx_board_plane #(
   output logic [NumEdges*FlitWidth-1:0] edge_out_flit_o,
   input  logic [NumEdges-1:0]           edge_out_credit_i,
   input  logic [NumEdges*VcWidth-1:0]   edge_out_credit_vc_i,
-  output logic [3:0]                    error_o   // OR of the routers' sticky error flags
+  output logic [3:0]                    error_o,  // OR of the routers' sticky error flags
+  output logic                          idle_o    // every router idle (hx_router's idle_o)
 );
 
   localparam int unsigned NumPorts = hx_pkg::num_ports(LocalPorts);
@@ -89,6 +90,7 @@ module hx_board_plane #(
   logic [NumPorts-1:0]           r_out_valid [NumNodes];
   logic [NumPorts*FlitWidth-1:0] r_out_flit [NumNodes];
   logic [3:0]                    r_error [NumNodes];
+  logic [NumNodes-1:0]           r_idle;
 
   for (genvar y = 0; y < SizeY; y++) begin : g_row
     for (genvar x = 0; x < SizeX; x++) begin : g_col
@@ -187,7 +189,8 @@ module hx_board_plane #(
         .out_flit_o      (r_out_flit[R]),
         .out_credit_i    (out_credit),
         .out_credit_vc_i (out_credit_vc),
-        .error_o         (r_error[R])
+        .error_o         (r_error[R]),
+        .idle_o          (r_idle[R])
       );
     end
   end
@@ -220,5 +223,6 @@ module hx_board_plane #(
     error_o = '0;
     for (int unsigned r = 0; r < NumNodes; r++) error_o = error_o | r_error[r];
   end
+  assign idle_o = &r_idle;
 
 endmodule

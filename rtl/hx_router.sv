@@ -89,7 +89,8 @@ module hx_router #(
   output logic [NumPorts*FlitWidth-1:0] out_flit_o,
   input  logic [NumPorts-1:0]           out_credit_i /* verilator public_flat_rd */,
   input  logic [NumPorts*VcWidth-1:0]   out_credit_vc_i /* verilator public_flat_rd */,
-  output logic [3:0]                    error_o
+  output logic [3:0]                    error_o,
+  output logic                          idle_o   // quiescent: see "Idle" below
 );
   // One C++ class for all routers of a board plane instead of one inlined copy per position:
   // the generated model is several times smaller and compiles and runs faster. The input ports
@@ -154,6 +155,14 @@ module hx_router #(
 
   assign error_o = error_q;
 
+  // Idle: no flit in any buffer and nothing on the registered outputs (no flit, no credit, credit
+  // VC 0). Every register then keeps its value across a clock edge at which no flit and no credit
+  // arrives (with the straps unchanged): buffers, pointers and credit counters move only on a
+  // push, pop or credit, arbiters only on a grant, and the output registers load the zeros they
+  // already hold. A simulator may therefore skip such an edge (docs/performance.md); hxsim skips
+  // a whole plane when all its routers are idle and its inputs quiet.
+  assign idle_o = (&in_empty) && (out_valid_q == '0) && (in_credit_q == '0) && (in_credit_vc_q == '0);
+
   // Per-port views of the output side, named for waveforms (g_out[p].out_*; the input side is
   // g_in[p].in_*): the GTKWave save file of a traced run shows one router grouped by port
   // (docs/waveforms.md).
@@ -186,6 +195,7 @@ module hx_router #(
   logic [NumIvcs-1:0]            ivc_orphan;
   logic [NumPorts*NumVcs-1:0]    in_full;       // per input VC: its buffer is full
   logic [FlitWidth-1:0]          in_rd_flit [NumPorts];  // front flit of each input's winning VC
+  logic [NumIvcs-1:0]            in_empty;      // per input VC: its buffer holds no flit
 
   logic [NumPorts-1:0]           in_win_valid;  // input stage picked a VC ...
   logic [NumPorts*VcIdxW-1:0]    in_win_vc;     // ... this one
@@ -251,6 +261,7 @@ module hx_router #(
     );
 
     assign waiting = ~empty & ~alloc & head;
+    assign in_empty[ip*NumVcs +: NumVcs] = empty;
 
     hx_route #(
       .InPort          (ip),

@@ -36,6 +36,7 @@ struct RandomCase {
   unsigned lanes = 1;    // the model's LocalPorts
   uint64_t cycles = 40000;
   double drain_lo = 0.5, drain_hi = 1.0;  // per-sink drain probability range
+  bool skip_idle = false;                 // BenchConfig::skip_idle_edges
 };
 
 template <class M>
@@ -51,6 +52,7 @@ BenchConfig board_config(const RandomCase& rc, uint64_t seed) {
   c.watchdog_cycles = 3000;
   c.expected_packets = 1u << 16;
   c.trace_file = trace_path();
+  c.skip_idle_edges = rc.skip_idle;
   return c;
 }
 
@@ -68,7 +70,8 @@ void expect_all_clean(const B& b) {
 
 /// Run a random case on model M; returns the bench's summary for extra checks.
 template <class M>
-ScoreboardSummary run_random(RandomCase rc, uint64_t seed, std::vector<PacketRecord>* packets = nullptr) {
+ScoreboardSummary run_random(RandomCase rc, uint64_t seed, std::vector<PacketRecord>* packets = nullptr,
+                             uint64_t* skipped_edges = nullptr) {
   const BenchConfig cfg = board_config<M>(rc, seed);
   LinkBench<M> b(cfg);
   Rng rng(seed ^ 0xb0a4d);
@@ -101,6 +104,7 @@ ScoreboardSummary run_random(RandomCase rc, uint64_t seed, std::vector<PacketRec
       static_cast<double>(s.flits_delivered) / (rc.cycles * cfg.board.num_nodes()),
       s.delivered ? lat / s.delivered : 0.0, b.cycle() / wall);
   if (packets) *packets = b.scoreboard().packets();
+  if (skipped_edges) *skipped_edges = b.skipped_edges();
   return s;
 }
 

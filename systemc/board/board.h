@@ -62,6 +62,15 @@ class BoardArray : public sc_core::sc_module {
   uint64_t cycle() const { return cycle_; }
   /// Threads that step the planes (1 without workers).
   unsigned threads() const { return threads_; }
+  /// Planes of every board.
+  unsigned num_planes() const { return static_cast<unsigned>(planes_.size()); }
+  /// Plane-cycles whose clock edge was skipped: the plane was idle and nothing arrived
+  /// (PlaneModel::skipped_edges).
+  uint64_t skipped_plane_cycles() const {
+    uint64_t n = 0;
+    for (const PlaneModel* p : planes_) n += p->skipped_edges();
+    return n;
+  }
 
   /// Wait for the planes of a cycle still being stepped (after the kernel stopped).
   void finish();

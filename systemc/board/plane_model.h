@@ -84,6 +84,9 @@ class PlaneModel {
   virtual unsigned error_bits() const = 0;
   /// Flits that left through a tied-off edge port (a routing error).
   virtual uint64_t stray_flits() const = 0;
+  /// Cycles in which the plane was idle and nothing arrived, so its clock edge was skipped
+  /// (verilated_plane.h): a measure of how much of the run the plane had no work.
+  virtual uint64_t skipped_edges() const = 0;
 
   /// Add the plane's RTL signals to an open FST trace (hierarchy under the model's name).
   virtual void trace(VerilatedFstC* tfp, int levels) = 0;
