@@ -31,7 +31,7 @@ using cost_test::kConfigDir;
 // ---- the paper's design points, written out independently of configs/ ----------------------------
 
 TopologySpec spec(const std::string& name, uint64_t n, unsigned planes,
-                  std::variant<FatTreeParams, DragonflyParams, HxMeshParams, TorusParams> params) {
+                  decltype(TopologySpec::params) params) {
   TopologySpec s;
   s.name = name;
   s.target_endpoints = n;

@@ -4,6 +4,8 @@
 #include <stdexcept>
 
 #include "fabric_topology.h"
+#include "llm_report.h"
+#include "llm_workload_config.h"
 #include "network_cost.h"
 
 namespace hx {
@@ -89,6 +91,15 @@ nlohmann::ordered_json model_results(const SimConfig& cfg) {
   job["bw_utilization"] = bandwidth_utilization(dims, fractions);
   j["collective"]["jobs"] = ordered_json::array({job});
   return j;
+}
+
+ModelOutput model_file(const std::string& path, const std::vector<std::string>& overrides) {
+  if (llm::is_workload_config(path)) {
+    const nlohmann::ordered_json j = llm::workload_results(llm::load_workload_config(path, overrides));
+    return {j, llm::workload_summary(j)};
+  }
+  const nlohmann::ordered_json j = model_results(load_config(path, overrides));
+  return {j, model_summary(j)};
 }
 
 std::string model_summary(const nlohmann::ordered_json& j) {
