@@ -38,8 +38,8 @@
 #include "alloc_report.h"
 #include "analytic_backend.h"
 #include "cost_report.h"
-#include "llm_report.h"
 #include "gtkw.h"
+#include "llm_report.h"
 #include "model_cache.h"
 #include "network_cost.h"
 #include "network_models.h"
@@ -395,8 +395,12 @@ int sc_main(int argc, char* argv[]) {
   alloc->add_option("--out", out, "write the results JSON here");
   alloc->add_flag("--quiet", quiet, "no table, no progress lines");
 
-  CLI::App* model = app.add_subcommand("model", "the analytical backend: a config's collective, or an LLM training iteration, in closed form");
-  model->add_option("CONFIG", path, "YAML config file (a hierarchical collective on topology.dims, or a workload: section)")->required();
+  CLI::App* model = app.add_subcommand(
+      "model", "the analytical backend: a config's collective, or an LLM training iteration, in closed form");
+  model
+      ->add_option("CONFIG", path,
+                   "YAML config file (a hierarchical collective on topology.dims, or a workload: section)")
+      ->required();
   model->add_option("--set", sets, "override a key: key.path=value (repeatable)");
   model->add_option("--out", out, "write the results JSON here");
   model->add_flag("--quiet", quiet, "no summary");

@@ -289,8 +289,7 @@ TEST(LlmWorkloadConfig, BadClusterAndUnits) {
 }
 
 TEST(LlmWorkloadConfig, SearchWithNoValidStrategyThrows) {
-  const WorkloadConfig c =
-      load_workload_config_text(kBase, "t.yaml", {"workload.cluster.gpu_memory=1 GiB"});
+  const WorkloadConfig c = load_workload_config_text(kBase, "t.yaml", {"workload.cluster.gpu_memory=1 GiB"});
   EXPECT_THROW(workload_results(c), NoValidStrategy);
   const auto j = workload_results(load_workload_config_text(kBase, "t.yaml"));
   EXPECT_EQ(j["iteration"]["mode"], "search");

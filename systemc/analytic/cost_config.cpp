@@ -25,9 +25,8 @@ constexpr double kMaxPrice = 1e9;
 // The kinds as written in a config: hyperx is a HammingMesh with 1x1 boards.
 enum class KindText { FatTree, Dragonfly, HammingMesh, HyperX, Torus, RailOptimized, RailOnly };
 const std::vector<std::pair<std::string, KindText>> kKinds = {
-    {"fat_tree", KindText::FatTree},         {"dragonfly", KindText::Dragonfly},
-    {"hammingmesh", KindText::HammingMesh},  {"hyperx", KindText::HyperX},
-    {"torus", KindText::Torus},              {"rail_optimized", KindText::RailOptimized},
+    {"fat_tree", KindText::FatTree},  {"dragonfly", KindText::Dragonfly}, {"hammingmesh", KindText::HammingMesh},
+    {"hyperx", KindText::HyperX},     {"torus", KindText::Torus},         {"rail_optimized", KindText::RailOptimized},
     {"rail_only", KindText::RailOnly}};
 const std::vector<std::pair<std::string, TreeSpan>> kSpans = {{"line", TreeSpan::Line}, {"board", TreeSpan::Board}};
 const std::vector<std::pair<std::string, Cable>> kCables = {{"dac", Cable::Dac}, {"aoc", Cable::Aoc}};
@@ -217,8 +216,9 @@ TorusParams read_torus(const MapFields& m) {
 CostConfig::Entry read_topology(const Field& f, const CostConfig& c, const std::vector<CostConfig::Entry>& earlier) {
   const MapFields m(f, "a map describing one topology, with keys name, kind and its parameters");
   CostConfig::Entry e;
-  const KindText kind = m.required("kind", "one of fat_tree, dragonfly, hammingmesh, hyperx, torus, rail_optimized, rail_only")
-                           .choice(kKinds);
+  const KindText kind =
+      m.required("kind", "one of fat_tree, dragonfly, hammingmesh, hyperx, torus, rail_optimized, rail_only")
+          .choice(kKinds);
   e.kind_text = kind_text_name(kind);
   m.allow(keys_of(kind), [kind](const std::string& key) -> std::string {
     for (const auto& [other, keys] : kKindKeys)
@@ -348,8 +348,8 @@ CostConfig load_cost_config_text(const std::string& yaml_text, const std::string
 
 std::vector<std::string> cost_config_keys() {
   std::vector<std::string> keys = {
-      "name",   "description",   "cluster",    "cluster.endpoints", "cluster.radix", "cluster.endpoint_ports",
-      "prices", "prices.switch", "prices.aoc", "prices.dac",        "prices.transceiver", "prices.switch_port",
+      "name",      "description",   "cluster",    "cluster.endpoints", "cluster.radix",      "cluster.endpoint_ports",
+      "prices",    "prices.switch", "prices.aoc", "prices.dac",        "prices.transceiver", "prices.switch_port",
       "topologies"};
   std::vector<std::string> element = kCommonKeys;
   for (const auto& kind : kKinds)

@@ -155,8 +155,8 @@ std::string cost_table(const CostConfig& c, const std::vector<TopologyCost>& res
   for (const auto& r : results) w = std::max(w, r.name.size());
   const bool paper = std::any_of(c.topologies.begin(), c.topologies.end(),
                                  [](const CostConfig::Entry& e) { return e.paper.has_cost || e.paper.has_diameter; });
-  const bool optics = std::any_of(results.begin(), results.end(),
-                                  [](const TopologyCost& r) { return r.total.transceivers > 0; });
+  const bool optics =
+      std::any_of(results.begin(), results.end(), [](const TopologyCost& r) { return r.total.transceivers > 0; });
   std::string s = "hxsim cost " + c.source + ": " + std::to_string(c.endpoints) + " endpoints asked, radix " +
                   std::to_string(c.radix) + ", $" + fmt("%.0f", c.prices.switch_usd) + "/switch, $" +
                   fmt("%.0f", c.prices.aoc_usd) + "/AoC, $" + fmt("%.0f", c.prices.dac_usd) + "/DAC" +

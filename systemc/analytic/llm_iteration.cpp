@@ -71,8 +71,8 @@ Memory memory_of(const Workload& w, const Strategy& s) {
   const double h = double(m.hidden), t = double(s.t), p = double(s.p);
   Memory mem;
   // The first stage holds l/p blocks and the embeddings (word embeddings split over t).
-  const double params = double(m.layers) / p * m.block_parameters() / t + double(m.vocabulary) * h / t +
-                        double(m.sequence) * h;
+  const double params =
+      double(m.layers) / p * m.block_parameters() / t + double(m.vocabulary) * h / t + double(m.sequence) * h;
   mem.states = w.state_bytes_per_parameter * params;
   // 34 s b h / t bytes per layer and micro-batch; the first stage keeps min(p, m) micro-batches
   // of its l/p layers (l layers' worth when m >= p), times 1 + (p-1)/(p v) when interleaved.
@@ -102,8 +102,8 @@ std::vector<Violation> violations(const Workload& w, const Strategy& s) {
   if (w.global_batch % s.d)
     fail("Eq. 18", "B/d = " + str(w.global_batch) + "/" + str(s.d) + " is not an integer");
   else if (s.m * s.b != w.global_batch / s.d)
-    fail("Eq. 13", "m b = " + str(s.m) + " x " + str(s.b) + " = " + str(s.m * s.b) + ", not B/d = " +
-                       str(w.global_batch / s.d));
+    fail("Eq. 13",
+         "m b = " + str(s.m) + " x " + str(s.b) + " = " + str(s.m * s.b) + ", not B/d = " + str(w.global_batch / s.d));
   if (s.d % s.d_h) fail("Eq. 14", "d_h = " + str(s.d_h) + " does not divide d = " + str(s.d) + " (d_l d_h = d)");
   if (s.t % s.t_h) fail("Eq. 15", "t_h = " + str(s.t_h) + " does not divide t = " + str(s.t) + " (t_l t_h = t)");
   if (s.p % s.p_h) fail("Eq. 16", "p_h = " + str(s.p_h) + " does not divide p = " + str(s.p) + " (p_l p_h = p)");
@@ -135,14 +135,16 @@ Terms iteration_terms(const Workload& w, const Strategy& s) {
   // 2 p_s (p_f - 1) times inside HB domains (p_s = p_l, p_f = p_h), one step latency each.
   const double d_p = 2 * b * h * seq / t;
   const double ps = double(s.p_l()), pf = double(s.p_h);
-  r.bubble_comm = 2 * (ps - 1) * (d_p / c.net_Bps + c.net_latency_s) + 2 * ps * (pf - 1) * (d_p / c.hb_Bps + c.hb_latency_s);
+  r.bubble_comm =
+      2 * (ps - 1) * (d_p / c.net_Bps + c.net_latency_s) + 2 * ps * (pf - 1) * (d_p / c.hb_Bps + c.hb_latency_s);
   r.ls_compute = mb * r.t_microbatch;  // Eq. 5
   // Eq. 6: four all-gathers and four reduce-scatters of 2 b h s bytes per block and micro-batch,
   // l/p blocks; and the pipeline transfers of the last stage (none without a pipeline).
   r.ls_tensor = 8 * double(m.layers) * mb * ag_time(2 * b * h * seq, s.t_h, s.t_l(), c) / p;
   if (s.p > 1) {
     const bool network = s.p_l() > 1;
-    r.ls_pipeline = 2 * mb * v * (d_p / (network ? c.net_Bps : c.hb_Bps) + (network ? c.net_latency_s : c.hb_latency_s));
+    r.ls_pipeline =
+        2 * mb * v * (d_p / (network ? c.net_Bps : c.hb_Bps) + (network ? c.net_latency_s : c.hb_latency_s));
   }
   // Eq. 7: the all-reduce (twice an all-gather) of the stage's 2 l S_T / (p t) bytes of gradients.
   r.sync = 2 * ag_time(2 * double(m.layers) * m.block_parameters() / (p * t), s.d_h, s.d_l(), c);

@@ -47,15 +47,15 @@ struct Cluster {
   double net_Bps = 0;      // C_S
   double hb_latency_s = 0;
   double net_latency_s = 0;
-  double gpu_flops = 0;   // F, FLOP/s
-  double gpu_bytes = 0;   // R
+  double gpu_flops = 0;  // F, FLOP/s
+  double gpu_bytes = 0;  // R
 };
 
 struct Workload {
   Transformer model;
-  uint64_t global_batch = 0;        // B, sequences
+  uint64_t global_batch = 0;  // B, sequences
   Cluster cluster;
-  double attention_slowdown = 2.5;  // gamma = 1 / 0.4 (appendix B)
+  double attention_slowdown = 2.5;        // gamma = 1 / 0.4 (appendix B)
   double state_bytes_per_parameter = 16;  // fp16 weight and gradient, fp32 master weight and Adam moments
 };
 
@@ -131,9 +131,9 @@ Terms iteration_terms(const Workload& w, const Strategy& s);
 Evaluation evaluate(const Workload& w, const Strategy& s);
 
 struct SearchResult {
-  uint64_t candidates = 0;   // (p, t, d, v, m, b, mapping) tuples that satisfy Eq. 11-18
-  uint64_t valid = 0;        // of which also fit the memory (Eq. 19)
-  uint64_t over_memory = 0;  // of which do not
+  uint64_t candidates = 0;      // (p, t, d, v, m, b, mapping) tuples that satisfy Eq. 11-18
+  uint64_t valid = 0;           // of which also fit the memory (Eq. 19)
+  uint64_t over_memory = 0;     // of which do not
   std::vector<Evaluation> top;  // fastest first
 };
 

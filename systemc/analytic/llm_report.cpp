@@ -14,13 +14,15 @@ ordered_json evaluation_json(const Evaluation& e) {
   const Strategy& s = e.strategy;
   const Terms& t = e.terms;
   ordered_json j;
-  j["strategy"] = {{"p", s.p},       {"t", s.t},       {"d", s.d},       {"p_h", s.p_h}, {"t_h", s.t_h},
-                   {"d_h", s.d_h},   {"p_l", s.p_l()}, {"t_l", s.t_l()}, {"d_l", s.d_l()}, {"v", s.v},
-                   {"m", s.m},       {"b", s.b}};
+  j["strategy"] = {{"p", s.p},       {"t", s.t},       {"d", s.d},       {"p_h", s.p_h}, {"t_h", s.t_h}, {"d_h", s.d_h},
+                   {"p_l", s.p_l()}, {"t_l", s.t_l()}, {"d_l", s.d_l()}, {"v", s.v},     {"m", s.m},     {"b", s.b}};
   j["iteration_s"] = t.iteration();
-  j["terms"] = {{"microbatch_compute_s", t.t_microbatch}, {"bubble_compute_s", t.bubble_compute},
-                {"bubble_comm_s", t.bubble_comm},          {"last_stage_compute_s", t.ls_compute},
-                {"last_stage_tensor_s", t.ls_tensor},      {"last_stage_pipeline_s", t.ls_pipeline},
+  j["terms"] = {{"microbatch_compute_s", t.t_microbatch},
+                {"bubble_compute_s", t.bubble_compute},
+                {"bubble_comm_s", t.bubble_comm},
+                {"last_stage_compute_s", t.ls_compute},
+                {"last_stage_tensor_s", t.ls_tensor},
+                {"last_stage_pipeline_s", t.ls_pipeline},
                 {"sync_s", t.sync}};
   j["memory_GiB"] = {{"states", e.memory.states / kGiB},
                      {"activations", e.memory.activations / kGiB},
@@ -38,8 +40,12 @@ ordered_json workload_results(const WorkloadConfig& c) {
   j["backend"] = "analytic";
   ordered_json wl;
   if (!c.description.empty()) wl["description"] = c.description;
-  wl["model"] = {{"name", w.model.name},         {"hidden", w.model.hidden},     {"layers", w.model.layers},
-                 {"heads", w.model.heads},       {"sequence", w.model.sequence}, {"vocabulary", w.model.vocabulary},
+  wl["model"] = {{"name", w.model.name},
+                 {"hidden", w.model.hidden},
+                 {"layers", w.model.layers},
+                 {"heads", w.model.heads},
+                 {"sequence", w.model.sequence},
+                 {"vocabulary", w.model.vocabulary},
                  {"parameters", w.model.parameters()}};
   wl["global_batch"] = w.global_batch;
   wl["attention_slowdown"] = w.attention_slowdown;
@@ -51,9 +57,8 @@ ordered_json workload_results(const WorkloadConfig& c) {
                    {"network_latency_ns", w.cluster.net_latency_s * 1e9},
                    {"gpu_TFLOPs", w.cluster.gpu_flops / 1e12},
                    {"gpu_memory_GiB", w.cluster.gpu_bytes / kGiB}};
-  wl["flops_per_iteration"] = {{"attention", attention_flops(w)},
-                               {"feed_forward", feed_forward_flops(w)},
-                               {"hardware", hardware_flops(w)}};
+  wl["flops_per_iteration"] = {
+      {"attention", attention_flops(w)}, {"feed_forward", feed_forward_flops(w)}, {"hardware", hardware_flops(w)}};
   j["workload"] = wl;
 
   ordered_json it;
@@ -116,20 +121,23 @@ std::string workload_summary(const ordered_json& j) {
                 cl["gpu_memory_GiB"].get<double>());
   s += line;
   if (it["mode"] == "search") {
-    std::snprintf(line, sizeof line, "  search: %llu candidates (Eq. 11-18), %llu fit the memory (Eq. 19); the %zu best:\n",
+    std::snprintf(line, sizeof line,
+                  "  search: %llu candidates (Eq. 11-18), %llu fit the memory (Eq. 19); the %zu best:\n",
                   static_cast<unsigned long long>(it["candidates"].get<uint64_t>()),
                   static_cast<unsigned long long>(it["valid"].get<uint64_t>()), it["top"].size());
   } else {
     std::snprintf(line, sizeof line, "  the given parallelization:\n");
   }
   s += line;
-  s += "     p    t     d  p_h t_h d_h  v     m   b |   T_iter  bubble(c+n)  LS comp    LS TP    LS PP     sync | mem GiB   HFU\n";
+  s += "     p    t     d  p_h t_h d_h  v     m   b |   T_iter  bubble(c+n)  LS comp    LS TP    LS PP     sync | mem "
+       "GiB   HFU\n";
   for (const auto& e : it["top"]) {
     const auto& st = e["strategy"];
     const auto& t = e["terms"];
     const auto u = [&st](const char* k) { return static_cast<unsigned long long>(st[k].get<uint64_t>()); };
     std::snprintf(line, sizeof line,
-                  "  %4llu %4llu %5llu %4llu %3llu %3llu %2llu %5llu %3llu | %8.3f %6.3f+%-6.3f %8.3f %8.3f %8.3f %8.3f | %7.1f %5.1f%%\n",
+                  "  %4llu %4llu %5llu %4llu %3llu %3llu %2llu %5llu %3llu | %8.3f %6.3f+%-6.3f %8.3f %8.3f %8.3f "
+                  "%8.3f | %7.1f %5.1f%%\n",
                   u("p"), u("t"), u("d"), u("p_h"), u("t_h"), u("d_h"), u("v"), u("m"), u("b"),
                   e["iteration_s"].get<double>(), t["bubble_compute_s"].get<double>(), t["bubble_comm_s"].get<double>(),
                   t["last_stage_compute_s"].get<double>(), t["last_stage_tensor_s"].get<double>(),
@@ -140,8 +148,8 @@ std::string workload_summary(const ordered_json& j) {
   if (j.contains("paper")) {
     const auto& p = j["paper"];
     if (p.contains("iteration_time_s")) {
-      std::snprintf(line, sizeof line, "  paper (Table 4): computed %.2f s (%+.1f%%)", p["iteration_time_s"].get<double>(),
-                    100 * p["deviation"].get<double>());
+      std::snprintf(line, sizeof line, "  paper (Table 4): computed %.2f s (%+.1f%%)",
+                    p["iteration_time_s"].get<double>(), 100 * p["deviation"].get<double>());
       s += line;
     }
     if (p.contains("measured_iteration_time_s")) {

@@ -11,8 +11,8 @@ namespace {
 constexpr uint64_t kMaxGpus = uint64_t{1} << 32;
 constexpr uint64_t kMaxDim = uint64_t{1} << 24;  // hidden size, sequence, vocabulary, batch
 
-const std::vector<std::string> kStrategyKeys = {"pipeline",    "tensor",       "data",      "micro_batch",
-                                                "interleave",  "hb_pipeline",  "hb_tensor", "hb_data"};
+const std::vector<std::string> kStrategyKeys = {"pipeline",   "tensor",      "data",      "micro_batch",
+                                                "interleave", "hb_pipeline", "hb_tensor", "hb_data"};
 
 // workload.parallelization: read, then checked against Eq. 11-19; the first violation is the
 // error, at the parallelization map, naming its equation.
@@ -36,7 +36,8 @@ Strategy read_strategy(const Field& f, const Workload& w) {
   const std::vector<Violation> bad = violations(w, s);
   if (!bad.empty())
     f.fail_found("a parallelization that satisfies " + bad.front().constraint + " (Wang et al., appendix C)",
-                 bad.front().text, bad.size() > 1 ? std::to_string(bad.size() - 1) + " more constraint(s) violated" : "");
+                 bad.front().text,
+                 bad.size() > 1 ? std::to_string(bad.size() - 1) + " more constraint(s) violated" : "");
   return s;
 }
 
@@ -44,9 +45,8 @@ KeySpec make_schema(WorkloadConfig& c) {
   using P = Presence;
   Workload& w = c.workload;
   const auto dim = [](std::string name, std::string what, uint64_t& out) {
-    return leaf(std::move(name), P::Required, what + ", an integer in 1..2^24", "", [&out](const Field& f) {
-      out = f.integer(1, kMaxDim);
-    });
+    return leaf(std::move(name), P::Required, what + ", an integer in 1..2^24", "",
+                [&out](const Field& f) { out = f.integer(1, kMaxDim); });
   };
   const auto bandwidth = [](std::string name, double& out) {
     return leaf(std::move(name), P::Required, "a bandwidth > 0 such as '200 Gb/s'", "", [&out](const Field& f) {
@@ -66,66 +66,74 @@ KeySpec make_schema(WorkloadConfig& c) {
       {
           leaf("name", P::Optional, "a string", "", [&c](const Field& f) { c.name = f.text(); }),
           leaf("description", P::Defaulted, "a string", "\"\"", [&c](const Field& f) { c.description = f.text(); }),
-          section(
-              "workload", P::Required,
-              {
-                  section("model", P::Required,
-                          {
-                              leaf("name", P::Defaulted, "a string", "\"\"",
-                                   [&w](const Field& f) { w.model.name = f.text(); }),
-                              dim("hidden", "hidden size h", w.model.hidden),
-                              dim("layers", "transformer blocks l", w.model.layers),
-                              leaf("heads", P::Required, "attention heads, an integer dividing model.hidden", "",
-                                   [&w](const Field& f) {
-                                     const std::string expected = "attention heads, an integer dividing model.hidden " +
-                                                                  std::to_string(w.model.hidden);
-                                     w.model.heads = f.integer(1, w.model.hidden, expected);
-                                     if (w.model.hidden % w.model.heads) f.fail(expected);
-                                   }),
-                              dim("sequence", "sequence length s in tokens", w.model.sequence),
-                              dim("vocabulary", "vocabulary size V", w.model.vocabulary),
-                          }),
-                  dim("global_batch", "global batch B in sequences", w.global_batch),
-                  leaf("attention_slowdown", P::Defaulted, "a number in [1, 100]", "2.5",
-                       [&w](const Field& f) { w.attention_slowdown = f.number({1, 100}); }),
-                  section("cluster", P::Required,
-                          {
-                              leaf("gpus", P::Required, "the GPU count N, an integer in 1..2^32", "",
-                                   [&w](const Field& f) { w.cluster.gpus = f.integer(1, kMaxGpus); }),
-                              leaf("hb_domain", P::Required, "the HB domain size K, an integer dividing cluster.gpus",
-                                   "",
-                                   [&w](const Field& f) {
-                                     const std::string expected =
-                                         "the HB domain size K, an integer in 1.." + std::to_string(w.cluster.gpus) +
-                                         " dividing cluster.gpus N = " + std::to_string(w.cluster.gpus);
-                                     w.cluster.hb_domain = f.integer(1, w.cluster.gpus, expected);
-                                     if (w.cluster.gpus % w.cluster.hb_domain) f.fail(expected);
-                                   }),
-                              bandwidth("hb_bandwidth", w.cluster.hb_Bps),
-                              bandwidth("network_bandwidth", w.cluster.net_Bps),
-                              latency("hb_latency", w.cluster.hb_latency_s),
-                              latency("network_latency", w.cluster.net_latency_s),
-                              leaf("gpu_compute", P::Required, "a compute rate > 0 such as '312 TFLOP/s'", "",
-                                   [&w](const Field& f) {
-                                     w.cluster.gpu_flops = f.compute_rate();
-                                     if (!(w.cluster.gpu_flops > 0)) f.fail("a compute rate > 0 such as '312 TFLOP/s'");
-                                   }),
-                              leaf("gpu_memory", P::Required, "a data size > 0 such as '80 GiB'", "",
-                                   [&w](const Field& f) {
-                                     w.cluster.gpu_bytes = f.data_size() / 8;
-                                     if (!(w.cluster.gpu_bytes > 0)) f.fail("a data size > 0 such as '80 GiB'");
-                                   }),
-                          }),
-                  leaf("parallelization", P::Optional,
-                       "a map: pipeline, tensor, data, micro_batch, interleave, hb_pipeline, hb_tensor, hb_data", "",
-                       [&c](const Field& f) {
-                         c.strategy = read_strategy(f, c.workload);
-                         c.has_strategy = true;
-                       }),
-                  section("search", P::Defaulted,
-                          {leaf("top", P::Defaulted, "an integer in 1..100", "5",
-                                [&c](const Field& f) { c.top = static_cast<unsigned>(f.integer(1, 100)); })}),
-              }),
+          section("workload", P::Required,
+                  {
+                      section("model", P::Required,
+                              {
+                                  leaf("name", P::Defaulted, "a string", "\"\"",
+                                       [&w](const Field& f) { w.model.name = f.text(); }),
+                                  dim("hidden", "hidden size h", w.model.hidden),
+                                  dim("layers", "transformer blocks l", w.model.layers),
+                                  leaf("heads", P::Required, "attention heads, an integer dividing model.hidden", "",
+                                       [&w](const Field& f) {
+                                         const std::string expected =
+                                             "attention heads, an integer dividing model.hidden " +
+                                             std::to_string(w.model.hidden);
+                                         w.model.heads = f.integer(1, w.model.hidden, expected);
+                                         if (w.model.hidden % w.model.heads) f.fail(expected);
+                                       }),
+                                  dim("sequence", "sequence length s in tokens", w.model.sequence),
+                                  dim("vocabulary", "vocabulary size V", w.model.vocabulary),
+                              }),
+                      dim("global_batch", "global batch B in sequences", w.global_batch),
+                      leaf("attention_slowdown", P::Defaulted, "a number in [1, 100]", "2.5",
+                           [&w](const Field& f) {
+                             w.attention_slowdown = f.number({1, 100});
+                           }),
+                      section("cluster", P::Required,
+                              {
+                                  leaf("gpus", P::Required, "the GPU count N, an integer in 1..2^32", "",
+                                       [&w](const Field& f) { w.cluster.gpus = f.integer(1, kMaxGpus); }),
+                                  leaf("hb_domain", P::Required,
+                                       "the HB domain size K, an integer dividing cluster.gpus", "",
+                                       [&w](const Field& f) {
+                                         const std::string expected =
+                                             "the HB domain size K, an integer in 1.." +
+                                             std::to_string(w.cluster.gpus) +
+                                             " dividing cluster.gpus N = " + std::to_string(w.cluster.gpus);
+                                         w.cluster.hb_domain = f.integer(1, w.cluster.gpus, expected);
+                                         if (w.cluster.gpus % w.cluster.hb_domain) f.fail(expected);
+                                       }),
+                                  bandwidth("hb_bandwidth", w.cluster.hb_Bps),
+                                  bandwidth("network_bandwidth", w.cluster.net_Bps),
+                                  latency("hb_latency", w.cluster.hb_latency_s),
+                                  latency("network_latency", w.cluster.net_latency_s),
+                                  leaf("gpu_compute", P::Required, "a compute rate > 0 such as '312 TFLOP/s'", "",
+                                       [&w](const Field& f) {
+                                         w.cluster.gpu_flops = f.compute_rate();
+                                         if (!(w.cluster.gpu_flops > 0))
+                                           f.fail("a compute rate > 0 such as '312 TFLOP/s'");
+                                       }),
+                                  leaf("gpu_memory", P::Required, "a data size > 0 such as '80 GiB'", "",
+                                       [&w](const Field& f) {
+                                         w.cluster.gpu_bytes = f.data_size() / 8;
+                                         if (!(w.cluster.gpu_bytes > 0)) f.fail("a data size > 0 such as '80 GiB'");
+                                       }),
+                              }),
+                      leaf("parallelization", P::Optional,
+                           "a map: pipeline, tensor, data, micro_batch, interleave, hb_pipeline, hb_tensor, hb_data; "
+                           "absent or ~: search",
+                           "",
+                           [&c](const Field& f) {
+                             // `~` (e.g. --set workload.parallelization=~) asks for the search.
+                             if (f.node().IsNull()) return;
+                             c.strategy = read_strategy(f, c.workload);
+                             c.has_strategy = true;
+                           }),
+                      section("search", P::Defaulted,
+                              {leaf("top", P::Defaulted, "an integer in 1..100", "5",
+                                    [&c](const Field& f) { c.top = static_cast<unsigned>(f.integer(1, 100)); })}),
+                  }),
           section("paper", P::Optional,
                   {
                       leaf("iteration_time", P::Optional, "a time > 0 such as '70.69 s'", "",

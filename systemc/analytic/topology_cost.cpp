@@ -306,14 +306,13 @@ TopologyCost eval_torus(const TopologySpec& s, const TorusParams& p) {
   return r;
 }
 
-
 // ---- rail-optimized and rail-only GPU clusters (Wang et al., section 6.5) -------------------------
 
 // N and K as the rail designs need them: K divides N.
 uint64_t rail_count(const TopologySpec& s, uint64_t k_domain, const char* kind) {
   if (k_domain < 1 || s.target_endpoints % k_domain)
-    invalid(std::string(kind) + ": the HB domain size K = " + str(k_domain) + " must divide N = " +
-            str(s.target_endpoints));
+    invalid(std::string(kind) + ": the HB domain size K = " + str(k_domain) +
+            " must divide N = " + str(s.target_endpoints));
   return k_domain;
 }
 
@@ -336,7 +335,7 @@ TopologyCost eval_rail_optimized(const TopologySpec& s, const RailOptimizedParam
   r.diameter = t.diameter();
   r.bisection_cut_links = t.levels() == 1 ? n / 2.0 : std::min(t.uplinks, n) / 2.0;
   r.half_injection_links = n / 2.0;
-  r.structure = {{"hb_domain", rails},  {"rails", rails},   {"gpus_per_rail", n / rails},
+  r.structure = {{"hb_domain", rails},  {"rails", rails},  {"gpus_per_rail", n / rails},
                  {"tiers", t.levels()}, {"clos_count", 1}, {"switches_per_clos", t.switches()}};
   r.derivation.push_back("one full-bisection Clos of all N = " + str(n) + " NICs (" + str(rails) +
                          " rails of the same switches, joined by the spine)");
@@ -365,19 +364,22 @@ TopologyCost eval_rail_only(const TopologySpec& s, const RailOnlyParams& p) {
     r.per_plane.switches = ceil_div(rails, rails_per_switch);
     r.diameter = 2;
     r.bisection_cut_links = double(rails) * (per_rail / 2);
-    r.structure = {{"hb_domain", rails}, {"rails", rails}, {"gpus_per_rail", per_rail}, {"tiers", 1},
+    r.structure = {{"hb_domain", rails},
+                   {"rails", rails},
+                   {"gpus_per_rail", per_rail},
+                   {"tiers", 1},
                    {"rails_per_switch", rails_per_switch}};
     r.derivation.push_back("a rail fits one " + str(k) + "-port switch: floor(" + str(k) + " / " + str(per_rail) +
                            ") = " + str(rails_per_switch) + " rails per switch, ceil(" + str(rails) + " / " +
-                           str(rails_per_switch) + ") = " + str(r.per_plane.switches) + " switches (= N/k = " +
-                           ratio_text(double(n) / k) + " when the rails fill the switches)");
+                           str(rails_per_switch) + ") = " + str(r.per_plane.switches) +
+                           " switches (= N/k = " + ratio_text(double(n) / k) + " when the rails fill the switches)");
     rail_links(r, n, 0);
   } else {
     const FatTree t = build_fat_tree(per_rail, k, k / 2, k / 2);
     r.per_plane.switches = rails * t.switches();
     r.diameter = t.diameter();
     r.bisection_cut_links = double(rails) * std::min(t.uplinks, per_rail) / 2.0;
-    r.structure = {{"hb_domain", rails},  {"rails", rails},   {"gpus_per_rail", per_rail},
+    r.structure = {{"hb_domain", rails},  {"rails", rails},      {"gpus_per_rail", per_rail},
                    {"tiers", t.levels()}, {"clos_count", rails}, {"switches_per_clos", t.switches()}};
     describe_tree(t, per_rail, "rail Clos", r.derivation);
     r.derivation.push_back("switches = " + str(rails) + " rails x " + str(t.switches()) + " = " +
@@ -385,8 +387,9 @@ TopologyCost eval_rail_only(const TopologySpec& s, const RailOnlyParams& p) {
                            ratio_text((2.0 * t.levels() - 1) * double(n) / k) + " when k/2 divides N/K)");
     rail_links(r, n, rails * t.inter_switch_cables());
   }
-  r.notes.push_back("rail-only: the network joins GPUs of one rail only; traffic between rails is forwarded "
-                    "through the HB domain, which this cost leaves out; the bisection is that of halving every rail");
+  r.notes.push_back(
+      "rail-only: the network joins GPUs of one rail only; traffic between rails is forwarded "
+      "through the HB domain, which this cost leaves out; the bisection is that of halving every rail");
   return r;
 }
 

@@ -47,11 +47,11 @@ namespace hx::cost {
 /// footnote: $374 per transceiver, $748 per 400 Gb/s switch port); both default to 0 so that
 /// the HammingMesh paper's prices stay as they were.
 struct Prices {
-  double switch_usd = 14280;     // one switch of the configured radix (Edgecore AS7816-64X)
-  double aoc_usd = 603;          // one 20 m active optical cable
-  double dac_usd = 272;          // one 5 m passive copper cable
-  double transceiver_usd = 0;    // one optical transceiver (two per optical link)
-  double switch_port_usd = 0;    // one switch port, on top of switch_usd per switch
+  double switch_usd = 14280;   // one switch of the configured radix (Edgecore AS7816-64X)
+  double aoc_usd = 603;        // one 20 m active optical cable
+  double dac_usd = 272;        // one 5 m passive copper cable
+  double transceiver_usd = 0;  // one optical transceiver (two per optical link)
+  double switch_port_usd = 0;  // one switch port, on top of switch_usd per switch
 };
 
 enum class Cable { Dac, Aoc };
@@ -67,9 +67,7 @@ struct Equipment {
 
   void add_cables(Cable type, uint64_t n) { (type == Cable::Dac ? dac : aoc) += n; }
   double cost_usd(const Prices& p) const;
-  Equipment times(uint64_t n) const {
-    return {switches * n, dac * n, aoc * n, transceivers * n, switch_ports * n};
-  }
+  Equipment times(uint64_t n) const { return {switches * n, dac * n, aoc * n, transceivers * n, switch_ports * n}; }
 };
 
 // ---- fat trees (also the trees of a HammingMesh) ---------------------------------------------
@@ -164,8 +162,7 @@ struct TopologySpec {
   uint64_t target_endpoints = 0;  // the cluster size asked for
   unsigned radix = 64;            // switch ports
   unsigned planes = 1;
-  std::variant<FatTreeParams, DragonflyParams, HxMeshParams, TorusParams, RailOptimizedParams, RailOnlyParams>
-      params;
+  std::variant<FatTreeParams, DragonflyParams, HxMeshParams, TorusParams, RailOptimizedParams, RailOnlyParams> params;
 
   Kind kind() const { return static_cast<Kind>(params.index()); }
 };
