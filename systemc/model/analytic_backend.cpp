@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "fabric_topology.h"
+#include "flow_model.h"
 #include "llm_report.h"
 #include "llm_workload_config.h"
 #include "network_cost.h"
@@ -98,7 +99,12 @@ ModelOutput model_file(const std::string& path, const std::vector<std::string>& 
     const nlohmann::ordered_json j = llm::workload_results(llm::load_workload_config(path, overrides));
     return {j, llm::workload_summary(j)};
   }
-  const nlohmann::ordered_json j = model_results(load_config(path, overrides));
+  const SimConfig cfg = load_config(path, overrides);
+  if (!cfg.collective.enabled && cfg.traffic.pattern == Pattern::AllToAll) {
+    const nlohmann::ordered_json j = flow_results(cfg);
+    return {j, flow_summary(j)};
+  }
+  const nlohmann::ordered_json j = model_results(cfg);
   return {j, model_summary(j)};
 }
 

@@ -5,7 +5,11 @@
 // It times two kinds of thing, told apart by the config: a config with a top-level `workload:`
 // section is an LLM training workload on a cluster of HB domains (systemc/analytic/llm_*.h,
 // docs/rail.md): its iteration time for a given parallelization, or the best ones of an
-// exhaustive search. Every other config is a collective on a system, as follows.
+// exhaustive search. A config without a collective section whose traffic.pattern is alltoall
+// is saturating all-to-all on a fabric (HammingMesh, HyperX, fat tree, Dragonfly, torus): the
+// flow-level model of flow_model.h gives its global bandwidth from the same netlist the cycle
+// model builds (max-min fair rates over each routing function's routes, docs/table2.md). Every
+// other config is a collective on a system, as follows.
 //
 // Collectives: a hierarchical collective (collective.algorithm hierarchical) on a
 // platform of dimensions (FabricTopology::dimensions(), topology.kind multidim): the chunk
@@ -40,7 +44,8 @@ struct ModelOutput {
 };
 
 /// `hxsim model PATH`: dispatches on the config -- a `workload:` config to the LLM iteration
-/// model, any other to model_results. Throws ConfigError (bad input), std::invalid_argument (a
+/// model, an all-to-all traffic config to the flow model (flow_results), any other to
+/// model_results. Throws ConfigError (bad input), std::invalid_argument (a
 /// config the backend does not model), llm::NoValidStrategy (a search that finds nothing).
 ModelOutput model_file(const std::string& path, const std::vector<std::string>& overrides);
 

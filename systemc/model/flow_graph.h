@@ -1,0 +1,89 @@
+// flow_graph.h: the flow model's view of a network: directed channels with capacities, built
+// from the netlist the topology builder describes (network_description.h), and the loads the
+// routing puts on them.
+//
+// Channels. Every netlist link is two channels, one each way, of the link's rate in flits per
+// cycle. A HammingMesh's boards are RTL, not netlist nodes: the builder describes their edge
+// ports (BoardEdge nodes) and their geometry (BoardGrid), and the graph adds what the RTL
+// holds: a router per accelerator, the board's mesh links (one flit per cycle, like the RTL
+// router's ports) and the accelerator's local port (router.local_ports lanes of one flit per
+// cycle each). An edge port is no hop: its cable joins the router to the tree's switch. Only
+// plane 0 is modelled: planes never exchange packets, and every rate is per port.
+//
+// Routing, by the routing function the netlist's switches name:
+//   Minimal    (updown, dragonfly_minimal, the board routings xy / north_last / min_adaptive):
+//              a flow is split evenly over all shortest paths of the graph, from its source to
+//              its destination, that forward only through switches and routers (never through
+//              another endpoint). A next hop w of node v gets the share paths(w) / paths(v).
+//   DimOrder   (dor_dateline): the one dimension-order path (routing/torus_route.h).
+//   Ugal       (ugal_l): minimal, or Valiant: to any router of an intermediate group by a
+//              shortest path, then minimally to the destination, evenly over the groups other
+//              than the source's and the destination's (flow_model.h picks between the two).
+// Loads are per unit rate of every flow: load[c] is the sum over flows of the share of the flow
+// on channel c.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "network_description.h"
+#include "sim_config.h"
+
+namespace hx {
+
+struct FlowChannel {
+  uint32_t from = 0, to = 0;
+  double capacity = 1;  ///< flits per cycle
+};
+
+struct FlowGraph {
+  enum class Routing : uint8_t { Minimal, DimOrder, Ugal };
+  Routing routing = Routing::Minimal;
+  std::string routing_name;  ///< the netlist's routing function ("updown", ...)
+  std::vector<FlowChannel> channels;
+  std::vector<std::vector<uint32_t>> out, in;  ///< per node: its channels
+  std::vector<char> is_endpoint;               ///< per node: an endpoint, which never forwards
+  std::vector<uint32_t> endpoints;             ///< endpoint number -> node
+  double injection = 1;                        ///< an endpoint's injection capacity, flits/cycle
+  double link_rate = 1;                        ///< a network link's rate, flits/cycle
+  // DimOrder: per node its torus place (x, y; -1 for endpoints) and its port -> channel map.
+  unsigned torus_x = 0, torus_y = 0;
+  std::vector<int32_t> place_x, place_y;
+  std::vector<std::vector<int32_t>> port_channel;
+  // Ugal: per node its group (-1: none), and the number of groups.
+  std::vector<int32_t> group;
+  unsigned groups = 0;
+
+  std::size_t nodes() const { return out.size(); }
+  unsigned endpoint_count() const { return static_cast<unsigned>(endpoints.size()); }
+  uint32_t add_node(bool endpoint);
+  void add_link(uint32_t a, uint32_t b, double capacity);  ///< both directions
+};
+
+/// The graph of `net`, the network `cfg` describes. Throws std::invalid_argument for a netlist
+/// the flow model cannot route (a routing function it does not know, a node without ports).
+FlowGraph flow_graph(const SimConfig& cfg, const NetworkDescription& net);
+
+/// Routes the flows of one destination (or one set of targets) and adds their loads.
+class FlowRouter {
+ public:
+  explicit FlowRouter(const FlowGraph& g);
+  /// Moves mass[v] (the total rate of the flows that start at node v) along shortest paths to
+  /// the nearest of `targets` (Minimal), adding the rate on each channel to `load`; the
+  /// mass ends on the targets (mass[t] holds what arrived at t). `touched` (optional) collects
+  /// the channels given load.
+  void minimal(const std::vector<uint32_t>& targets, std::vector<double>& mass, std::vector<double>& load,
+               std::vector<uint32_t>* touched = nullptr);
+  /// The same along the dimension-order path to endpoint `dst`.
+  void dim_order(unsigned dst, std::vector<double>& mass, std::vector<double>& load,
+                 std::vector<uint32_t>* touched = nullptr);
+
+ private:
+  const FlowGraph& g_;
+  std::vector<uint32_t> dist_, order_;
+  std::vector<double> paths_;
+  std::vector<int32_t> next_;
+};
+
+}  // namespace hx
