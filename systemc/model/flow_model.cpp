@@ -152,7 +152,7 @@ nlohmann::ordered_json loads_json(const FlowGraph& g, const Loads& l) {
   const unsigned N = g.endpoint_count();
   nlohmann::ordered_json j;
   j["flow_rate_flits_per_cycle"] = l.lambda;
-  j["accepted"] = l.lambda * (N - 1) / g.injection;
+  j["accepted"] = l.lambda * (N - 1);  // flits per endpoint per cycle, as the cycle model counts
   j["bottleneck"] = channel_kind(g, l.worst);
   j["bottleneck_channels"] = l.at_worst;
   return j;
@@ -211,7 +211,7 @@ nlohmann::ordered_json flow_results(const SimConfig& cfg) {
   for (const auto& [k, v] : l.items()) t[k] = v;
   const unsigned links = topo.links_per_plane();
   ordered_json gb;
-  gb["share_of_local_port"] = t["accepted"];
+  gb["share_of_local_port"] = chosen.lambda * (N - 1) / g.injection;
   // The paper's injection bandwidth: a plane's network links (4 for a HammingMesh or torus
   // router, 1 for a fat-tree or Dragonfly endpoint), each at the cable rate.
   gb["share_of_plane_links"] = chosen.lambda * (N - 1) / (links * g.link_rate);
@@ -251,12 +251,12 @@ std::string flow_summary(const nlohmann::ordered_json& j) {
   std::snprintf(line, sizeof line,
                 "  alltoall: %.6f flits/cycle per flow, accepted %.4f of the local port, global %.4f of the "
                 "plane links (bottleneck: %u %s channels)\n",
-                t["flow_rate_flits_per_cycle"].get<double>(), t["accepted"].get<double>(),
+                t["flow_rate_flits_per_cycle"].get<double>(), t["global_bandwidth"]["share_of_local_port"].get<double>(),
                 t["global_bandwidth"]["share_of_plane_links"].get<double>(), t["bottleneck_channels"].get<unsigned>(),
                 t["bottleneck"].get<std::string>().c_str());
   s += line;
   if (t["routing"].contains("choice")) {
-    std::snprintf(line, sizeof line, "  UGAL: minimal %.4f, valiant %.4f of the local port: %s\n",
+    std::snprintf(line, sizeof line, "  UGAL: minimal %.4f, valiant %.4f flits/cycle per endpoint: %s\n",
                   t["routing"]["minimal"]["accepted"].get<double>(),
                   t["routing"].contains("valiant") ? t["routing"]["valiant"]["accepted"].get<double>() : 0.0,
                   t["routing"]["choice"].get<std::string>().c_str());
