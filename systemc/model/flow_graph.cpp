@@ -133,6 +133,24 @@ FlowGraph flow_graph(const SimConfig& cfg, const NetworkDescription& net) {
 FlowRouter::FlowRouter(const FlowGraph& g)
     : g_(g), dist_(g.nodes()), order_(), paths_(g.nodes()), next_(g.nodes()) {
   order_.reserve(g.nodes());
+  // Compressed adjacency: the searches below run once per destination, over the whole graph.
+  const std::size_t V = g.nodes();
+  in_start_.assign(V + 1, 0);
+  out_start_.assign(V + 1, 0);
+  for (std::size_t v = 0; v < V; ++v) {
+    in_start_[v + 1] = in_start_[v] + static_cast<uint32_t>(g.in[v].size());
+    out_start_[v + 1] = out_start_[v] + static_cast<uint32_t>(g.out[v].size());
+  }
+  in_from_.reserve(g.channels.size());
+  out_ch_.reserve(g.channels.size());
+  out_to_.reserve(g.channels.size());
+  for (std::size_t v = 0; v < V; ++v) {
+    for (const uint32_t c : g.in[v]) in_from_.push_back(g.channels[c].from);
+    for (const uint32_t c : g.out[v]) {
+      out_ch_.push_back(c);
+      out_to_.push_back(g.channels[c].to);
+    }
+  }
 }
 
 void FlowRouter::minimal(const std::vector<uint32_t>& targets, std::vector<double>& mass, std::vector<double>& load,
@@ -145,47 +163,59 @@ void FlowRouter::minimal(const std::vector<uint32_t>& targets, std::vector<doubl
     paths_[t] = 1;
     order_.push_back(t);
   }
-  // Backwards breadth-first from the targets: order_ is by distance. An endpoint gets a
-  // distance (it may be a source) but is not searched through: it forwards nothing.
+  // An endpoint forwards nothing, so a source endpoint's mass takes its one link first (an
+  // endpoint of several links is searched like any node, below).
+  auto take = [&](uint32_t c, double m) {
+    if (touched && load[c] == 0) touched->push_back(c);
+    load[c] += m;
+  };
+  for (const uint32_t e : g_.endpoints) {
+    if (mass[e] == 0 || dist_[e] == 0 || g_.out[e].size() != 1) continue;
+    const uint32_t c = g_.out[e].front();
+    take(c, mass[e]);
+    mass[g_.channels[c].to] += mass[e];
+    mass[e] = 0;
+  }
+  // Backwards breadth-first from the targets: order_ is by distance. Endpoints are not
+  // searched (they forward nothing); one with several links gets a distance as a source.
   for (std::size_t k = 0; k < order_.size(); ++k) {
     const uint32_t v = order_[k];
     if (dist_[v] > 0 && g_.is_endpoint[v]) continue;
-    for (const uint32_t c : g_.in[v]) {
-      const uint32_t u = g_.channels[c].from;
+    for (uint32_t i = in_start_[v]; i < in_start_[v + 1]; ++i) {
+      const uint32_t u = in_from_[i];
       if (dist_[u] != kFar) continue;
+      if (g_.is_endpoint[u] && g_.out[u].size() == 1) continue;
       dist_[u] = dist_[v] + 1;
       order_.push_back(u);
     }
   }
   // Shortest paths to the targets from each node, nearest first.
-  auto next_hop = [&](uint32_t v, uint32_t c) {
-    const uint32_t w = g_.channels[c].to;
+  auto next_hop = [&](uint32_t v, uint32_t w) {
     return dist_[w] + 1 == dist_[v] && (dist_[w] == 0 || !g_.is_endpoint[w]);
   };
   for (const uint32_t v : order_) {
     if (dist_[v] == 0) continue;
     double p = 0;
-    for (const uint32_t c : g_.out[v])
-      if (next_hop(v, c)) p += paths_[g_.channels[c].to];
+    for (uint32_t i = out_start_[v]; i < out_start_[v + 1]; ++i)
+      if (next_hop(v, out_to_[i])) p += paths_[out_to_[i]];
     paths_[v] = p;
   }
-  for (std::size_t v = 0; v < mass.size(); ++v)
-    if (mass[v] > 0 && dist_[v] == kFar) throw std::invalid_argument("the flow model: a source cannot reach its target");
   // Push the mass down, farthest first: each next hop w of v takes paths(w) / paths(v).
   for (std::size_t k = order_.size(); k-- > 0;) {
     const uint32_t v = order_[k];
     if (dist_[v] == 0 || mass[v] == 0) continue;
     const double m = mass[v] / paths_[v];
-    for (const uint32_t c : g_.out[v]) {
-      if (!next_hop(v, c)) continue;
-      const uint32_t w = g_.channels[c].to;
+    for (uint32_t i = out_start_[v]; i < out_start_[v + 1]; ++i) {
+      const uint32_t w = out_to_[i];
+      if (!next_hop(v, w)) continue;
       const double share = m * paths_[w];
-      if (touched && load[c] == 0) touched->push_back(c);
-      load[c] += share;
+      take(out_ch_[i], share);
       mass[w] += share;
     }
     mass[v] = 0;
   }
+  for (std::size_t v = 0; v < mass.size(); ++v)
+    if (mass[v] > 0 && dist_[v] != 0) throw std::invalid_argument("the flow model: a source cannot reach its target");
 }
 
 void FlowRouter::dim_order(unsigned dst, std::vector<double>& mass, std::vector<double>& load,

@@ -84,6 +84,7 @@ class FlowRouter {
   std::vector<uint32_t> dist_, order_;
   std::vector<double> paths_;
   std::vector<int32_t> next_;
+  std::vector<uint32_t> in_start_, in_from_, out_start_, out_ch_, out_to_;
 };
 
 }  // namespace hx
