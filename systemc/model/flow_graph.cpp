@@ -153,8 +153,8 @@ FlowRouter::FlowRouter(const FlowGraph& g)
   }
 }
 
-void FlowRouter::minimal(const std::vector<uint32_t>& targets, std::vector<double>& mass, std::vector<double>& load,
-                         std::vector<uint32_t>* touched) {
+void FlowRouter::search(const std::vector<uint32_t>& targets) {
+  dim_order_search_ = false;
   constexpr uint32_t kFar = std::numeric_limits<uint32_t>::max();
   std::fill(dist_.begin(), dist_.end(), kFar);
   order_.clear();
@@ -162,19 +162,6 @@ void FlowRouter::minimal(const std::vector<uint32_t>& targets, std::vector<doubl
     dist_[t] = 0;
     paths_[t] = 1;
     order_.push_back(t);
-  }
-  // An endpoint forwards nothing, so a source endpoint's mass takes its one link first (an
-  // endpoint of several links is searched like any node, below).
-  auto take = [&](uint32_t c, double m) {
-    if (touched && load[c] == 0) touched->push_back(c);
-    load[c] += m;
-  };
-  for (const uint32_t e : g_.endpoints) {
-    if (mass[e] == 0 || dist_[e] == 0 || g_.out[e].size() != 1) continue;
-    const uint32_t c = g_.out[e].front();
-    take(c, mass[e]);
-    mass[g_.channels[c].to] += mass[e];
-    mass[e] = 0;
   }
   // Backwards breadth-first from the targets: order_ is by distance. Endpoints are not
   // searched (they forward nothing); one with several links gets a distance as a source.
@@ -200,6 +187,27 @@ void FlowRouter::minimal(const std::vector<uint32_t>& targets, std::vector<doubl
       if (next_hop(v, out_to_[i])) p += paths_[out_to_[i]];
     paths_[v] = p;
   }
+}
+
+void FlowRouter::minimal(const std::vector<uint32_t>& targets, std::vector<double>& mass, std::vector<double>& load,
+                         std::vector<uint32_t>* touched) {
+  search(targets);
+  // An endpoint forwards nothing, so a source endpoint's mass takes its one link first (an
+  // endpoint of several links is searched like any node).
+  auto take = [&](uint32_t c, double m) {
+    if (touched && load[c] == 0) touched->push_back(c);
+    load[c] += m;
+  };
+  for (const uint32_t e : g_.endpoints) {
+    if (mass[e] == 0 || dist_[e] == 0 || g_.out[e].size() != 1) continue;
+    const uint32_t c = g_.out[e].front();
+    take(c, mass[e]);
+    mass[g_.channels[c].to] += mass[e];
+    mass[e] = 0;
+  }
+  auto next_hop = [&](uint32_t v, uint32_t w) {
+    return dist_[w] + 1 == dist_[v] && (dist_[w] == 0 || !g_.is_endpoint[w]);
+  };
   // Push the mass down, farthest first: each next hop w of v takes paths(w) / paths(v).
   for (std::size_t k = order_.size(); k-- > 0;) {
     const uint32_t v = order_[k];
@@ -218,8 +226,8 @@ void FlowRouter::minimal(const std::vector<uint32_t>& targets, std::vector<doubl
     if (mass[v] > 0 && dist_[v] != 0) throw std::invalid_argument("the flow model: a source cannot reach its target");
 }
 
-void FlowRouter::dim_order(unsigned dst, std::vector<double>& mass, std::vector<double>& load,
-                           std::vector<uint32_t>* touched) {
+void FlowRouter::search_dim_order(unsigned dst) {
+  dim_order_search_ = true;
   const uint32_t target = g_.endpoints.at(dst);
   // The next channel of every node on the way to `dst` and each node's hops to it; the mass
   // then moves farthest first.
@@ -258,6 +266,12 @@ void FlowRouter::dim_order(unsigned dst, std::vector<double>& mass, std::vector<
   for (uint32_t k = 1; k < start.size(); ++k) start[k] += start[k - 1];
   order_.resize(V);
   for (unsigned v = 0; v < V; ++v) order_[start[far - dist_[v]]++] = v;
+}
+
+void FlowRouter::dim_order(unsigned dst, std::vector<double>& mass, std::vector<double>& load,
+                           std::vector<uint32_t>* touched) {
+  search_dim_order(dst);
+  const uint32_t target = g_.endpoints.at(dst);
   for (const uint32_t v : order_) {
     if (v == target || mass[v] == 0) continue;
     const uint32_t c = static_cast<uint32_t>(next_[v]);

@@ -79,12 +79,69 @@ class FlowRouter {
   void dim_order(unsigned dst, std::vector<double>& mass, std::vector<double>& load,
                  std::vector<uint32_t>* touched = nullptr);
 
+  /// Search the routes to `targets` (Minimal) or to endpoint `dst` (DimOrder) once, for
+  /// push_one(); a later minimal() or dim_order() replaces the search.
+  void search(const std::vector<uint32_t>& targets);
+  void search_dim_order(unsigned dst);
+  /// Moves `m` from node `src` along the last search's routes, calling channel(c, amount) for
+  /// each channel it takes and arrive(t, amount) where it ends. Costs the routes' size only.
+  template <class Channel, class Arrive>
+  void push_one(uint32_t src, double m, Channel&& channel, Arrive&& arrive);
+
  private:
   const FlowGraph& g_;
+  bool dim_order_search_ = false;
+  std::vector<double> one_mass_;
+  std::vector<std::vector<uint32_t>> one_bucket_;
   std::vector<uint32_t> dist_, order_;
   std::vector<double> paths_;
   std::vector<int32_t> next_;
   std::vector<uint32_t> in_start_, in_from_, out_start_, out_ch_, out_to_;
 };
+
+template <class Channel, class Arrive>
+void FlowRouter::push_one(uint32_t src, double m, Channel&& channel, Arrive&& arrive) {
+  if (dim_order_search_) {
+    for (uint32_t v = src; dist_[v] > 0;) {
+      const uint32_t c = static_cast<uint32_t>(next_[v]);
+      channel(c, m);
+      v = g_.channels[c].to;
+      if (dist_[v] == 0) arrive(v, m);
+    }
+    return;
+  }
+  if (g_.is_endpoint[src] && dist_[src] != 0 && g_.out[src].size() == 1) {
+    const uint32_t c = g_.out[src].front();
+    channel(c, m);
+    src = g_.channels[c].to;
+  }
+  if (dist_[src] == 0) {
+    arrive(src, m);
+    return;
+  }
+  if (one_mass_.size() != g_.nodes()) one_mass_.assign(g_.nodes(), 0.0);
+  if (one_bucket_.size() <= dist_[src]) one_bucket_.resize(dist_[src] + 1);
+  one_mass_[src] = m;
+  one_bucket_[dist_[src]].push_back(src);
+  for (uint32_t d = dist_[src]; d > 0; --d) {
+    for (const uint32_t v : one_bucket_[d]) {
+      const double share = one_mass_[v] / paths_[v];
+      one_mass_[v] = 0;
+      for (uint32_t i = out_start_[v]; i < out_start_[v + 1]; ++i) {
+        const uint32_t w = out_to_[i];
+        if (dist_[w] + 1 != dist_[v] || (dist_[w] != 0 && g_.is_endpoint[w])) continue;
+        const double x = share * paths_[w];
+        channel(out_ch_[i], x);
+        if (dist_[w] == 0) {
+          arrive(w, x);
+        } else {
+          if (one_mass_[w] == 0) one_bucket_[dist_[w]].push_back(w);
+          one_mass_[w] += x;
+        }
+      }
+    }
+    one_bucket_[d].clear();
+  }
+}
 
 }  // namespace hx

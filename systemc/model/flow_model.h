@@ -10,6 +10,13 @@
 // cycle in flight. The global bandwidth is that as a share of the injection bandwidth, exactly
 // as the cycle model's results state it (traffic.global_bandwidth).
 //
+// The paper's alltoall is a balanced shift: in phase i = 1..N-1 endpoint j sends to
+// (j + i) mod N. Its phases are permutations, which load a network quite unlike all flows at once
+// (a Dragonfly group's endpoints all send to one other group). On systems small enough
+// (kMaxPhasedCells) the model also gives the exchange phase by phase: phase i's flows alone
+// set its rate lambda_i, and the exchange takes sum_i M / lambda_i (traffic.phased; UGAL takes
+// the better routing per phase).
+//
 // UGAL takes the better (higher lambda) of all-minimal and all-Valiant routing of the inter-group
 // flows; both are reported. Full per-flow progressive filling costs a route per flow, so it runs
 // on systems of up to kMaxMinEndpoints endpoints (its lowest rate must equal lambda: a check);
@@ -17,6 +24,7 @@
 // endpoints in seconds).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "nlohmann/json.hpp"
@@ -26,6 +34,9 @@ namespace hx {
 
 /// Systems up to this size also get every flow's max-min rate.
 constexpr unsigned kMaxMinEndpoints = 128;
+/// Systems whose endpoints x channels are at most this also get the phase-by-phase figure
+/// (one float per phase and channel: 128 MB at most).
+constexpr uint64_t kMaxPhasedCells = uint64_t{1} << 25;
 
 /// The flow model of `cfg`'s all-to-all. Throws std::invalid_argument for a config it does not
 /// model (the message says why).
