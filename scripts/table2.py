@@ -43,7 +43,7 @@ DESIGNS = [
      True),
     ("hx2mesh", "Hx2Mesh", "hx2mesh_16x16_alltoall.yaml", [], "table2/large_hx2mesh_64x64.yaml", 25.4, 25.0, True),
     ("hx4mesh", "Hx4Mesh", "hx4mesh_8x8_alltoall.yaml", [], "table2/large_hx4mesh_32x32.yaml", 11.3, 10.5, True),
-    ("torus", "2D torus", "torus_32x32_alltoall.yaml", [], "table2/large_torus_128x128.yaml", 2.0, 1.1, True),
+    ("torus", "2D torus", "torus_32x32_alltoall.yaml", [], "table2/large_torus_128x128.yaml", 2.0, 1.1, False),
 ]
 FOUR_LANES = ["router.local_ports=4"]
 
@@ -70,6 +70,9 @@ def flow(exe, config, sets):
     r = {"share_of_local_port": t["global_bandwidth"]["share_of_local_port"],
          "share_of_plane_links": t["global_bandwidth"]["share_of_plane_links"],
          "bottleneck": t["bottleneck"], "endpoints": j["config"]["endpoints"], "wall_seconds": round(wall, 2)}
+    if "phased" in t:
+        r["phased_share_of_plane_links"] = t["phased"]["share_of_plane_links"]
+        r["phased_share_of_local_port"] = t["phased"]["share_of_local_port"]
     if "choice" in t["routing"]:
         r["ugal_choice"] = t["routing"]["choice"]
         r["minimal_share"] = t["routing"]["minimal"]["accepted"]
@@ -104,17 +107,19 @@ def markdown(rows):
         "bandwidth); 'port' = % of the one-link local port, which is what the cycle model's HammingMesh-family "
         "routers can inject.",
         "",
-        "| design | Table II | flow, 4 lanes | flow (config) | cycle (config) | flow / cycle | flow, port | "
-        "cycle, port | bottleneck |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| design | Table II | flow, 4 lanes | flow (config) | flow phased (config) | cycle (config) | "
+        "cycle / flow | flow, port | flow phased, port | cycle, port | bottleneck |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         s, c = r["small"], r["cycle"]
-        ratio = f"{s['share_of_plane_links'] / c['share_of_plane_links']:.2f}" if c else "-"
-        lines.append(f"| {r['label']} | {r['paper_small']} | {pct(r['small_4lanes']['share_of_plane_links']) if r['small_4lanes'] else '-'} "
-                     f"| {pct(s['share_of_plane_links'])} | {pct(c['share_of_plane_links']) if c else '-'} | {ratio} "
-                     f"| {pct(s['share_of_local_port'])} | {pct(c['share_of_local_port']) if c else '-'} "
-                     f"| {s['bottleneck']} |")
+        ratio = f"{c['share_of_plane_links'] / s['share_of_plane_links']:.2f}" if c else "-"
+        lanes = r["small_4lanes"]
+        lines.append(f"| {r['label']} | {r['paper_small']} | {pct(lanes['share_of_plane_links']) if lanes else '-'} "
+                     f"| {pct(s['share_of_plane_links'])} | {pct(s.get('phased_share_of_plane_links'))} "
+                     f"| {pct(c['share_of_plane_links']) if c else '-'} | {ratio} "
+                     f"| {pct(s['share_of_local_port'])} | {pct(s.get('phased_share_of_local_port'))} "
+                     f"| {pct(c['share_of_local_port']) if c else '-'} | {s['bottleneck']} |")
     lines += ["", "Large cluster (about 16,000 endpoints, one plane), flow model only:", "",
               "| design | endpoints | Table II | flow, 4 lanes | flow (config) | flow, port | bottleneck | seconds |",
               "|---|---|---|---|---|---|---|---|"]
