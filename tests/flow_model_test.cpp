@@ -30,8 +30,7 @@ TEST(MaxMin, ParkingLotFreezesAtTheFirstFullChannel) {
   // Channel 0 (capacity 1) carries A and B, channel 1 (capacity 2) carries A and C. Level 1: the
   // rates grow together to 1/2, when channel 0 is full (2 x 1/2 = 1) and channel 1 holds 1.
   // A and B freeze at 1/2. Level 2: C alone takes the rest of channel 1, 2 - 1/2 = 3/2.
-  const MaxMinResult r =
-      maxmin_rates({1.0, 2.0}, {use({{0, 1.0}, {1, 1.0}}), use({{0, 1.0}}), use({{1, 1.0}})});
+  const MaxMinResult r = maxmin_rates({1.0, 2.0}, {use({{0, 1.0}, {1, 1.0}}), use({{0, 1.0}}), use({{1, 1.0}})});
   EXPECT_DOUBLE_EQ(r.rates[0], 0.5);
   EXPECT_DOUBLE_EQ(r.rates[1], 0.5);
   EXPECT_DOUBLE_EQ(r.rates[2], 1.5);
@@ -120,7 +119,8 @@ INSTANTIATE_TEST_SUITE_P(
                       std::make_pair("dragonfly_1024_alltoall.yaml",
                                      std::vector<std::string>{"routing.algorithm=dragonfly_minimal",
                                                               "topology.dragonfly.a=4", "topology.dragonfly.p=2",
-                                                              "topology.dragonfly.h=2", "topology.dragonfly.groups=9"})));
+                                                              "topology.dragonfly.h=2",
+                                                              "topology.dragonfly.groups=9"})));
 
 TEST(FlowModel, RefusesOtherTraffic) {
   EXPECT_THROW(flow("hx2mesh_4x4_alltoall.yaml", {"traffic.pattern=uniform"}), std::invalid_argument);

@@ -153,10 +153,10 @@ TEST_P(Golden, SameResults) {
 TEST(ResultsReference, ListsEveryFieldOfEveryWriter) {
   const std::filesystem::path dir = hx::test::scratch_dir("hx_results_reference");
   const std::string out = (dir / "results.json").string();
-  for (const std::string args : {"model configs/themis/2d_sw_sw.yaml", "run configs/dgx2_uniform.yaml",
-                                 "model configs/rail/table4_1t.yaml", "model configs/rail/gpt146b_gh200_n32768.yaml",
-                                 "model configs/hx2mesh_4x4_alltoall.yaml",
-                                 "model configs/dragonfly_1024_alltoall.yaml --set topology.dragonfly.groups=4"}) {
+  for (const std::string args :
+       {"model configs/themis/2d_sw_sw.yaml", "run configs/dgx2_uniform.yaml", "model configs/rail/table4_1t.yaml",
+        "model configs/rail/gpt146b_gh200_n32768.yaml", "model configs/hx2mesh_4x4_alltoall.yaml",
+        "model configs/dragonfly_1024_alltoall.yaml --set topology.dragonfly.groups=4"}) {
     const hx::test::CliResult r = hx::test::hxsim(args + " --quiet --out '" + out + "'", HX_SOURCE_DIR);
     ASSERT_EQ(r.exit_code, 0) << args << "\n" << r.output;
     std::ifstream in(out);

@@ -58,9 +58,8 @@ FlowGraph flow_graph(const SimConfig& cfg, const NetworkDescription& net) {
   g.link_rate = cable_rate(cfg).flits_per_cycle;
   const BoardGrid& grid = net.grid;
   const bool boards = grid.boards_x > 0 && !net.nodes.empty() &&
-                      std::any_of(net.nodes.begin(), net.nodes.end(), [](const NodeDescription& n) {
-                        return n.kind == NodeDescription::Kind::BoardEdge;
-                      });
+                      std::any_of(net.nodes.begin(), net.nodes.end(),
+                                  [](const NodeDescription& n) { return n.kind == NodeDescription::Kind::BoardEdge; });
   // Board routers and their accelerators first (a HammingMesh), so endpoint e is node 2e + 1's
   // accelerator: endpoint e = board * (a * b) + y * a + x.
   std::vector<uint32_t> router;  // HammingMesh: per endpoint its router node
@@ -130,8 +129,7 @@ FlowGraph flow_graph(const SimConfig& cfg, const NetworkDescription& net) {
   return g;
 }
 
-FlowRouter::FlowRouter(const FlowGraph& g)
-    : g_(g), dist_(g.nodes()), order_(), paths_(g.nodes()), next_(g.nodes()) {
+FlowRouter::FlowRouter(const FlowGraph& g) : g_(g), dist_(g.nodes()), order_(), paths_(g.nodes()), next_(g.nodes()) {
   order_.reserve(g.nodes());
   // Compressed adjacency: the searches below run once per destination, over the whole graph.
   const std::size_t V = g.nodes();
@@ -245,7 +243,8 @@ void FlowRouter::search_dim_order(unsigned dst) {
                                            g_.torus_x, g_.torus_y, dst);
       const auto& pc = g_.port_channel[v];
       next_[v] = port < pc.size() ? pc[port] : -1;
-      if (next_[v] < 0) throw std::invalid_argument("the flow model: a torus router has no port " + std::to_string(port));
+      if (next_[v] < 0)
+        throw std::invalid_argument("the flow model: a torus router has no port " + std::to_string(port));
     }
   }
   std::vector<uint32_t> stack;

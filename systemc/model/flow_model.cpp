@@ -19,8 +19,8 @@ namespace {
 // The channels' loads with every flow at unit rate.
 struct Loads {
   std::vector<double> load;
-  double lambda = 0;     ///< min over channels of capacity / load: the flows' common rate
-  uint32_t worst = 0;    ///< a channel that sets lambda
+  double lambda = 0;      ///< min over channels of capacity / load: the flows' common rate
+  uint32_t worst = 0;     ///< a channel that sets lambda
   unsigned at_worst = 0;  ///< channels within 0.1% of the worst utilisation
 };
 
@@ -113,8 +113,8 @@ Loads valiant_loads(const FlowGraph& g, FlowRouter& r) {
 }
 
 // One flow's channels and shares, for per-flow progressive filling.
-FlowUse route_flow(const FlowGraph& g, FlowRouter& r, unsigned s, unsigned d, bool valiant,
-                   std::vector<double>& mass, std::vector<double>& load) {
+FlowUse route_flow(const FlowGraph& g, FlowRouter& r, unsigned s, unsigned d, bool valiant, std::vector<double>& mass,
+                   std::vector<double>& load) {
   std::vector<uint32_t> touched;
   std::fill(mass.begin(), mass.end(), 0.0);
   const int32_t S = g.group[g.endpoints[s]], D = g.group[g.endpoints[d]];
@@ -329,7 +329,8 @@ std::string flow_summary(const nlohmann::ordered_json& j) {
   std::snprintf(line, sizeof line,
                 "  alltoall: %.6f flits/cycle per flow, accepted %.4f of the local port, global %.4f of the "
                 "plane links (bottleneck: %u %s channels)\n",
-                t["flow_rate_flits_per_cycle"].get<double>(), t["global_bandwidth"]["share_of_local_port"].get<double>(),
+                t["flow_rate_flits_per_cycle"].get<double>(),
+                t["global_bandwidth"]["share_of_local_port"].get<double>(),
                 t["global_bandwidth"]["share_of_plane_links"].get<double>(), t["bottleneck_channels"].get<unsigned>(),
                 t["bottleneck"].get<std::string>().c_str());
   s += line;
