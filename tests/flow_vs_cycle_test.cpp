@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,8 @@ struct Case {
   const char* config;
   std::string sets;
 };
+
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 
 json results(const std::string& verb, const Case& c, const std::string& extra) {
   const std::filesystem::path dir = hx::test::scratch_dir("hx_flow_vs_cycle");
