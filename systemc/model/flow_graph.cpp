@@ -12,7 +12,8 @@
 
 namespace hx {
 
-uint32_t FlowGraph::add_node(bool endpoint) {
+uint32_t FlowGraph::add_node(bool endpoint, std::string node_name) {
+  name.push_back(std::move(node_name));
   out.emplace_back();
   in.emplace_back();
   is_endpoint.push_back(endpoint ? 1 : 0);
@@ -67,8 +68,10 @@ FlowGraph flow_graph(const SimConfig& cfg, const NetworkDescription& net) {
     const unsigned a = grid.board_x, b = grid.board_y, nb = grid.boards_x * grid.boards_y;
     g.injection = cfg.router.local_ports * 1.0;  // each lane one flit per cycle
     for (unsigned e = 0; e < nb * a * b; ++e) {
-      router.push_back(g.add_node(false));
-      g.endpoints.push_back(g.add_node(true));
+      const std::string at = "board" + std::to_string(e / (a * b)) + "_" + std::to_string(e % (a * b) % a) + "_" +
+                             std::to_string(e % (a * b) / a);
+      router.push_back(g.add_node(false, at + "_router"));
+      g.endpoints.push_back(g.add_node(true, at));
       g.add_link(g.endpoints.back(), router.back(), g.injection);
     }
     for (unsigned bi = 0; bi < nb; ++bi) {
@@ -90,13 +93,13 @@ FlowGraph flow_graph(const SimConfig& cfg, const NetworkDescription& net) {
         node_of[i] = router.at(n.board * grid.board_x * grid.board_y + n.y * grid.board_x + n.x);
         break;
       case NodeDescription::Kind::Endpoint:
-        node_of[i] = g.add_node(true);
+        node_of[i] = g.add_node(true, n.name);
         if (g.endpoints.size() <= n.endpoint) g.endpoints.resize(n.endpoint + 1, UINT32_MAX);
         g.endpoints[n.endpoint] = node_of[i];
         if (net.dragonfly) g.group[node_of[i]] = static_cast<int32_t>(net.dragonfly->group_of(n.endpoint));
         break;
       case NodeDescription::Kind::Switch:
-        node_of[i] = g.add_node(false);
+        node_of[i] = g.add_node(false, n.name);
         if (routing.empty()) routing = n.routing;
         if (n.routing != routing)
           throw std::invalid_argument("the flow model routes a network of one routing function; it has " + routing +

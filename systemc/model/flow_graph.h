@@ -45,6 +45,7 @@ struct FlowGraph {
   std::vector<std::vector<uint32_t>> out, in;  ///< per node: its channels
   std::vector<char> is_endpoint;               ///< per node: an endpoint, which never forwards
   std::vector<uint32_t> endpoints;             ///< endpoint number -> node
+  std::vector<std::string> name;               ///< per node, for reports: the netlist's names
   double injection = 1;                        ///< an endpoint's injection capacity, flits/cycle
   double link_rate = 1;                        ///< a network link's rate, flits/cycle
   // DimOrder: per node its torus place (x, y; -1 for endpoints) and its port -> channel map.
@@ -57,7 +58,7 @@ struct FlowGraph {
 
   std::size_t nodes() const { return out.size(); }
   unsigned endpoint_count() const { return static_cast<unsigned>(endpoints.size()); }
-  uint32_t add_node(bool endpoint);
+  uint32_t add_node(bool endpoint, std::string node_name = "");
   void add_link(uint32_t a, uint32_t b, double capacity);  ///< both directions
 };
 

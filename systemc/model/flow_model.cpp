@@ -211,6 +211,7 @@ nlohmann::ordered_json loads_json(const FlowGraph& g, const Loads& l) {
   j["accepted"] = l.lambda * (N - 1);  // flits per endpoint per cycle, as the cycle model counts
   j["bottleneck"] = channel_kind(g, l.worst);
   j["bottleneck_channels"] = l.at_worst;
+  j["bottleneck_example"] = g.name[g.channels[l.worst].from] + " -> " + g.name[g.channels[l.worst].to];
   return j;
 }
 
@@ -239,6 +240,23 @@ nlohmann::ordered_json flow_results(const SimConfig& cfg) {
     if (g.groups > 2) {
       Loads v = valiant_loads(g, router);
       routing["valiant"] = loads_json(g, v);
+      // What a split between the two would give: a share f of every inter-group flow minimal,
+      // the rest Valiant (loads mix linearly), f on a grid of 1/100. UGAL itself is the better
+      // of f = 1 and f = 0; this shows what a per-flow choice could gain at most from mixing.
+      double best_f = 1, best = chosen.lambda;
+      for (int k = 0; k <= 100; ++k) {
+        const double f = k / 100.0;
+        double lam = std::numeric_limits<double>::infinity();
+        for (std::size_t c = 0; c < g.channels.size(); ++c) {
+          const double l = f * chosen.load[c] + (1 - f) * v.load[c];
+          if (l > 0) lam = std::min(lam, g.channels[c].capacity / l);
+        }
+        if (lam > best) {
+          best = lam;
+          best_f = f;
+        }
+      }
+      routing["best_mix"] = {{"minimal_fraction", best_f}, {"accepted", best * (N - 1)}};
       if (v.lambda > chosen.lambda) {
         chosen = std::move(v);
         valiant = true;
