@@ -128,7 +128,10 @@ FlowGraph flow_graph(const SimConfig& cfg, const NetworkDescription& net) {
     if (e == UINT32_MAX || g.out[e].empty()) throw std::invalid_argument("the flow model: an endpoint has no link");
   g.routing_name = boards ? cfg.routing.algorithm + " + " + routing : routing;
   g.routing = routing_of(routing);
-  if (g.routing == FlowGraph::Routing::Ugal) g.groups = net.dragonfly->groups;
+  if (net.dragonfly) {
+    g.groups = net.dragonfly->groups;
+    g.one_global_hop = true;
+  }
   return g;
 }
 
@@ -156,6 +159,7 @@ FlowRouter::FlowRouter(const FlowGraph& g) : g_(g), dist_(g.nodes()), order_(), 
 
 void FlowRouter::search(const std::vector<uint32_t>& targets) {
   dim_order_search_ = false;
+  target_group_ = g_.one_global_hop ? g_.group[targets.front()] : -1;
   constexpr uint32_t kFar = std::numeric_limits<uint32_t>::max();
   std::fill(dist_.begin(), dist_.end(), kFar);
   order_.clear();
@@ -171,7 +175,7 @@ void FlowRouter::search(const std::vector<uint32_t>& targets) {
     if (dist_[v] > 0 && g_.is_endpoint[v]) continue;
     for (uint32_t i = in_start_[v]; i < in_start_[v + 1]; ++i) {
       const uint32_t u = in_from_[i];
-      if (dist_[u] != kFar) continue;
+      if (dist_[u] != kFar || !allowed(u, v)) continue;
       if (g_.is_endpoint[u] && g_.out[u].size() == 1) continue;
       dist_[u] = dist_[v] + 1;
       order_.push_back(u);
@@ -179,7 +183,7 @@ void FlowRouter::search(const std::vector<uint32_t>& targets) {
   }
   // Shortest paths to the targets from each node, nearest first.
   auto next_hop = [&](uint32_t v, uint32_t w) {
-    return dist_[w] + 1 == dist_[v] && (dist_[w] == 0 || !g_.is_endpoint[w]);
+    return dist_[w] + 1 == dist_[v] && (dist_[w] == 0 || !g_.is_endpoint[w]) && allowed(v, w);
   };
   for (const uint32_t v : order_) {
     if (dist_[v] == 0) continue;
@@ -207,7 +211,7 @@ void FlowRouter::minimal(const std::vector<uint32_t>& targets, std::vector<doubl
     mass[e] = 0;
   }
   auto next_hop = [&](uint32_t v, uint32_t w) {
-    return dist_[w] + 1 == dist_[v] && (dist_[w] == 0 || !g_.is_endpoint[w]);
+    return dist_[w] + 1 == dist_[v] && (dist_[w] == 0 || !g_.is_endpoint[w]) && allowed(v, w);
   };
   // Push the mass down, farthest first: each next hop w of v takes paths(w) / paths(v).
   for (std::size_t k = order_.size(); k-- > 0;) {

@@ -14,7 +14,9 @@
 //   Minimal    (updown, dragonfly_minimal, the board routings xy / north_last / min_adaptive):
 //              a flow is split evenly over all shortest paths of the graph, from its source to
 //              its destination, that forward only through switches and routers (never through
-//              another endpoint). A next hop w of node v gets the share paths(w) / paths(v).
+//              another endpoint); in a Dragonfly, paths of one global link (into the destination's
+//              group), as minimal Dragonfly routing goes. A next hop w of node v gets the share
+//              paths(w) / paths(v).
 //   DimOrder   (dor_dateline): the one dimension-order path (routing/torus_route.h).
 //   Ugal       (ugal_l): minimal, or Valiant: to any router of an intermediate group by a
 //              shortest path, then minimally to the destination, evenly over the groups other
@@ -52,9 +54,12 @@ struct FlowGraph {
   unsigned torus_x = 0, torus_y = 0;
   std::vector<int32_t> place_x, place_y;
   std::vector<std::vector<int32_t>> port_channel;
-  // Ugal: per node its group (-1: none), and the number of groups.
+  // A Dragonfly: per node its group (-1: none), and the number of groups. Minimal routes take
+  // one global link, into the target's group: a path through a third group can be as short in
+  // hops (global, global, local against local, global, local) but is no minimal route.
   std::vector<int32_t> group;
   unsigned groups = 0;
+  bool one_global_hop = false;
 
   std::size_t nodes() const { return out.size(); }
   unsigned endpoint_count() const { return static_cast<unsigned>(endpoints.size()); }
@@ -92,6 +97,11 @@ class FlowRouter {
  private:
   const FlowGraph& g_;
   bool dim_order_search_ = false;
+  int32_t target_group_ = -1;  ///< one_global_hop: the group of the search's targets
+  /// May a route take the channel from u to v? (Only into the target's group between groups.)
+  bool allowed(uint32_t u, uint32_t v) const {
+    return target_group_ < 0 || g_.group[u] == g_.group[v] || g_.group[v] == target_group_;
+  }
   std::vector<double> one_mass_;
   std::vector<std::vector<uint32_t>> one_bucket_;
   std::vector<uint32_t> dist_, order_;
@@ -130,7 +140,7 @@ void FlowRouter::push_one(uint32_t src, double m, Channel&& channel, Arrive&& ar
       one_mass_[v] = 0;
       for (uint32_t i = out_start_[v]; i < out_start_[v + 1]; ++i) {
         const uint32_t w = out_to_[i];
-        if (dist_[w] + 1 != dist_[v] || (dist_[w] != 0 && g_.is_endpoint[w])) continue;
+        if (dist_[w] + 1 != dist_[v] || (dist_[w] != 0 && g_.is_endpoint[w]) || !allowed(v, w)) continue;
         const double x = share * paths_[w];
         channel(out_ch_[i], x);
         if (dist_[w] == 0) {
