@@ -6,7 +6,7 @@
 // rate must not exceed the flow model's (beyond 2% of measurement noise over an 8,000-cycle
 // window) -- a flow model that underestimates a network's capacity (a missing route, a wrong
 // capacity, a wrong share) fails here. How far below it the cycle model lands is the packet
-// level's loss; docs/table2.md lists it per design (0.59-0.87 of the flow figure on these
+// level's loss; docs/table2.md lists it per design (0.57-0.87 of the flow figure on these
 // systems) and explains it. The lower check, half the flow figure, only catches a flow model
 // that has lost touch with the network (routes the cycle model cannot take).
 #include <gtest/gtest.h>
