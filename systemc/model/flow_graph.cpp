@@ -14,6 +14,9 @@ namespace hx {
 
 uint32_t FlowGraph::add_node(bool endpoint, std::string node_name) {
   name.push_back(std::move(node_name));
+  board_x.push_back(-1);
+  board_y.push_back(-1);
+  tree_rows.push_back(-1);
   out.emplace_back();
   in.emplace_back();
   is_endpoint.push_back(endpoint ? 1 : 0);
@@ -72,6 +75,10 @@ FlowGraph flow_graph(const SimConfig& cfg, const NetworkDescription& net) {
                              std::to_string(e % (a * b) / a);
       router.push_back(g.add_node(false, at + "_router"));
       g.endpoints.push_back(g.add_node(true, at));
+      for (const uint32_t v : {router.back(), g.endpoints.back()}) {
+        g.board_x[v] = static_cast<int32_t>(e / (a * b) % grid.boards_x);
+        g.board_y[v] = static_cast<int32_t>(e / (a * b) / grid.boards_x);
+      }
       g.add_link(g.endpoints.back(), router.back(), g.injection);
     }
     for (unsigned bi = 0; bi < nb; ++bi) {
@@ -109,6 +116,7 @@ FlowGraph flow_graph(const SimConfig& cfg, const NetworkDescription& net) {
         g.torus_x = n.place.size_x;
         g.torus_y = n.place.size_y;
         if (n.place.plan != nullptr) g.group[node_of[i]] = static_cast<int32_t>(n.place.group);
+        if (boards) g.tree_rows[node_of[i]] = n.place.addressing.rows ? 1 : 0;
         break;
     }
   }
@@ -128,6 +136,7 @@ FlowGraph flow_graph(const SimConfig& cfg, const NetworkDescription& net) {
     if (e == UINT32_MAX || g.out[e].empty()) throw std::invalid_argument("the flow model: an endpoint has no link");
   g.routing_name = boards ? cfg.routing.algorithm + " + " + routing : routing;
   g.routing = routing_of(routing);
+  g.board_trees = boards;
   if (net.dragonfly) {
     g.groups = net.dragonfly->groups;
     g.one_global_hop = true;
@@ -160,6 +169,8 @@ FlowRouter::FlowRouter(const FlowGraph& g) : g_(g), dist_(g.nodes()), order_(), 
 void FlowRouter::search(const std::vector<uint32_t>& targets) {
   dim_order_search_ = false;
   target_group_ = g_.one_global_hop ? g_.group[targets.front()] : -1;
+  target_bx_ = g_.board_trees ? g_.board_x[targets.front()] : -1;
+  target_by_ = g_.board_trees ? g_.board_y[targets.front()] : -1;
   constexpr uint32_t kFar = std::numeric_limits<uint32_t>::max();
   std::fill(dist_.begin(), dist_.end(), kFar);
   order_.clear();

@@ -60,6 +60,16 @@ struct FlowGraph {
   std::vector<int32_t> group;
   unsigned groups = 0;
   bool one_global_hop = false;
+  // A HammingMesh: per node its board's place (bx, by; -1 for switches), and per switch its
+  // tree's dimension (1 row, 0 column, -1 none). Its routing crosses a tree only to line the
+  // packet up with the destination board in that dimension: it enters a row tree from a board
+  // of another board column than the destination's and leaves it into the destination's board
+  // column (column trees alike). So a packet never re-enters a board it left, nor leaves the
+  // destination's board, as a shortest path of the graph otherwise could (a tree hop of 2 cables
+  // can be shorter than 3 mesh hops across a 4x4 board).
+  bool board_trees = false;
+  std::vector<int32_t> board_x, board_y;
+  std::vector<int8_t> tree_rows;
 
   std::size_t nodes() const { return out.size(); }
   unsigned endpoint_count() const { return static_cast<unsigned>(endpoints.size()); }
@@ -97,10 +107,18 @@ class FlowRouter {
  private:
   const FlowGraph& g_;
   bool dim_order_search_ = false;
-  int32_t target_group_ = -1;  ///< one_global_hop: the group of the search's targets
-  /// May a route take the channel from u to v? (Only into the target's group between groups.)
+  int32_t target_group_ = -1;                ///< one_global_hop: the group of the search's targets
+  int32_t target_bx_ = -1, target_by_ = -1;  ///< board_trees: the targets' board
+  /// May a route take the channel from u to v? (Dragonfly: only into the target's group between
+  /// groups. HammingMesh: into a tree only where it lines the packet up, out of it only there.)
   bool allowed(uint32_t u, uint32_t v) const {
-    return target_group_ < 0 || g_.group[u] == g_.group[v] || g_.group[v] == target_group_;
+    if (target_group_ >= 0 && g_.group[u] != g_.group[v] && g_.group[v] != target_group_) return false;
+    if (target_bx_ < 0) return true;
+    if (g_.tree_rows[v] >= 0 && g_.board_x[u] >= 0)  // router -> tree
+      return g_.tree_rows[v] ? g_.board_x[u] != target_bx_ : g_.board_y[u] != target_by_;
+    if (g_.tree_rows[u] >= 0 && g_.board_x[v] >= 0)  // tree -> router
+      return g_.tree_rows[u] ? g_.board_x[v] == target_bx_ : g_.board_y[v] == target_by_;
+    return true;
   }
   std::vector<double> one_mass_;
   std::vector<std::vector<uint32_t>> one_bucket_;
