@@ -10,7 +10,7 @@ NPROC       := $(shell nproc 2>/dev/null || echo 2)
 PYTHON      ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
 
 .DEFAULT_GOAL := help
-.PHONY: help deps configure build lint test test-long run bench synth clean format format-check tidy docs fuzz
+.PHONY: help deps configure build lint test test-long run bench table2 synth clean format format-check tidy docs fuzz
 
 help:
 	@echo "hxsim make targets:"
@@ -24,6 +24,9 @@ help:
 	@echo "                  job allocation (IV-B) and its timing: $(BUILD)/alloc/*.json, *.png"
 	@echo "                  in-network allreduce on the DGX-2 (ring/pull/push, tables, waves):"
 	@echo "                  $(BUILD)/bench/nvswitch.json, nvswitch_*.png"
+	@echo "  make table2     HammingMesh Table II's global all-to-all column: flow model, small and large"
+	@echo "                  cluster, beside the cycle model (cached runs) and the paper:"
+	@echo "                  $(BUILD)/table2/table2.{json,md,png} (docs/table2.md)"
 	@echo "  make build      configure (once) and build everything in $(BUILD)/"
 	@echo "  make configure  run cmake into $(BUILD)/ (only if not yet configured)"
 	@echo "  make lint       verilator --lint-only -Wall on every RTL top (scripts/lint.sh)"
@@ -84,6 +87,10 @@ bench: build
 	$(PYTHON) scripts/alloc_experiments.py --hxsim $(BUILD)/hxsim --outdir $(BUILD)/alloc
 	$(PYTHON) scripts/bench_nvswitch.py --hxsim $(BUILD)/hxsim --out $(BUILD)/bench/nvswitch.json
 	$(PYTHON) scripts/themis_sweep.py --hxsim $(BUILD)/hxsim --out $(BUILD)/bench/themis.json
+
+table2: configure
+	cmake --build $(BUILD) -j$(NPROC) --target hxsim
+	$(PYTHON) scripts/table2.py --hxsim $(BUILD)/hxsim --out $(BUILD)/table2/table2.json --cycle
 
 synth: deps
 	bash scripts/synth.sh

@@ -39,6 +39,7 @@
 #include "analytic_backend.h"
 #include "cost_report.h"
 #include "gtkw.h"
+#include "llm_report.h"
 #include "model_cache.h"
 #include "network_cost.h"
 #include "network_models.h"
@@ -307,12 +308,20 @@ int cmd_cost(const std::string& path, const std::vector<std::string>& sets, cons
 }
 
 // `hxsim model CONFIG`: the analytical backend's results for a config `hxsim run` also takes.
+// A workload config (`workload:`) is an LLM training iteration (docs/rail.md); a search that
+// finds no valid parallelization says so and exits 1, writing nothing.
 int cmd_model(const std::string& path, const std::vector<std::string>& sets, const std::string& out, bool quiet) {
-  const hx::SimConfig cfg = hx::load_config(path, sets);
-  const nlohmann::ordered_json j = hx::model_results(cfg);
+  hx::ModelOutput r;
+  try {
+    r = hx::model_file(path, sets);
+  } catch (const hx::llm::NoValidStrategy& e) {
+    std::fprintf(stderr, "hxsim: %s\n", e.what());
+    return kExitInternal;
+  }
+  const nlohmann::ordered_json& j = r.results;
   if (!out.empty()) write_atomically(out, j.dump(2) + "\n");
   if (!quiet) {
-    std::fputs(hx::model_summary(j).c_str(), stdout);
+    std::fputs(r.summary.c_str(), stdout);
     if (!out.empty()) std::printf("  results  %s\n", out.c_str());
   }
   return kExitOk;
@@ -386,8 +395,12 @@ int sc_main(int argc, char* argv[]) {
   alloc->add_option("--out", out, "write the results JSON here");
   alloc->add_flag("--quiet", quiet, "no table, no progress lines");
 
-  CLI::App* model = app.add_subcommand("model", "the analytical backend: a config's collective timed in closed form");
-  model->add_option("CONFIG", path, "YAML config file (a hierarchical collective on topology.dims)")->required();
+  CLI::App* model = app.add_subcommand(
+      "model", "the analytical backend: a config's collective, or an LLM training iteration, in closed form");
+  model
+      ->add_option("CONFIG", path,
+                   "YAML config file (a hierarchical collective on topology.dims, or a workload: section)")
+      ->required();
   model->add_option("--set", sets, "override a key: key.path=value (repeatable)");
   model->add_option("--out", out, "write the results JSON here");
   model->add_flag("--quiet", quiet, "no summary");

@@ -30,8 +30,7 @@ using cost_test::kConfigDir;
 
 // ---- the paper's design points, written out independently of configs/ ----------------------------
 
-TopologySpec spec(const std::string& name, uint64_t n, unsigned planes,
-                  std::variant<FatTreeParams, DragonflyParams, HxMeshParams, TorusParams> params) {
+TopologySpec spec(const std::string& name, uint64_t n, unsigned planes, decltype(TopologySpec::params) params) {
   TopologySpec s;
   s.name = name;
   s.target_endpoints = n;
@@ -419,8 +418,8 @@ TEST(CostConfig, PlanesFollowTheEndpointPorts) {
 
 TEST(CostConfig, UnknownKeyInATopology) {
   const ConfigError e = error_of(kBase + "    leaf_dwn: 42\n");
-  EXPECT_CONFIG_ERROR(e, 6, 5, "topologies[0].leaf_dwn", "one of name, kind, radix, planes, paper, leaf_down, leaf_up",
-                      "'leaf_dwn'");
+  EXPECT_CONFIG_ERROR(e, 6, 5, "topologies[0].leaf_dwn",
+                      "one of name, kind, radix, planes, paper, baseline, leaf_down, leaf_up", "'leaf_dwn'");
   EXPECT_EQ(e.problem(), "unknown key");
   EXPECT_EQ(e.hint(), "did you mean 'leaf_down'?");
 }
@@ -497,7 +496,8 @@ TEST(CostConfig, DragonflyRouterMustFitTheRadix) {
 
 TEST(CostConfig, MissingAndPairedKeys) {
   EXPECT_CONFIG_ERROR(error_of("cluster: {endpoints: 8}\ntopologies:\n  - {name: x}\n"), 3, 5, "topologies[0].kind",
-                      "key 'kind' (one of fat_tree, dragonfly, hammingmesh, hyperx, torus)", "a map with keys name");
+                      "key 'kind' (one of fat_tree, dragonfly, hammingmesh, hyperx, torus, rail_optimized, rail_only)",
+                      "a map with keys name");
   const ConfigError half = error_of(kBase + "    leaf_down: 42\n");
   EXPECT_EQ(half.key_path(), "topologies[0].leaf_up");
   EXPECT_EQ(half.problem(), "missing required key");

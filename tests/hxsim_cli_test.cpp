@@ -510,4 +510,44 @@ TEST(HxsimTrace, SwitchedTopologiesHaveNoRtlToTrace) {
   EXPECT_FALSE(fs::exists(d / "r.json"));
 }
 
+// `hxsim model` on an LLM workload (docs/rail.md): a given parallelization, a search, a given one
+// that breaks Eq. 12 (exit 2, the equation named, nothing written), a search with no valid
+// strategy (exit 1, said so, nothing written).
+TEST(HxsimModelWorkload, GivenSearchedAndRefused) {
+  const fs::path d = hx::test::scratch_dir("hx_cli_workload");
+  const std::string cfg = std::string(HX_CONFIG_DIR) + "/rail/table4_1t.yaml";
+  hx::test::CliResult r = hx::test::hxsim("model " + cfg + " --out " + (d / "g.json").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("paper (Table 4): computed 70.69 s"), std::string::npos) << r.output;
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(d / "g.json"));
+  EXPECT_EQ(j["iteration"]["mode"], "given");
+  EXPECT_EQ(j["iteration"]["best"]["strategy"]["p"], 64);
+
+  r = hx::test::hxsim("model " + cfg + " --set workload.parallelization=~ --set workload.search.top=3 --quiet --out " +
+                      (d / "s.json").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  j = nlohmann::json::parse(std::ifstream(d / "s.json"));
+  EXPECT_EQ(j["iteration"]["mode"], "search");
+  EXPECT_EQ(j["iteration"]["top"].size(), 3u);
+  EXPECT_LE(j["iteration"]["best"]["iteration_s"].get<double>(), j["paper"]["iteration_time_s"].get<double>() * 1.05);
+
+  r = hx::test::hxsim(
+      "model " + cfg +
+      " --set 'workload.parallelization={tensor: 8, pipeline: 64, data: 1, micro_batch: 1, hb_tensor: 4, "
+      "hb_pipeline: 1, hb_data: 1}' --out " +
+      (d / "bad.json").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("workload.parallelization: expected a parallelization that satisfies Eq. 12"),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(d / "bad.json"));
+
+  r = hx::test::hxsim("model " + cfg +
+                      " --set workload.parallelization=~ --set 'workload.cluster.gpu_memory=1 GiB' --out " +
+                      (d / "none.json").string());
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("no parallelization satisfies Eq. 11-19"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(d / "none.json"));
+}
+
 }  // namespace

@@ -250,7 +250,9 @@ TEST(MultidimModel, RefusesWhatItDoesNotModelAndWritesNothing) {
   const fs::path d = scratch();
   const fs::path out = d / "m.json";
   const test::CliResult torus =
-      test::hxsim("model " + std::string(HX_CONFIG_DIR) + "/torus_32x32_alltoall.yaml --out " + out.string());
+      // Uniform traffic: an all-to-all config goes to the flow model (docs/table2.md).
+      test::hxsim("model " + std::string(HX_CONFIG_DIR) +
+                  "/torus_32x32_alltoall.yaml --set traffic.pattern=uniform --out " + out.string());
   EXPECT_EQ(torus.exit_code, 2) << torus.output;
   EXPECT_NE(torus.output.find("topology.dims"), std::string::npos) << torus.output;
   const fs::path bad = write_file(d / "bad.yaml",

@@ -23,24 +23,26 @@ constexpr double kMaxPrice = 1e9;
 // ---- the keys of one topology ----------------------------------------------------------------------
 
 // The kinds as written in a config: hyperx is a HammingMesh with 1x1 boards.
-enum class KindText { FatTree, Dragonfly, HammingMesh, HyperX, Torus };
-const std::vector<std::pair<std::string, KindText>> kKinds = {{"fat_tree", KindText::FatTree},
-                                                              {"dragonfly", KindText::Dragonfly},
-                                                              {"hammingmesh", KindText::HammingMesh},
-                                                              {"hyperx", KindText::HyperX},
-                                                              {"torus", KindText::Torus}};
+enum class KindText { FatTree, Dragonfly, HammingMesh, HyperX, Torus, RailOptimized, RailOnly };
+const std::vector<std::pair<std::string, KindText>> kKinds = {
+    {"fat_tree", KindText::FatTree},  {"dragonfly", KindText::Dragonfly}, {"hammingmesh", KindText::HammingMesh},
+    {"hyperx", KindText::HyperX},     {"torus", KindText::Torus},         {"rail_optimized", KindText::RailOptimized},
+    {"rail_only", KindText::RailOnly}};
 const std::vector<std::pair<std::string, TreeSpan>> kSpans = {{"line", TreeSpan::Line}, {"board", TreeSpan::Board}};
 const std::vector<std::pair<std::string, Cable>> kCables = {{"dac", Cable::Dac}, {"aoc", Cable::Aoc}};
 
-const std::vector<std::string> kCommonKeys = {"name", "kind", "radix", "planes", "paper"};
+const std::vector<std::string> kCommonKeys = {"name", "kind", "radix", "planes", "paper", "baseline"};
 const std::map<KindText, std::vector<std::string>> kKindKeys = {
     {KindText::FatTree, {"leaf_down", "leaf_up"}},
     {KindText::Dragonfly, {"a", "p", "h", "groups"}},
     {KindText::HammingMesh, {"board", "global", "tree_span", "tree_down", "tree_up", "x_cable", "y_cable"}},
     {KindText::HyperX, {"global", "tree_down", "tree_up", "x_cable", "y_cable"}},
     {KindText::Torus, {"board", "global", "cable"}},
+    {KindText::RailOptimized, {"hb_domain"}},
+    {KindText::RailOnly, {"hb_domain"}},
 };
-const std::vector<std::string> kPaperKeys = {"cost_musd", "diameter"};
+const std::vector<std::string> kPaperKeys = {"cost_musd", "diameter", "switches", "transceivers",
+                                             "cost_reduction_percent"};
 
 std::string kind_text_name(KindText k) {
   for (const auto& o : kKinds)
@@ -107,7 +109,29 @@ PaperReference read_paper(const Field& f) {
     p.has_diameter = true;
     p.diameter = static_cast<unsigned>(d->integer(1, 1000000));
   }
+  if (const auto v = m.get("switches")) {
+    p.has_switches = true;
+    p.switches = v->integer(0, kMaxEndpoints * 8);
+  }
+  if (const auto v = m.get("transceivers")) {
+    p.has_transceivers = true;
+    p.transceivers = v->integer(0, kMaxEndpoints * 64);
+  }
+  if (const auto v = m.get("cost_reduction_percent")) {
+    p.has_cost_reduction = true;
+    p.cost_reduction_percent = static_cast<unsigned>(v->integer(0, 100));
+  }
   return p;
+}
+
+// K of a rail design: it must divide N (cluster.endpoints).
+uint64_t read_hb_domain(const MapFields& m, uint64_t endpoints) {
+  const std::string expected = "an HB domain size K in 1.." + std::to_string(endpoints) +
+                               " that divides cluster.endpoints N = " + std::to_string(endpoints);
+  const Field f = m.required("hb_domain", expected);
+  const uint64_t k = f.integer(1, endpoints, expected);
+  if (endpoints % k) f.fail(expected);
+  return k;
 }
 
 FatTreeParams read_fat_tree(const MapFields& m, unsigned radix) {
@@ -192,7 +216,9 @@ TorusParams read_torus(const MapFields& m) {
 CostConfig::Entry read_topology(const Field& f, const CostConfig& c, const std::vector<CostConfig::Entry>& earlier) {
   const MapFields m(f, "a map describing one topology, with keys name, kind and its parameters");
   CostConfig::Entry e;
-  const KindText kind = m.required("kind", "one of fat_tree, dragonfly, hammingmesh, hyperx, torus").choice(kKinds);
+  const KindText kind =
+      m.required("kind", "one of fat_tree, dragonfly, hammingmesh, hyperx, torus, rail_optimized, rail_only")
+          .choice(kKinds);
   e.kind_text = kind_text_name(kind);
   m.allow(keys_of(kind), [kind](const std::string& key) -> std::string {
     for (const auto& [other, keys] : kKindKeys)
@@ -218,6 +244,8 @@ CostConfig::Entry read_topology(const Field& f, const CostConfig& c, const std::
     case KindText::HammingMesh:
     case KindText::HyperX: e.spec.params = read_hxmesh(m, k, kind == KindText::HyperX); break;
     case KindText::Torus: e.spec.params = read_torus(m); break;
+    case KindText::RailOptimized: e.spec.params = RailOptimizedParams{read_hb_domain(m, c.endpoints)}; break;
+    case KindText::RailOnly: e.spec.params = RailOnlyParams{read_hb_domain(m, c.endpoints)}; break;
   }
 
   const unsigned per_plane = ports_per_plane(e.spec.kind());
@@ -231,6 +259,17 @@ CostConfig::Entry read_topology(const Field& f, const CostConfig& c, const std::
     e.spec.planes = c.endpoint_ports / per_plane;
   }
   if (const auto p = m.get("paper")) e.paper = read_paper(*p);
+  if (const auto b = m.get("baseline")) {
+    std::string names;
+    for (size_t i = 0; i < earlier.size(); ++i) {
+      if (earlier[i].spec.name == b->text()) e.baseline = static_cast<int>(i);
+      names += (i ? ", " : "") + quote_text(earlier[i].spec.name);
+    }
+    if (e.baseline < 0)
+      b->fail("the name of an earlier topology" + (names.empty() ? std::string(" (there is none)") : ": " + names));
+  }
+  if (e.paper.has_cost_reduction && e.baseline < 0)
+    m.map().fail_missing("baseline", "the topology paper.cost_reduction_percent is against");
 
   // Anything the checks above let through but the model rejects is still this topology's error.
   try {
@@ -270,6 +309,8 @@ KeySpec make_schema(CostConfig& c) {
                       price("switch", "14280", c.prices.switch_usd),
                       price("aoc", "603", c.prices.aoc_usd),
                       price("dac", "272", c.prices.dac_usd),
+                      price("transceiver", "0", c.prices.transceiver_usd),
+                      price("switch_port", "0", c.prices.switch_port_usd),
                   }),
           leaf("topologies", P::Required, "a non-empty list of topologies", "",
                [&c](const Field& f) {
@@ -307,8 +348,9 @@ CostConfig load_cost_config_text(const std::string& yaml_text, const std::string
 
 std::vector<std::string> cost_config_keys() {
   std::vector<std::string> keys = {
-      "name",   "description",   "cluster",    "cluster.endpoints", "cluster.radix", "cluster.endpoint_ports",
-      "prices", "prices.switch", "prices.aoc", "prices.dac",        "topologies"};
+      "name",      "description",   "cluster",    "cluster.endpoints", "cluster.radix",      "cluster.endpoint_ports",
+      "prices",    "prices.switch", "prices.aoc", "prices.dac",        "prices.transceiver", "prices.switch_port",
+      "topologies"};
   std::vector<std::string> element = kCommonKeys;
   for (const auto& kind : kKinds)
     for (const std::string& k : kKindKeys.at(kind.second))

@@ -25,6 +25,16 @@ struct PaperReference {
   double cost_musd = 0;
   bool has_diameter = false;
   unsigned diameter = 0;
+  // Wang et al., Table 2: switches (#SW), transceivers (#TR) and the cost reduction against the
+  // topology's baseline, as printed (whole percent).
+  bool has_switches = false;
+  uint64_t switches = 0;
+  bool has_transceivers = false;
+  uint64_t transceivers = 0;
+  bool has_cost_reduction = false;
+  unsigned cost_reduction_percent = 0;
+
+  bool any() const { return has_cost || has_diameter || has_switches || has_transceivers || has_cost_reduction; }
 };
 
 struct CostConfig {
@@ -41,6 +51,7 @@ struct CostConfig {
     TopologySpec spec;
     PaperReference paper;
     std::string kind_text;  // as written: "hyperx" for a HammingMesh with 1x1 boards
+    int baseline = -1;      // `baseline`: the earlier topology this one's cost reduction is against
   };
   std::vector<Entry> topologies;
 };

@@ -17,6 +17,13 @@ std::vector<TopologyCost> evaluate_all(const CostConfig& config);
 /// Relative deviation of a computed value from the paper's: computed / paper - 1.
 double deviation(double computed, double paper);
 
+/// 1 - cost / the baseline's cost: the saving a design makes over its baseline (Table 2's
+/// "Cost Reduction").
+double cost_reduction(const TopologyCost& r, const TopologyCost& baseline);
+
+/// A fraction as Table 2 prints it: whole percent, truncated (37.5% is printed 37%).
+unsigned printed_percent(double fraction);
+
 /// The results JSON: {"hxsim": {command, config, name}, "cluster", "prices", "topologies": [...]}.
 nlohmann::ordered_json cost_json(const CostConfig& config, const std::vector<TopologyCost>& results);
 

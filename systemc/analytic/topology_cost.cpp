@@ -306,7 +306,96 @@ TopologyCost eval_torus(const TopologySpec& s, const TorusParams& p) {
   return r;
 }
 
+// ---- rail-optimized and rail-only GPU clusters (Wang et al., section 6.5) -------------------------
+
+// N and K as the rail designs need them: K divides N.
+uint64_t rail_count(const TopologySpec& s, uint64_t k_domain, const char* kind) {
+  if (k_domain < 1 || s.target_endpoints % k_domain)
+    invalid(std::string(kind) + ": the HB domain size K = " + str(k_domain) +
+            " must divide N = " + str(s.target_endpoints));
+  return k_domain;
+}
+
+// Two transceivers per link, every link optical (the NIC-to-leaf links included).
+void rail_links(TopologyCost& r, uint64_t nic_links, uint64_t switch_links) {
+  r.per_plane.transceivers = 2 * (nic_links + switch_links);
+  r.derivation.push_back("links = " + str(nic_links) + " NIC-to-leaf + " + str(switch_links) +
+                         " between switches; transceivers = 2 x links = " + str(r.per_plane.transceivers));
+}
+
+TopologyCost eval_rail_optimized(const TopologySpec& s, const RailOptimizedParams& p) {
+  const uint64_t n = s.target_endpoints, rails = rail_count(s, p.hb_domain, "rail_optimized");
+  const unsigned k = s.radix;
+  const FatTree t = build_fat_tree(n, k, k / 2, k / 2);
+
+  TopologyCost r;
+  r.target_endpoints = n;
+  r.endpoints = n;
+  r.per_plane.switches = t.switches();
+  r.diameter = t.diameter();
+  r.bisection_cut_links = t.levels() == 1 ? n / 2.0 : std::min(t.uplinks, n) / 2.0;
+  r.half_injection_links = n / 2.0;
+  r.structure = {{"hb_domain", rails},  {"rails", rails},  {"gpus_per_rail", n / rails},
+                 {"tiers", t.levels()}, {"clos_count", 1}, {"switches_per_clos", t.switches()}};
+  r.derivation.push_back("one full-bisection Clos of all N = " + str(n) + " NICs (" + str(rails) +
+                         " rails of the same switches, joined by the spine)");
+  describe_tree(t, n, "Clos", r.derivation);
+  r.derivation.push_back("switches = " + str(t.switches()) + " (= (2 x " + str(t.levels()) + " tiers - 1) N/k = " +
+                         ratio_text((2.0 * t.levels() - 1) * double(n) / k) + " when k/2 divides N)");
+  rail_links(r, n, t.inter_switch_cables());
+  return r;
+}
+
+TopologyCost eval_rail_only(const TopologySpec& s, const RailOnlyParams& p) {
+  const uint64_t n = s.target_endpoints, rails = rail_count(s, p.hb_domain, "rail_only");
+  const uint64_t per_rail = n / rails;
+  const unsigned k = s.radix;
+
+  TopologyCost r;
+  r.target_endpoints = n;
+  r.endpoints = n;
+  r.half_injection_links = n / 2.0;
+  r.derivation.push_back(str(rails) + " rails of N/K = " + str(n) + " / " + str(rails) + " = " + str(per_rail) +
+                         " NICs, one Clos each, no spine");
+  if (per_rail <= k) {
+    // One switch tier: a switch holds floor(k / per_rail) whole rails, kept apart by its
+    // configuration (the paper's N/k switches for one tier).
+    const uint64_t rails_per_switch = k / per_rail;
+    r.per_plane.switches = ceil_div(rails, rails_per_switch);
+    r.diameter = 2;
+    r.bisection_cut_links = double(rails) * (per_rail / 2);
+    r.structure = {{"hb_domain", rails},
+                   {"rails", rails},
+                   {"gpus_per_rail", per_rail},
+                   {"tiers", 1},
+                   {"rails_per_switch", rails_per_switch}};
+    r.derivation.push_back("a rail fits one " + str(k) + "-port switch: floor(" + str(k) + " / " + str(per_rail) +
+                           ") = " + str(rails_per_switch) + " rails per switch, ceil(" + str(rails) + " / " +
+                           str(rails_per_switch) + ") = " + str(r.per_plane.switches) +
+                           " switches (= N/k = " + ratio_text(double(n) / k) + " when the rails fill the switches)");
+    rail_links(r, n, 0);
+  } else {
+    const FatTree t = build_fat_tree(per_rail, k, k / 2, k / 2);
+    r.per_plane.switches = rails * t.switches();
+    r.diameter = t.diameter();
+    r.bisection_cut_links = double(rails) * std::min(t.uplinks, per_rail) / 2.0;
+    r.structure = {{"hb_domain", rails},  {"rails", rails},      {"gpus_per_rail", per_rail},
+                   {"tiers", t.levels()}, {"clos_count", rails}, {"switches_per_clos", t.switches()}};
+    describe_tree(t, per_rail, "rail Clos", r.derivation);
+    r.derivation.push_back("switches = " + str(rails) + " rails x " + str(t.switches()) + " = " +
+                           str(r.per_plane.switches) + " (= (2 x " + str(t.levels()) + " tiers - 1) N/k = " +
+                           ratio_text((2.0 * t.levels() - 1) * double(n) / k) + " when k/2 divides N/K)");
+    rail_links(r, n, rails * t.inter_switch_cables());
+  }
+  r.notes.push_back(
+      "rail-only: the network joins GPUs of one rail only; traffic between rails is forwarded "
+      "through the HB domain, which this cost leaves out; the bisection is that of halving every rail");
+  return r;
+}
+
 }  // namespace
+
+unsigned clos_tiers(uint64_t n, unsigned radix) { return build_fat_tree(n, radix, radix / 2, radix / 2).levels(); }
 
 std::string cable_name(Cable c) { return c == Cable::Dac ? "dac" : "aoc"; }
 std::string tree_span_name(TreeSpan s) { return s == TreeSpan::Line ? "line" : "board"; }
@@ -317,6 +406,8 @@ std::string kind_name(Kind k) {
     case Kind::Dragonfly: return "dragonfly";
     case Kind::HammingMesh: return "hammingmesh";
     case Kind::Torus: return "torus";
+    case Kind::RailOptimized: return "rail_optimized";
+    case Kind::RailOnly: return "rail_only";
   }
   return "?";
 }
@@ -324,7 +415,8 @@ std::string kind_name(Kind k) {
 unsigned ports_per_plane(Kind k) { return k == Kind::HammingMesh || k == Kind::Torus ? 4 : 1; }
 
 double Equipment::cost_usd(const Prices& p) const {
-  return double(switches) * p.switch_usd + double(dac) * p.dac_usd + double(aoc) * p.aoc_usd;
+  return double(switches) * p.switch_usd + double(dac) * p.dac_usd + double(aoc) * p.aoc_usd +
+         double(transceivers) * p.transceiver_usd + double(switch_ports) * p.switch_port_usd;
 }
 
 uint64_t FatTree::switches() const {
@@ -389,6 +481,8 @@ TopologyCost evaluate(const TopologySpec& spec, const Prices& prices) {
         if constexpr (std::is_same_v<P, DragonflyParams>) return eval_dragonfly(spec, p);
         if constexpr (std::is_same_v<P, HxMeshParams>) return eval_hxmesh(spec, p);
         if constexpr (std::is_same_v<P, TorusParams>) return eval_torus(spec, p);
+        if constexpr (std::is_same_v<P, RailOptimizedParams>) return eval_rail_optimized(spec, p);
+        if constexpr (std::is_same_v<P, RailOnlyParams>) return eval_rail_only(spec, p);
       },
       spec.params);
   r.name = spec.name;
@@ -396,10 +490,14 @@ TopologyCost evaluate(const TopologySpec& spec, const Prices& prices) {
   r.target_endpoints = spec.target_endpoints;
   r.radix = spec.radix;
   r.planes = spec.planes;
+  r.per_plane.switch_ports = r.per_plane.switches * spec.radix;
   set_totals(r, prices);
   r.derivation.push_back("per plane " + str(r.per_plane.switches) + " switches, " + str(r.per_plane.dac) + " DAC, " +
-                         str(r.per_plane.aoc) + " AoC; x " + str(r.planes) + " planes = " + str(r.total.switches) +
-                         " switches, " + str(r.total.dac) + " DAC, " + str(r.total.aoc) + " AoC");
+                         str(r.per_plane.aoc) + " AoC" +
+                         (r.per_plane.transceivers ? ", " + str(r.per_plane.transceivers) + " transceivers" : "") +
+                         "; x " + str(r.planes) + " planes = " + str(r.total.switches) + " switches, " +
+                         str(r.total.dac) + " DAC, " + str(r.total.aoc) + " AoC" +
+                         (r.total.transceivers ? ", " + str(r.total.transceivers) + " transceivers" : ""));
   return r;
 }
 

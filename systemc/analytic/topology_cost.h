@@ -25,6 +25,13 @@
 //    inter-switch cables AoC. Four ports per plane, so 4 planes for 16 ports. HyperX = Hx1Mesh.
 //  - 2D torus of a x b boards (switchless): the board edges connect to the neighbouring boards
 //    with wrap-around; one cable per edge port pair. Four ports per plane.
+//  - Rail-optimized and rail-only GPU clusters (Wang et al., "How to build low-cost networks for
+//    large language models", section 6.5, Table 2): N GPUs in HB domains of K; GPU i of every
+//    domain has one NIC on rail i. Rail-optimized joins all N NICs in one full-bisection Clos
+//    (a nonblocking fat tree of radix-k switches); rail-only builds one Clos per rail of N/K
+//    NICs and no spine, and rails smaller than a switch share it (a switch partitioned into
+//    floor(k / (N/K)) rails). Every link, the NIC-to-leaf links included, is optical with two
+//    transceivers. Priced per transceiver and per switch port (docs/rail.md).
 #pragma once
 
 #include <cstdint>
@@ -35,11 +42,16 @@
 
 namespace hx::cost {
 
-/// Equipment prices in dollars (appendix A-E: Colfax, March 2022, 100 Gb/s parts).
+/// Equipment prices in dollars (appendix A-E: Colfax, March 2022, 100 Gb/s parts). The rail
+/// designs are priced per transceiver and per switch port instead (Wang et al., section 6.5,
+/// footnote: $374 per transceiver, $748 per 400 Gb/s switch port); both default to 0 so that
+/// the HammingMesh paper's prices stay as they were.
 struct Prices {
-  double switch_usd = 14280;  // one switch of the configured radix (Edgecore AS7816-64X)
-  double aoc_usd = 603;       // one 20 m active optical cable
-  double dac_usd = 272;       // one 5 m passive copper cable
+  double switch_usd = 14280;   // one switch of the configured radix (Edgecore AS7816-64X)
+  double aoc_usd = 603;        // one 20 m active optical cable
+  double dac_usd = 272;        // one 5 m passive copper cable
+  double transceiver_usd = 0;  // one optical transceiver (two per optical link)
+  double switch_port_usd = 0;  // one switch port, on top of switch_usd per switch
 };
 
 enum class Cable { Dac, Aoc };
@@ -50,10 +62,12 @@ struct Equipment {
   uint64_t switches = 0;
   uint64_t dac = 0;
   uint64_t aoc = 0;
+  uint64_t transceivers = 0;  // pluggable optics of the rail designs (two per link)
+  uint64_t switch_ports = 0;  // switches x radix, for a per-port switch price
 
   void add_cables(Cable type, uint64_t n) { (type == Cable::Dac ? dac : aoc) += n; }
   double cost_usd(const Prices& p) const;
-  Equipment times(uint64_t n) const { return {switches * n, dac * n, aoc * n}; }
+  Equipment times(uint64_t n) const { return {switches * n, dac * n, aoc * n, transceivers * n, switch_ports * n}; }
 };
 
 // ---- fat trees (also the trees of a HammingMesh) ---------------------------------------------
@@ -122,11 +136,25 @@ struct TorusParams {
   Cable cable = Cable::Aoc;  // inter-board cables (Table II prices them as AoC; see docs/cost.md)
 };
 
-enum class Kind { FatTree, Dragonfly, HammingMesh, Torus };
-std::string kind_name(Kind k);  // "fat_tree", "dragonfly", "hammingmesh", "torus"
+/// A GPU cluster of HB domains (Wang et al.): N = the target endpoints, in domains of
+/// hb_domain GPUs (K, dividing N). The network joins the GPUs' NICs; the HB domains (NVLink /
+/// NVSwitch) are not part of the network's cost.
+struct RailOptimizedParams {
+  uint64_t hb_domain = 1;  // K: only the rail count; one full-bisection Clos joins every NIC
+};
+struct RailOnlyParams {
+  uint64_t hb_domain = 1;  // K: K rails of N/K NICs, each its own Clos, no spine
+};
 
-/// Network ports one endpoint spends per plane: 1 for fat trees and Dragonflies, 4 (N, E, S, W)
-/// for HammingMesh and torus.
+enum class Kind { FatTree, Dragonfly, HammingMesh, Torus, RailOptimized, RailOnly };
+std::string kind_name(Kind k);  // "fat_tree", "dragonfly", "hammingmesh", "torus", "rail_optimized", "rail_only"
+
+/// Clos tiers a nonblocking fat tree of radix-k switches needs for n endpoints: 1 for n <= k,
+/// else the levels of build_fat_tree (2 up to k^2/2, 3 up to k^3/4, ...).
+unsigned clos_tiers(uint64_t n, unsigned radix);
+
+/// Network ports one endpoint spends per plane: 1 for fat trees, Dragonflies and the rail
+/// designs (one NIC), 4 (N, E, S, W) for HammingMesh and torus.
 unsigned ports_per_plane(Kind k);
 
 struct TopologySpec {
@@ -134,7 +162,7 @@ struct TopologySpec {
   uint64_t target_endpoints = 0;  // the cluster size asked for
   unsigned radix = 64;            // switch ports
   unsigned planes = 1;
-  std::variant<FatTreeParams, DragonflyParams, HxMeshParams, TorusParams> params;
+  std::variant<FatTreeParams, DragonflyParams, HxMeshParams, TorusParams, RailOptimizedParams, RailOnlyParams> params;
 
   Kind kind() const { return static_cast<Kind>(params.index()); }
 };

@@ -4,6 +4,9 @@
 #include <stdexcept>
 
 #include "fabric_topology.h"
+#include "flow_model.h"
+#include "llm_report.h"
+#include "llm_workload_config.h"
 #include "network_cost.h"
 
 namespace hx {
@@ -89,6 +92,20 @@ nlohmann::ordered_json model_results(const SimConfig& cfg) {
   job["bw_utilization"] = bandwidth_utilization(dims, fractions);
   j["collective"]["jobs"] = ordered_json::array({job});
   return j;
+}
+
+ModelOutput model_file(const std::string& path, const std::vector<std::string>& overrides) {
+  if (llm::is_workload_config(path)) {
+    const nlohmann::ordered_json j = llm::workload_results(llm::load_workload_config(path, overrides));
+    return {j, llm::workload_summary(j)};
+  }
+  const SimConfig cfg = load_config(path, overrides);
+  if (!cfg.collective.enabled && cfg.traffic.pattern == Pattern::AllToAll) {
+    const nlohmann::ordered_json j = flow_results(cfg);
+    return {j, flow_summary(j)};
+  }
+  const nlohmann::ordered_json j = model_results(cfg);
+  return {j, model_summary(j)};
 }
 
 std::string model_summary(const nlohmann::ordered_json& j) {

@@ -2,7 +2,16 @@
 // `hxsim run`, the same topology builders and schedules, timed by closed-form models instead of
 // cycles, so that paper-scale systems (1,024 NPUs, GiB messages) take well under a second.
 //
-// What it models today: a hierarchical collective (collective.algorithm hierarchical) on a
+// It times two kinds of thing, told apart by the config: a config with a top-level `workload:`
+// section is an LLM training workload on a cluster of HB domains (systemc/analytic/llm_*.h,
+// docs/rail.md): its iteration time for a given parallelization, or the best ones of an
+// exhaustive search. A config without a collective section whose traffic.pattern is alltoall
+// is saturating all-to-all on a fabric (HammingMesh, HyperX, fat tree, Dragonfly, torus): the
+// flow-level model of flow_model.h gives its global bandwidth from the same netlist the cycle
+// model builds (max-min fair rates over each routing function's routes, docs/table2.md). Every
+// other config is a collective on a system, as follows.
+//
+// Collectives: a hierarchical collective (collective.algorithm hierarchical) on a
 // platform of dimensions (FabricTopology::dimensions(), topology.kind multidim): the chunk
 // schedule of collective/dim_schedule.h (baseline or Themis, FIFO or SCF), timed by its
 // alpha-beta model of each dimension. Other configs are refused with the reason.
@@ -14,6 +23,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "nlohmann/json.hpp"
 #include "sim_config.h"
@@ -26,5 +36,17 @@ nlohmann::ordered_json model_results(const SimConfig& cfg);
 
 /// The stdout summary of model_results' document.
 std::string model_summary(const nlohmann::ordered_json& j);
+
+/// What `hxsim model PATH` prints and writes.
+struct ModelOutput {
+  nlohmann::ordered_json results;
+  std::string summary;
+};
+
+/// `hxsim model PATH`: dispatches on the config -- a `workload:` config to the LLM iteration
+/// model, an all-to-all traffic config to the flow model (flow_results), any other to
+/// model_results. Throws ConfigError (bad input), std::invalid_argument (a
+/// config the backend does not model), llm::NoValidStrategy (a search that finds nothing).
+ModelOutput model_file(const std::string& path, const std::vector<std::string>& overrides);
 
 }  // namespace hx

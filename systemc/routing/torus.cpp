@@ -6,6 +6,7 @@
 // of channel waits; entering a new dimension starts again on VC 0.
 #include "network_switch.h"
 #include "routing_function.h"
+#include "torus_route.h"
 
 namespace hx {
 
@@ -16,21 +17,18 @@ class DorDateline : public RoutingFunction {
   explicit DorDateline(const RoutingContext& ctx) : c_(ctx) {}
 
   RouteChoice route(const Flit& head, unsigned in, unsigned vc, const NetworkSwitch& sw) override {
-    enum : unsigned { kLocal = 0, kN = 1, kE = 2, kS = 3, kW = 4 };
     const unsigned dst = c_.addressing.terminal(head);  // endpoint addressing
     const unsigned X = c_.size_x, Y = c_.size_y, x = c_.x, y = c_.y;
-    const unsigned dx = dst % X, dy = dst / X;
-    unsigned port = kLocal, ov = vc;
-    if (dx != x) {
-      const bool east = (dx + X - x) % X <= X / 2;
-      port = east ? kE : kW;
-      const bool in_x = in == kE || in == kW;  // still travelling along x
+    const unsigned port = dor_torus_port(x, y, X, Y, dst);
+    unsigned ov = vc;
+    if (port == kTorusE || port == kTorusW) {
+      const bool east = port == kTorusE;
+      const bool in_x = in == kTorusE || in == kTorusW;  // still travelling along x
       const bool wraps = east ? x == X - 1 : x == 0;
       ov = wraps ? 1 : (in_x ? vc : 0);
-    } else if (dy != y) {
-      const bool north = (dy + Y - y) % Y <= Y / 2;
-      port = north ? kN : kS;
-      const bool in_y = in == kN || in == kS;
+    } else if (port == kTorusN || port == kTorusS) {
+      const bool north = port == kTorusN;
+      const bool in_y = in == kTorusN || in == kTorusS;
       const bool wraps = north ? y == Y - 1 : y == 0;
       ov = wraps ? 1 : (in_y ? vc : 0);
     }

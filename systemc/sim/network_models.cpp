@@ -12,6 +12,7 @@
 #include "config_reader.h"
 #include "fabric_topology.h"
 #include "gtkw.h"
+#include "llm_workload_config.h"
 #include "named_registry.h"
 #include "network_cost.h"
 #include "nv_routing.h"
@@ -224,6 +225,8 @@ std::string config_reference() {
       if (t->model() == m.name) kinds += (kinds.empty() ? "`" : ", `") + std::string(t->kind()) + "`";
     md += "\n## Model " + m.name + ": topology.kind " + kinds + "\n\n" + keys_markdown(m.keys());
   }
+  md += "\n## LLM training workload: `hxsim model` on a config with `workload:` (docs/rail.md)\n\n" +
+        keys_markdown(llm::workload_config_keys());
   return md;
 }
 

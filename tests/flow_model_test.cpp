@@ -1,0 +1,130 @@
+// flow_model_test.cpp: the flow-level model (systemc/model/flow_model.h): progressive filling on
+// hand-solvable channel sets, and all-to-all on small systems whose loads can be counted by hand.
+// Every expected figure below is derived in the comment beside it.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "flow_graph.h"
+#include "flow_model.h"
+#include "maxmin.h"
+#include "sim_config.h"
+
+namespace hx {
+namespace {
+
+const std::string kConfigDir = HX_CONFIG_DIR;
+
+FlowUse use(std::vector<std::pair<uint32_t, double>> c) { return FlowUse{std::move(c)}; }
+
+TEST(MaxMin, TwoFlowsOnOneLinkGetHalfEach) {
+  // One channel of capacity 1, two flows: both grow to 1/2 and fill it.
+  const MaxMinResult r = maxmin_rates({1.0}, {use({{0, 1.0}}), use({{0, 1.0}})});
+  EXPECT_DOUBLE_EQ(r.rates[0], 0.5);
+  EXPECT_DOUBLE_EQ(r.rates[1], 0.5);
+  EXPECT_EQ(r.levels, 1u);
+}
+
+TEST(MaxMin, ParkingLotFreezesAtTheFirstFullChannel) {
+  // Channel 0 (capacity 1) carries A and B, channel 1 (capacity 2) carries A and C. Level 1: the
+  // rates grow together to 1/2, when channel 0 is full (2 x 1/2 = 1) and channel 1 holds 1.
+  // A and B freeze at 1/2. Level 2: C alone takes the rest of channel 1, 2 - 1/2 = 3/2.
+  const MaxMinResult r = maxmin_rates({1.0, 2.0}, {use({{0, 1.0}, {1, 1.0}}), use({{0, 1.0}}), use({{1, 1.0}})});
+  EXPECT_DOUBLE_EQ(r.rates[0], 0.5);
+  EXPECT_DOUBLE_EQ(r.rates[1], 0.5);
+  EXPECT_DOUBLE_EQ(r.rates[2], 1.5);
+  EXPECT_EQ(r.levels, 2u);
+}
+
+TEST(MaxMin, SplitFlowCountsItsShareOnEachChannel) {
+  // A is split evenly over channels 0 and 1 (capacity 1 each); B uses channel 0 alone. At common
+  // rate r channel 0 holds r/2 + r = 3r/2, channel 1 holds r/2: channel 0 fills at r = 2/3,
+  // which freezes both (A uses channel 0 too).
+  const MaxMinResult r = maxmin_rates({1.0, 1.0}, {use({{0, 0.5}, {1, 0.5}}), use({{0, 1.0}})});
+  EXPECT_NEAR(r.rates[0], 2.0 / 3, 1e-12);
+  EXPECT_NEAR(r.rates[1], 2.0 / 3, 1e-12);
+}
+
+TEST(MaxMin, FlowWithoutChannelsIsUnbounded) {
+  const MaxMinResult r = maxmin_rates({1.0}, {use({}), use({{0, 1.0}})});
+  EXPECT_TRUE(std::isinf(r.rates[0]));
+  EXPECT_DOUBLE_EQ(r.rates[1], 1.0);
+}
+
+nlohmann::ordered_json flow(const std::string& config, const std::vector<std::string>& overrides) {
+  return flow_results(load_config(kConfigDir + "/" + config, overrides));
+}
+
+TEST(FlowModel, SingleSwitchTreeSaturatesEveryPort) {
+  // 8 endpoints on one 64-port switch: each endpoint's ejection link carries the 7 flows to it,
+  // so the common rate is 1/7 flit per cycle and every endpoint accepts 7 x 1/7 = 1 of its link.
+  const auto j = flow("fat_tree_1024_alltoall.yaml", {"topology.endpoints=8"});
+  EXPECT_NEAR(j["traffic"]["flow_rate_flits_per_cycle"].get<double>(), 1.0 / 7, 1e-12);
+  EXPECT_NEAR(j["traffic"]["global_bandwidth"]["share_of_plane_links"].get<double>(), 1.0, 1e-12);
+}
+
+TEST(FlowModel, TaperedTreeIsBoundByItsUpLinks) {
+  // 128 endpoints on 64-port switches tapered 1 : 0.2549 -> leaves of 51 down and 13 up ports
+  // (cost.md's 75% tree): 3 leaves (51 + 51 + 26 endpoints). Leaf 0 sends to the 77 endpoints
+  // outside it: 51 x 77 flows over 13 up links, 302.08 flows per link, more than any ejection
+  // link's 127: lambda = 13 / (51 x 77), accepted 127 x 13 / (51 x 77) = 0.4204.
+  const auto j = flow("fat_tree_1024_alltoall.yaml", {"topology.endpoints=128", "topology.tree.taper=0.2549"});
+  EXPECT_NEAR(j["traffic"]["accepted"].get<double>(), 127.0 * 13 / (51 * 77), 1e-9);
+  EXPECT_EQ(j["traffic"]["bottleneck"], "network");
+}
+
+TEST(FlowModel, TorusTakesTheDimensionOrderPath) {
+  // 8x8 torus (4x4 boards of 2x2), dimension order, ties (offset 4) east/north. The east link
+  // out of column c in row y carries the flows of row y's sources with x-offset k = 1..4 that
+  // pass it (k sources each) to any of the 8 rows: 8 x (1 + 2 + 3 + 4) = 80; the west links only
+  // 8 x (1 + 2 + 3) = 48, y alike. lambda = 1/80, below injection's 1/63: accepted 63/80, and
+  // 63/80/4 of the plane's four links. (Splitting the ties evenly would give 64 per link.)
+  const auto j = flow("torus_32x32_alltoall.yaml", {"topology.global=4x4"});
+  EXPECT_NEAR(j["traffic"]["flow_rate_flits_per_cycle"].get<double>(), 1.0 / 80, 1e-12);
+  EXPECT_NEAR(j["traffic"]["global_bandwidth"]["share_of_plane_links"].get<double>(), 63.0 / 80 / 4, 1e-12);
+}
+
+TEST(FlowModel, HyperXRowIsBoundByTheLocalPort) {
+  // A 4x1 HyperX (1x1 boards, one row tree, no column tree needed): every router reaches the 3
+  // others through the one switch, so nothing is shared but the local ports: each takes 3 flows
+  // at 1 flit per cycle: lambda = 1/3, accepted 1, 1/4 of the plane's links.
+  const auto j = flow("hyperx_32x32_alltoall.yaml", {"topology.global=4x1"});
+  EXPECT_NEAR(j["traffic"]["flow_rate_flits_per_cycle"].get<double>(), 1.0 / 3, 1e-12);
+  EXPECT_NEAR(j["traffic"]["global_bandwidth"]["share_of_plane_links"].get<double>(), 0.25, 1e-12);
+}
+
+// The lowest max-min rate is the first filling level, which is lambda by definition: the
+// per-destination sums and the per-flow routes must agree, on every routing.
+class FlowModelSystems : public ::testing::TestWithParam<std::pair<const char*, std::vector<std::string>>> {};
+
+TEST_P(FlowModelSystems, MaxMinFloorIsTheCommonRate) {
+  const auto j = flow(GetParam().first, GetParam().second);
+  const double lambda = j["traffic"]["flow_rate_flits_per_cycle"].get<double>();
+  ASSERT_TRUE(j["traffic"].contains("maxmin"));
+  EXPECT_NEAR(j["traffic"]["maxmin"]["min_flits_per_cycle"].get<double>(), lambda, 1e-9 * lambda);
+  EXPECT_GE(j["traffic"]["maxmin"]["mean_flits_per_cycle"].get<double>(), lambda * (1 - 1e-9));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Small, FlowModelSystems,
+    ::testing::Values(std::make_pair("hx2mesh_4x4_alltoall.yaml", std::vector<std::string>{}),
+                      std::make_pair("hx4mesh_2x2_alltoall.yaml", std::vector<std::string>{}),
+                      std::make_pair("torus_32x32_alltoall.yaml", std::vector<std::string>{"topology.global=4x4"}),
+                      std::make_pair("fat_tree_1024_alltoall.yaml",
+                                     std::vector<std::string>{"topology.endpoints=96", "topology.tree.taper=0.5238"}),
+                      std::make_pair("dragonfly_1024_alltoall.yaml",
+                                     std::vector<std::string>{"topology.dragonfly.a=4", "topology.dragonfly.p=2",
+                                                              "topology.dragonfly.h=2", "topology.dragonfly.groups=9"}),
+                      std::make_pair("dragonfly_1024_alltoall.yaml",
+                                     std::vector<std::string>{"routing.algorithm=dragonfly_minimal",
+                                                              "topology.dragonfly.a=4", "topology.dragonfly.p=2",
+                                                              "topology.dragonfly.h=2",
+                                                              "topology.dragonfly.groups=9"})));
+
+TEST(FlowModel, RefusesOtherTraffic) {
+  EXPECT_THROW(flow("hx2mesh_4x4_alltoall.yaml", {"traffic.pattern=uniform"}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace hx
