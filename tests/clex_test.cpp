@@ -1,0 +1,206 @@
+// clex_test.cpp: the CLEX graph (systemc/topology/clex_graph.h), its routes (clex_paths.h) and
+// the properties issue 21 lists: node and link counts, degrees, the diameter bound of section
+// II-B, valid paths for both schemes, determinism from a seed. Expected figures are hand-derived
+// (the derivation beside each) or the paper's.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "clex_graph.h"
+#include "clex_paths.h"
+
+namespace hx::clex {
+namespace {
+
+uint64_t choose(unsigned n, unsigned r) {
+  uint64_t c = 1;
+  for (unsigned i = 0; i < r; ++i) c = c * (n - i) / (i + 1);
+  return c;
+}
+
+TEST(ClexGraph, NodeAndLinkCounts) {
+  // k=4, L=3: 4^3 = 64 nodes. Level 1: 16 cliques of 4, 6 links each = 96. Levels 2 and 3: the
+  // 64 * 3/4 = 48 nodes with d_{l-1} != d_0 pair up: 24 links each.
+  const ClexGraph g(4, 3);
+  EXPECT_EQ(g.nodes(), 64u);
+  EXPECT_EQ(g.link_count(1), 96u);
+  EXPECT_EQ(g.link_count(2), 24u);
+  EXPECT_EQ(g.link_count(3), 24u);
+  // The same counts by enumerating every node's neighbours (each link seen from both ends).
+  for (unsigned k : {2u, 3u, 4u, 5u, 8u}) {
+    for (unsigned L : {1u, 2u, 3u}) {
+      const ClexGraph h(k, L);
+      std::vector<uint64_t> per_level(L + 1, 0);
+      for (Node n = 0; n < h.nodes(); ++n)
+        for (Node m : h.neighbours(n)) {
+          const unsigned l = h.link_level(n, m);
+          ASSERT_GE(l, 1u);
+          ASSERT_EQ(h.link_level(m, n), l) << "links are bidirectional";
+          ++per_level[l];
+        }
+      for (unsigned l = 1; l <= L; ++l) EXPECT_EQ(per_level[l], 2 * h.link_count(l)) << k << "^" << L << " level " << l;
+    }
+  }
+}
+
+TEST(ClexGraph, DegreesFollowTheOmittedSelfLinks) {
+  // Degree k-1+j where j counts levels l in 2..L with d_{l-1} != d_0: for each d_0 (k values)
+  // the L-1 higher digits each differ from it in k-1 of k values, so C(L-1, j) (k-1)^j k nodes
+  // have degree k-1+j.
+  const unsigned k = 5, L = 4;
+  const ClexGraph g(k, L);
+  std::map<unsigned, uint64_t> hist;
+  for (Node n = 0; n < g.nodes(); ++n) {
+    EXPECT_EQ(g.degree(n), g.neighbours(n).size());
+    ++hist[g.degree(n)];
+  }
+  for (unsigned j = 0; j < L; ++j) {
+    uint64_t expect = choose(L - 1, j) * k;
+    for (unsigned i = 0; i < j; ++i) expect *= k - 1;
+    EXPECT_EQ(hist[k - 1 + j], expect) << "degree " << k - 1 + j;
+  }
+  EXPECT_EQ(g.degree(0), k - 1);  // 0.0.0.0: every level's link would be a self link
+  EXPECT_EQ(g.degree(1 + 2 * 5 + 3 * 25 + 4 * 125), k - 1 + L - 1);
+}
+
+TEST(ClexGraph, LevelsAreBalanced) {
+  // Between any two level-(l-1) copies of a level-l copy run exactly k^{l-2} level-l links.
+  const unsigned k = 4, L = 3;
+  const ClexGraph g(k, L);
+  for (unsigned l = 2; l <= L; ++l) {
+    std::map<std::pair<Node, Node>, unsigned> between;
+    for (Node n = 0; n < g.nodes(); ++n)
+      if (g.has_partner(n, l)) ++between[{n / g.power(l - 1), g.partner(n, l) / g.power(l - 1)}];
+    for (const auto& [pair, count] : between) EXPECT_EQ(count, g.power(l - 2));
+    // every ordered pair of distinct sub-copies inside each level-l copy
+    EXPECT_EQ(between.size(), g.nodes() / g.power(l) * k * (k - 1));
+  }
+}
+
+TEST(ClexGraph, DiameterWithinTheBound) {
+  // Section II-B's footnote: D(l) <= 2 D(l-1) + 1, D(1) = 1, so D(L) <= 2^L - 1. clex_minimal
+  // shows the tighter 2(L-1)+1.
+  for (auto [k, L] : {std::pair{4u, 3u}, std::pair{3u, 4u}, std::pair{2u, 5u}}) {
+    const ClexGraph g(k, L);
+    uint32_t diameter = 0;
+    for (Node s = 0; s < g.nodes(); ++s)
+      for (uint32_t d : bfs_distances(g, s)) {
+        ASSERT_NE(d, UINT32_MAX) << "connected";
+        diameter = std::max(diameter, d);
+      }
+    EXPECT_LE(diameter, (1u << L) - 1);
+    EXPECT_LE(diameter, 2 * (L - 1) + 1);
+  }
+}
+
+TEST(ClexPaths, BothSchemesDeliverOnLinks) {
+  const ClexGraph g(4, 3);
+  Rng rng(7);
+  for (Node s = 0; s < g.nodes(); ++s)
+    for (Node d = 0; d < g.nodes(); ++d) {
+      for (int scheme = 0; scheme < 2; ++scheme) {
+        const std::vector<Node> p = scheme == 0 ? minimal_path(g, s, d) : balanced_path(g, s, d, rng);
+        ASSERT_EQ(p.front(), s);
+        ASSERT_EQ(p.back(), d);
+        for (std::size_t i = 1; i < p.size(); ++i) ASSERT_GE(g.link_level(p[i - 1], p[i]), 1u) << g.label(p[i - 1]);
+        const Scheme sc = scheme == 0 ? Scheme::Minimal : Scheme::Balanced;
+        ASSERT_LT(long_range_hops(g, p), vcs_needed(sc, g.levels())) << "a VC for every long-range hop";
+        if (scheme == 0) {
+          ASSERT_LE(p.size() - 1, 2 * (g.levels() - 1) + 1);
+        }
+      }
+    }
+}
+
+TEST(ClexPaths, SameSeedSamePath) {
+  const ClexGraph g(8, 3);
+  Rng a(42), b(42), c(43);
+  bool differs = false;
+  for (Node s = 0; s < 512; s += 37)
+    for (Node d = 0; d < 512; d += 29) {
+      const auto pa = balanced_path(g, s, d, a);
+      EXPECT_EQ(pa, balanced_path(g, s, d, b));
+      differs |= pa != balanced_path(g, s, d, c);
+    }
+  EXPECT_TRUE(differs) << "another seed draws other links";
+}
+
+TEST(ClexPaths, BalancedHopsMatchTheRecursion) {
+  // balanced_hops() is the expectation of clex_balanced's hops per level; sampled paths agree.
+  const ClexGraph g(4, 3);
+  Rng rng(3);
+  std::vector<double> sum(4, 0);
+  const unsigned n = 200000;
+  for (unsigned i = 0; i < n; ++i) {
+    const std::vector<Node> p = balanced_path(g, rng.below(64), rng.below(64), rng);
+    for (std::size_t h = 1; h < p.size(); ++h) sum[g.link_level(p[h - 1], p[h])] += 1;
+  }
+  const std::vector<double> e = balanced_hops(4, 3);
+  // Hand-derived: c_3 = 1, c_2 = 1.75, c_1 = 3.0625; h_l = 3/4 c_l.
+  EXPECT_NEAR(e[3], 0.75, 1e-12);
+  EXPECT_NEAR(e[2], 1.3125, 1e-12);
+  EXPECT_NEAR(e[1], 2.296875, 1e-12);
+  for (unsigned l = 1; l <= 3; ++l) EXPECT_NEAR(sum[l] / n, e[l], 0.02) << "level " << l;
+}
+
+TEST(ClexPaths, MinimalAgainstBfs) {
+  const ClexGraph g(4, 3);
+  std::vector<Node> all(g.nodes());
+  for (Node n = 0; n < g.nodes(); ++n) all[n] = n;
+  const MinimalVsShortest r = compare_minimal(g, all);
+  EXPECT_EQ(r.pairs, 64u * 63u);
+  EXPECT_GT(r.shortest_fraction(), 0.5);
+  EXPECT_LE(r.mean_extra_hops, 1.0);
+  EXPECT_GE(r.mean_minimal_hops, r.mean_shortest_hops);
+}
+
+TEST(ClexLayout, CubeInCube) {
+  EXPECT_EQ(cubic_factors(64), (std::array<uint32_t, 3>{4, 4, 4}));
+  EXPECT_EQ(cubic_factors(32), (std::array<uint32_t, 3>{2, 4, 4}));
+  EXPECT_EQ(cubic_factors(8), (std::array<uint32_t, 3>{2, 2, 2}));
+  const ClexGraph g(8, 3, 0.5);
+  // 512 nodes on an 8x8x8 grid, each place once.
+  EXPECT_EQ(g.extent(), (std::array<uint32_t, 3>{8, 8, 8}));
+  std::set<std::array<uint32_t, 3>> seen;
+  for (Node n = 0; n < g.nodes(); ++n) seen.insert(g.grid(n));
+  EXPECT_EQ(seen.size(), 512u);
+  // A clique is a 2x2x2 cube of pitch 0.5 m: its longest link is the space diagonal.
+  EXPECT_NEAR(g.max_length_m(1), 0.5 * std::sqrt(3.0), 1e-12);
+  // A level-l link joins (a at digit l-1, b at digit 0) to (b, a): its ends differ by the digit
+  // offset times (side of a level-(l-1) cube - 1), the side being 2^{l-1} here. So the longest
+  // level-2 link is (2-1) sqrt(3) pitch, level 3's (4-1) sqrt(3) pitch: longer cables on higher
+  // levels, growing with the side of the cube they span.
+  EXPECT_NEAR(g.max_length_m(2), 0.5 * std::sqrt(3.0), 1e-12);
+  EXPECT_NEAR(g.max_length_m(3), 3 * 0.5 * std::sqrt(3.0), 1e-12);
+  EXPECT_LT(g.mean_length_m(2), g.mean_length_m(3));
+  // k=32, L=4 (the paper's): 2^20 nodes in 64 x 128 x 128.
+  const ClexGraph p(32, 4);
+  EXPECT_EQ(p.extent()[0] * p.extent()[1] * p.extent()[2], p.nodes());
+}
+
+TEST(ClexCapacity, PlainAndHopWeighted) {
+  const LevelCapacities plain = plain_capacities(32, 4, 1.0);
+  EXPECT_EQ(plain[1], 1.0);
+  EXPECT_EQ(plain[4], 32.0);
+  // Section III-A with Table I's hops (10.63, 4, 2, 1): a node's total bandwidth B splits
+  // 10.63 : 4 : 2 : 1 over the levels; level 1's share over its 31 clique links.
+  const double B = 1000;
+  const LevelCapacities c = hop_weighted_capacities(32, 4, B, {0, 10.63, 4, 2, 1});
+  const double sum = 17.63;
+  EXPECT_NEAR(c[1], B * 10.63 / sum / 31, 1e-9);
+  EXPECT_NEAR(c[4], B / sum, 1e-9);
+  EXPECT_NEAR(31 * c[1] + c[2] + c[3] + c[4], B, 1e-9);
+}
+
+TEST(ClexGraph, BadSizes) {
+  EXPECT_THROW(ClexGraph(1, 3), std::invalid_argument);
+  EXPECT_THROW(ClexGraph(4, 0), std::invalid_argument);
+  EXPECT_THROW(ClexGraph(1024, 4), std::invalid_argument);  // 2^40 nodes
+  EXPECT_EQ(node_count(1024, 4), 0u);
+  EXPECT_EQ(node_count(64, 3), 262144u);
+}
+
+}  // namespace
+}  // namespace hx::clex
