@@ -151,7 +151,8 @@ TEST_P(Golden, SameResults) {
 TEST(ResultsReference, ListsEveryFieldOfEveryWriter) {
   const std::filesystem::path dir = hx::test::scratch_dir("hx_results_reference");
   const std::string out = (dir / "results.json").string();
-  for (const std::string args : {"model configs/themis/2d_sw_sw.yaml", "run configs/dgx2_uniform.yaml"}) {
+  for (const std::string args : {"model configs/themis/2d_sw_sw.yaml", "run configs/dgx2_uniform.yaml",
+                                 "model configs/clex/clex_4x3_rounds.yaml"}) {
     const hx::test::CliResult r = hx::test::hxsim(args + " --quiet --out '" + out + "'", HX_SOURCE_DIR);
     ASSERT_EQ(r.exit_code, 0) << args << "\n" << r.output;
     std::ifstream in(out);

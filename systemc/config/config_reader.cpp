@@ -273,6 +273,7 @@ double Field::frequency() const { return quantity("a frequency such as '1 GHz'",
 double Field::bandwidth() const { return quantity("a bandwidth such as '128 Gb/s'", parse_bandwidth); }
 double Field::time() const { return quantity("a time such as '1 ns'", parse_time); }
 double Field::data_size() const { return quantity("a data size such as '128 bit'", parse_data_size); }
+double Field::length() const { return quantity("a length such as '0.5 m'", parse_length); }
 Duration Field::duration() const { return quantity("a duration such as '1 ns' or '2000 cycles'", parse_duration); }
 
 std::vector<Field> Field::elements(const std::string& expected) const {

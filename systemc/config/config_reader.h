@@ -143,6 +143,7 @@ class Field {
   double bandwidth() const;
   double time() const;
   double data_size() const;
+  double length() const;
   Duration duration() const;
   /// The elements of a list, at paths "<path>[i]"; `expected` describes the list for the error
   /// if this value is not one.

@@ -9,6 +9,7 @@
 //   bandwidth  b/s kb/s Mb/s Gb/s Tb/s B/s kB/s MB/s GB/s TB/s
 //   time       s ms us ns ps
 //   data size  bit bits B kB MB GB KiB MiB GiB
+//   length     m cm mm
 //   duration   a time, or a whole number of cycles: "cycle" or "cycles"
 //
 // A bare number is never a quantity: "1" where a frequency is required is an error, because a
@@ -44,6 +45,8 @@ double parse_bandwidth(const std::string& text);
 double parse_time(const std::string& text);
 /// "128 bit" -> 128, "16 B" -> 128, "1 KiB" -> 8192 (bits).
 double parse_data_size(const std::string& text);
+/// "50 cm" -> 0.5 (m).
+double parse_length(const std::string& text);
 
 /// A length of simulated time as the config states it: a whole number of cycles, or seconds
 /// (converted to cycles once the clock is known). Never negative.

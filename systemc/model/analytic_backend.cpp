@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "clex_model.h"
 #include "fabric_topology.h"
 #include "network_cost.h"
 
@@ -10,6 +11,8 @@ namespace hx {
 
 nlohmann::ordered_json model_results(const SimConfig& cfg) {
   using nlohmann::ordered_json;
+  // A rounds section (CLEX, section III of Lenzen and Wattenhofer): the round-based model.
+  if (cfg.rounds.enabled) return clex_model_results(cfg);
   const FabricTopology& topo = fabric_topology(cfg.topology.kind);
   const std::vector<Dimension> dims = topo.dimensions(cfg);
   if (dims.empty())
@@ -92,6 +95,7 @@ nlohmann::ordered_json model_results(const SimConfig& cfg) {
 }
 
 std::string model_summary(const nlohmann::ordered_json& j) {
+  if (j.contains("rounds")) return clex_model_summary(j);
   const auto& cfg = j["config"];
   const auto& job = j["collective"]["jobs"][0];
   std::string s;

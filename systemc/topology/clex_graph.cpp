@@ -25,6 +25,14 @@ uint64_t graph_bytes(unsigned k, unsigned levels) {
   return n * 3 * sizeof(uint32_t);
 }
 
+uint64_t round_model_bytes(unsigned k, unsigned levels, unsigned messages_per_node) {
+  if (node_count(k, levels) == 0) return UINT64_MAX;
+  const uint64_t n = node_count(k, levels) * messages_per_node;
+  uint64_t copies = 0;  // the step-1 copies of the calls in progress, one per level
+  for (unsigned l = levels; l >= 2; --l) copies += n / node_count(k, levels - l + 1) * 12;
+  return n * 8 + copies;
+}
+
 std::array<uint32_t, 3> cubic_factors(unsigned k) {
   std::array<uint32_t, 3> best{1, 1, k};
   for (uint32_t a = 1; a * a * a <= k; ++a) {

@@ -61,6 +61,8 @@ class FabricTopology : public TopologyBuilder {
   /// The platform's dimensions, dim1 first, over which hierarchical collectives run
   /// (dim_schedule.h; `hxsim model`); none for a topology that is not described by dimensions.
   virtual std::vector<Dimension> dimensions(const SimConfig&) const { return {}; }
+  /// `hxsim model` runs the round-based model of a rounds section on it (CLEX).
+  virtual bool has_round_model() const { return false; }
   /// Keys of this topology for the results' config section.
   virtual void add_config(nlohmann::ordered_json&, const SimConfig&) const {}
 

@@ -19,6 +19,7 @@ const FabricTopology& fat_tree_topology();
 const FabricTopology& torus_topology();
 const FabricTopology& dragonfly_topology();
 const FabricTopology& multidim_topology();
+const FabricTopology& clex_topology();
 namespace nv {
 const NvSystemBuilder& dgx2_builder();
 const NvSystemBuilder& nvswitch_tree_builder();
@@ -35,6 +36,7 @@ const std::vector<const TopologyBuilder*>& topology_builders() {
       &torus_topology(),
       &dragonfly_topology(),
       &multidim_topology(),
+      &clex_topology(),
       &nv::dgx2_builder(),
       &nv::nvswitch_tree_builder(),
   };
