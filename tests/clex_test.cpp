@@ -9,7 +9,11 @@
 #include <set>
 
 #include "clex_graph.h"
+#include "clex_model.h"
 #include "clex_paths.h"
+#include "clex_rounds.h"
+#include "config_reader.h"
+#include "sim_config.h"
 
 namespace hx::clex {
 namespace {
@@ -200,6 +204,165 @@ TEST(ClexGraph, BadSizes) {
   EXPECT_THROW(ClexGraph(1024, 4), std::invalid_argument);  // 2^40 nodes
   EXPECT_EQ(node_count(1024, 4), 0u);
   EXPECT_EQ(node_count(64, 3), 262144u);
+}
+
+
+// ---- the round-based model (model/clex_rounds.h) --------------------------------------------
+
+RoundParams small(RelayMode relay, uint64_t seed = 1) {
+  RoundParams p;
+  p.k = 4;
+  p.levels = 3;
+  p.messages_per_node = 3;
+  p.relay = relay;
+  p.capacity = plain_capacities(4, 3, 1.0);
+  p.seed = seed;
+  return p;
+}
+
+TEST(ClexRounds, DeliversEveryMessageOnce) {
+  for (RelayMode m : {RelayMode::Request, RelayMode::Direct})
+    for (auto [k, L, msgs] : {std::tuple{4u, 3u, 3u}, std::tuple{2u, 4u, 5u}, std::tuple{8u, 1u, 20u}, std::tuple{5u, 2u, 9u}}) {
+      RoundParams p;
+      p.k = k;
+      p.levels = L;
+      p.messages_per_node = msgs;
+      p.relay = m;
+      p.capacity = plain_capacities(k, L, 1.0);
+      const RoundResults r = run_rounds(p);
+      EXPECT_TRUE(r.delivered) << k << "^" << L;
+      EXPECT_EQ(r.messages, uint64_t{node_count(k, L)} * msgs);
+    }
+}
+
+TEST(ClexRounds, TopLevelFacts) {
+  const RoundResults r = run_rounds(small(RelayMode::Request));
+  // The top call holds every message: its average load is exactly the messages per node, and
+  // no deeper call can hold more than all the messages of its copy, which is also 3 per node
+  // in step 3 (destinations are a permutation of each node 3 times).
+  EXPECT_DOUBLE_EQ(r.levels[3].max_avg_load, 3.0);
+  EXPECT_EQ(r.levels[3].instances, 1u);
+  // A message crosses each level at most once per call of it: level-L hops <= 1 per message,
+  // and the level-L link carries k = 4 per round while an owner gets far fewer than 8 here.
+  EXPECT_LE(r.levels[3].avg_hops, 1.0);
+  EXPECT_LE(r.levels[3].max_rounds, 2u);
+  // Every message makes at least one level-1 hop (its last call, possibly over the loop).
+  EXPECT_GE(r.levels[1].avg_hops, 1.0);
+  // Request mode: a relayed message's handshake adds exactly 2 rounds, so the two averages
+  // differ by twice the relayed share, never negative.
+  EXPECT_GE(r.levels[1].avg_rounds_with_handshake, r.levels[1].avg_rounds);
+}
+
+TEST(ClexRounds, CliqueAloneMatchesHandCount) {
+  // One clique of k = 3, one message per node: a uniform permutation of {0, 1, 2}; every
+  // (source, destination) pair is distinct, so all go directly in round 1: 1 hop, 1 round.
+  RoundParams p;
+  p.k = 3;
+  p.levels = 1;
+  p.messages_per_node = 1;
+  p.capacity = {0, 1};
+  const RoundResults r = run_rounds(p);
+  EXPECT_EQ(r.levels[1].max_rounds, 1u);
+  EXPECT_DOUBLE_EQ(r.levels[1].avg_hops, 1.0);
+  EXPECT_DOUBLE_EQ(r.levels[1].avg_rounds, 1.0);
+}
+
+TEST(ClexRounds, SameSeedSameResults) {
+  const RoundResults a = run_rounds(small(RelayMode::Direct, 9)), b = run_rounds(small(RelayMode::Direct, 9));
+  bool other = false;
+  for (uint64_t seed = 10; seed < 14; ++seed) {
+    const RoundResults c = run_rounds(small(RelayMode::Direct, seed));
+    other |= c.levels[1].avg_hops != a.levels[1].avg_hops || c.levels[1].avg_rounds != a.levels[1].avg_rounds;
+  }
+  for (unsigned l = 1; l <= 3; ++l) {
+    EXPECT_EQ(a.levels[l].max_rounds, b.levels[l].max_rounds);
+    EXPECT_EQ(a.levels[l].avg_rounds, b.levels[l].avg_rounds);
+    EXPECT_EQ(a.levels[l].avg_hops, b.levels[l].avg_hops);
+    EXPECT_EQ(a.levels[l].max_avg_load, b.levels[l].max_avg_load);
+  }
+  EXPECT_TRUE(other) << "other seeds give other draws";
+}
+
+TEST(ClexRounds, WiderLinksTakeFewerRounds) {
+  // A level-l link of capacity >= the most any owner holds crosses in one round.
+  RoundParams p = small(RelayMode::Request);
+  p.messages_per_node = 12;
+  p.capacity = {0, 1, 1000, 1000};
+  const RoundResults r = run_rounds(p);
+  EXPECT_EQ(r.levels[2].max_rounds, 1u);
+  EXPECT_EQ(r.levels[3].max_rounds, 1u);
+  p.capacity = {0, 1, 1, 1};  // 12 x 64 messages, 3/4 crossing over 48 owners: queues of ~12
+  EXPECT_GT(run_rounds(p).levels[3].max_rounds, 4u);
+}
+
+// ---- the config (item 5: bad input) ---------------------------------------------------------
+
+std::string clex_yaml(const std::string& k, const std::string& levels, const std::string& extra = "") {
+  return "topology:\n  kind: clex\n  clex:\n    k: " + k + "\n    levels: " + levels + "\n" + extra +
+         "rounds:\n  messages: 2\n";
+}
+
+ConfigError error_of(const std::string& yaml) {
+  try {
+    load_config_text(yaml, "t.yaml");
+  } catch (const ConfigError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "no error for:\n" << yaml;
+  throw std::runtime_error("no error");
+}
+
+TEST(ClexConfig, LoadsAndDerives) {
+  const SimConfig c = load_config_text(clex_yaml("4", "3"), "t.yaml");
+  EXPECT_EQ(c.topology.clex.k, 4u);
+  EXPECT_EQ(c.node_count(), 64u);
+  EXPECT_TRUE(c.rounds.enabled);
+  EXPECT_EQ(c.routing.algorithm, "clex_minimal");
+}
+
+TEST(ClexConfig, BadSizesNameFileLineAndKey) {
+  ConfigError e = error_of(clex_yaml("1", "3"));
+  EXPECT_EQ(e.key_path(), "topology.clex.k");
+  EXPECT_EQ(e.line(), 4);
+  EXPECT_EQ(e.found(), "'1'");
+  e = error_of(clex_yaml("4", "0"));
+  EXPECT_EQ(e.key_path(), "topology.clex.levels");
+  EXPECT_EQ(e.line(), 5);
+  // 65535^32 nodes: too many for 32-bit node numbers, known from k^L alone.
+  e = error_of(clex_yaml("65535", "32"));
+  EXPECT_EQ(e.key_path(), "topology.clex.levels");
+  EXPECT_NE(e.found().find("65535^32"), std::string::npos) << e.what();
+  // 1024^3 = 2^30 nodes x 2 messages x 8 B = 16 GiB > rounds.memory 8 GiB.
+  e = error_of(clex_yaml("1024", "3"));
+  EXPECT_EQ(e.key_path(), "topology.clex.levels");
+  EXPECT_NE(e.expected().find("rounds.memory"), std::string::npos) << e.what();
+  EXPECT_NE(std::string(e.what()).find("t.yaml:5"), std::string::npos) << e.what();
+}
+
+TEST(ClexConfig, UnknownRoutingListsTheRegisteredOnes) {
+  const ConfigError e = error_of(clex_yaml("4", "3") + "routing:\n  algorithm: clex_fastest\n");
+  EXPECT_EQ(e.key_path(), "routing.algorithm");
+  EXPECT_NE(e.expected().find("clex_minimal"), std::string::npos) << e.what();
+  EXPECT_NE(e.expected().find("clex_balanced"), std::string::npos) << e.what();
+}
+
+TEST(ClexConfig, CapacityForms) {
+  ConfigError e = error_of(clex_yaml("4", "3", "    capacity: [10 Gb/s, 40 Gb/s]\n"));
+  EXPECT_EQ(e.key_path(), "topology.clex.capacity");
+  e = error_of(clex_yaml("4", "3", "    capacity: hop_weighted\n"));
+  EXPECT_EQ(e.key_path(), "topology.clex.node_bandwidth");
+  const SimConfig c = load_config_text(clex_yaml("4", "3", "    capacity: [10 Gb/s, 40 Gb/s, 40 Gb/s]\n"), "t.yaml");
+  EXPECT_EQ(c.topology.clex.level_bps.size(), 3u);
+  EXPECT_TRUE(error_of("topology:\n  kind: torus\n  board: 2x2\n  global: 2x2\nrounds:\n  messages: 2\n").key_path() ==
+              "rounds");
+}
+
+TEST(ClexModel, ResultsOfTheSmallConfig) {
+  const SimConfig c = load_config(std::string(HX_CONFIG_DIR) + "/clex/clex_4x3_rounds.yaml");
+  const auto j = hx::clex_model_results(c);
+  EXPECT_TRUE(j["rounds"]["delivered"].get<bool>());
+  EXPECT_EQ(j["rounds"]["levels"].size(), 3u);
+  EXPECT_EQ(j["config"]["clex"]["links"].get<uint64_t>(), 144u);  // 96 + 24 + 24
 }
 
 }  // namespace

@@ -43,6 +43,24 @@ nlohmann::ordered_json clex_model_results(const SimConfig& cfg) {
                       {"clique_links", bps[l] / bps[1]},
                       {"max_length_m", g.max_length_m(l)},
                       {"mean_length_m", g.mean_length_m(l)}});
+  // clex_minimal against BFS: every source on small graphs, four seeded ones beyond 512 nodes
+  // (each BFS covers all destinations; about a second per source at 2^20 nodes).
+  std::vector<clex::Node> sources;
+  Rng pick = Rng::stream(cfg.run.seed, 0xbf5);
+  if (g.nodes() <= 512)
+    for (clex::Node n = 0; n < g.nodes(); ++n) sources.push_back(n);
+  else
+    for (int i = 0; i < 4; ++i) sources.push_back(pick.below(g.nodes()));
+  const clex::MinimalVsShortest mv = clex::compare_minimal(g, sources);
+  const ordered_json minimal = {{"sources", sources.size()},
+                                {"pairs", mv.pairs},
+                                {"shortest_fraction", mv.shortest_fraction()},
+                                {"mean_minimal_hops", mv.mean_minimal_hops},
+                                {"mean_shortest_hops", mv.mean_shortest_hops},
+                                {"mean_extra_hops", mv.mean_extra_hops},
+                                {"max_extra_hops", mv.max_extra_hops},
+                                {"diameter_seen", mv.diameter},
+                                {"diameter_bound", (1ull << g.levels()) - 1}};
   config["clex"] = {{"k", g.k()},
                     {"levels", g.levels()},
                     {"capacity", clex_capacity_name(cfg)},
@@ -51,7 +69,8 @@ nlohmann::ordered_json clex_model_results(const SimConfig& cfg) {
                     {"links", g.link_count()},
                     {"vcs_minimal", clex::vcs_needed(clex::Scheme::Minimal, g.levels())},
                     {"vcs_balanced", clex::vcs_needed(clex::Scheme::Balanced, g.levels())},
-                    {"level", levels}};
+                    {"level", levels},
+                    {"minimal_vs_bfs", minimal}};
   config["derivations"] = cfg.derivations;
   j["config"] = config;
 
