@@ -254,6 +254,32 @@ INSTANTIATE_TEST_SUITE_P(Groups9, Dragonfly,
                          ::testing::Values(DragonflyCase{"dragonfly_minimal", 5, 1}, DragonflyCase{"ugal_l", 7, 2}),
                          [](const auto& info) { return std::string(info.param.routing); });
 
+// ---- CLEX (docs/clex.md): both routing schemes above saturation, watched by the watchdog --------
+
+struct ClexCase {
+  const char* routing;
+  unsigned vcs;
+  unsigned max_vc;  // the most long-range links a path takes: L - 1 = 2 minimal, 2^{L-1} - 1 = 3 balanced
+};
+
+class ClexSaturation : public ::testing::TestWithParam<ClexCase> {};
+
+TEST_P(ClexSaturation, UniformAboveSaturationIsCleanAndVcsBounded) {
+  const ClexCase& c = GetParam();
+  const json j = run(config("clex/clex_4x3_saturation.yaml") + " --set routing.algorithm=" + c.routing +
+                     " --set router.vcs=" + std::to_string(c.vcs));
+  ASSERT_TRUE(j.contains("checks"));
+  expect_clean(j);
+  EXPECT_LE(j["check_details"]["max_vc"].get<unsigned>(), c.max_vc);
+  // Above saturation: accepted below offered.
+  EXPECT_LT(j["traffic"]["accepted"].get<double>(),
+            j["traffic"]["offered"].get<double>());
+}
+
+INSTANTIATE_TEST_SUITE_P(K4L3, ClexSaturation,
+                         ::testing::Values(ClexCase{"clex_minimal", 3, 2}, ClexCase{"clex_balanced", 4, 3}),
+                         [](const auto& info) { return std::string(info.param.routing); });
+
 // ---- the comparison torus: 2x2 boards, routers of the switch model ------------------------------
 
 TEST(Torus, SaturatedAllToAllIsCleanAndReachesTheDiameter) {

@@ -14,6 +14,8 @@ std::unique_ptr<RoutingFunction> make_dragonfly_minimal(const RoutingContext& ct
 std::unique_ptr<RoutingFunction> make_ugal_l(const RoutingContext& ctx);
 std::unique_ptr<RoutingFunction> make_dim_order(const RoutingContext& ctx);
 std::unique_ptr<RoutingFunction> make_board_xy(const RoutingContext& ctx);
+std::unique_ptr<RoutingFunction> make_clex_minimal(const RoutingContext& ctx);
+std::unique_ptr<RoutingFunction> make_clex_balanced(const RoutingContext& ctx);
 std::unique_ptr<RoutingFunction> make_board_north_last(const RoutingContext& ctx);
 std::unique_ptr<RoutingFunction> make_board_min_adaptive(const RoutingContext& ctx);
 
@@ -25,6 +27,10 @@ const std::vector<RegisteredRouting>& routing_functions() {
       {"ugal_l", "Dragonfly: UGAL-L at the source router, VC + 1 on every global link", &make_ugal_l},
       {"dim_order", "multi-dimensional platforms: dimension order, the roomiest parallel link, ring datelines",
        &make_dim_order},
+      {"clex_minimal", "CLEX: hierarchical, one clique hop to the long-range link's owner per level, VC + 1 per long-range link",
+       &make_clex_minimal},
+      {"clex_balanced", "CLEX: section II-D's recursion, a random owner of the long-range link per level, VC + 1 per long-range link",
+       &make_clex_balanced},
       // The board routers' rules, under the names of board_mesh.h's table (and of the RTL's modes).
       {board_routing_info(RouteMode::Xy).name, board_routing_info(RouteMode::Xy).description, &make_board_xy},
       {board_routing_info(RouteMode::NorthLast).name, board_routing_info(RouteMode::NorthLast).description,

@@ -17,6 +17,9 @@
 //   dragonfly_minimal, ugal_l
 //                  Dragonfly routers: minimal, or UGAL-L's choice of an intermediate group at the
 //                  source router; VC + 1 on every global link (dragonfly.cpp)
+//   clex_minimal, clex_balanced
+//                  CLEX routers: hierarchical minimal, or section II-D's randomised recursion
+//                  drawn at the source; VC + 1 on every long-range link (clex.cpp)
 //   xy, north_last, min_adaptive
 //                  board routers (ports N, E, S, W, then the local lanes): the rules of
 //                  board_mesh.h, the route modes the RTL router implements in hardware

@@ -1,10 +1,16 @@
-// clex.cpp: the clex topology kind (clex_graph.h, docs/clex.md): its config keys and checks.
-// `hxsim model` runs its round-based model (model/clex_rounds.h); the cycle model's netlist is
-// not built yet, so `hxsim run` is refused with the reason.
+// clex.cpp: the clex topology kind (clex_graph.h, docs/clex.md): its config keys and checks, and
+// its cycle-level netlist: every node an accelerator with its own router (k + L - 1 ports:
+// clex_plan.h), clique cables and one cable per long-range link, each with its level's
+// bandwidth and a latency from its length in the cube-in-cube layout. With a rounds section,
+// `hxsim model` runs the round-based model instead (model/clex_rounds.h).
+#include <algorithm>
 #include <cmath>
 
+#include "clex_paths.h"
+#include "clex_plan.h"
 #include "clex_topology.h"
 #include "fabric_topology.h"
+#include "tree_builder.h"
 
 namespace hx {
 
@@ -26,6 +32,10 @@ clex::LevelCapacities clex_capacities_bps(const SimConfig& c) {
   clex::LevelCapacities v(1, 0.0);
   v.insert(v.end(), x.level_bps.begin(), x.level_bps.end());
   return v;
+}
+
+unsigned clex_cable_cycles(const SimConfig& c, double length_m) {
+  return cable_latency(c) + static_cast<unsigned>(cycles_for(length_m / kClexSignalSpeed_mps, c.router.clock_hz));
 }
 
 const char* clex_capacity_name(const SimConfig& c) {
@@ -59,6 +69,51 @@ class ClexTopology : public FabricTopology {
   }
   bool has_boards() const override { return false; }
   bool has_round_model() const override { return true; }
+  NetworkDescription network(const SimConfig& cfg) const override {
+    NetworkDescription net;
+    net.clex = std::make_shared<ClexPlan>(clex_graph(cfg));
+    ClexPlan& plan = *net.clex;
+    const clex::ClexGraph& g = plan.graph;
+    const clex::LevelCapacities bps = clex_capacities_bps(cfg);
+    std::vector<unsigned> router(g.nodes());
+    for (clex::Node n = 0; n < g.nodes(); ++n) {
+      NodeDescription r;
+      r.name = "r" + std::to_string(n);
+      r.ports = plan.ports();
+      r.latency = switch_pipeline(cfg);
+      r.place.index = n;
+      r.place.clex = &plan;
+      r.place.seed = cfg.run.seed * 7919 + n + 1;  // clex_balanced's draws at this source
+      router[n] = add_accelerator_router(net, cfg, n, std::move(r), 1);
+    }
+    for (clex::Node n = 0; n < g.nodes(); ++n)
+      for (clex::Node m : g.neighbours(n)) {
+        if (m < n) continue;  // each cable once
+        const unsigned l = g.link_level(n, m);
+        net.add_link({router[n], plan.port_to(n, m)}, {router[m], plan.port_to(m, n)},
+                     clex_cable_cycles(cfg, g.length_m(n, m)),
+                     LinkRate::from_bandwidth(bps[l], cfg.local_link.bandwidth_bps), "global",
+                     l == 1 ? Medium::Dac : Medium::Aoc);
+      }
+    return net;
+  }
+  // The longest cable's round trip at the fastest level's rate.
+  RoundTrip credit_round_trip(const SimConfig& c) const override {
+    const clex::ClexGraph g = clex_graph(c);
+    const clex::LevelCapacities bps = clex_capacities_bps(c);
+    double longest = 0, rate = 0;
+    for (unsigned l = 1; l <= g.levels(); ++l) {
+      longest = std::max(longest, g.max_length_m(l));
+      rate = std::max(rate, bps[l] / c.local_link.bandwidth_bps);
+    }
+    const unsigned cable = clex_cable_cycles(c, longest);
+    const unsigned trip = 2 * (1 + cable) + switch_pipeline(c) + 2;
+    return {std::max(1.0, rate) * trip, format_number(std::max(1.0, rate)) + " flits per cycle x (2 x (1 + " +
+                                            std::to_string(cable) + ") longest cable + " +
+                                            std::to_string(switch_pipeline(c)) + " pipeline + 2)"};
+  }
+  // A CLEX router is the accelerator's own, one cycle like the torus's.
+  unsigned switch_pipeline(const SimConfig&) const override { return 1; }
   std::string describe(const SimConfig& cfg) const override {
     const auto& x = cfg.topology.clex;
     return "CLEX k=" + std::to_string(x.k) + ", L=" + std::to_string(x.levels) + " (" +
@@ -87,7 +142,7 @@ class ClexTopology : public FabricTopology {
     const uint64_t nodes = clex::node_count(x.k, x.levels);
     if (nodes == 0)
       reader.field("topology.clex.levels")
-          .fail("levels such that k^L is at most 2^32 - 1 nodes", "k^L = " + power_text(x.k, x.levels) + " nodes");
+          .fail_found("levels such that k^L is at most 2^32 - 1 nodes", "k^L = " + power_text(x.k, x.levels) + " nodes");
     if (x.capacity == Capacity::Given && x.level_bps.size() != x.levels)
       reader.field("topology.clex.capacity")
           .fail_found("one bandwidth per level: " + std::to_string(x.levels) + " (topology.clex.levels)",
@@ -102,7 +157,7 @@ class ClexTopology : public FabricTopology {
                            static_cast<double>(clex::graph_bytes(x.k, x.levels));
       if (bytes * 8 > c.rounds.memory_bits)
         reader.field("topology.clex.levels")
-            .fail("a CLEX whose round model fits rounds.memory (" + gib_text(c.rounds.memory_bits / 8) + ")",
+            .fail_found("a CLEX whose round model fits rounds.memory (" + gib_text(c.rounds.memory_bits / 8) + ")",
                   power_text(x.k, x.levels) + " nodes x " + std::to_string(c.rounds.messages) +
                       " messages need " + gib_text(bytes));
       if (x.capacity != Capacity::Plain) {
@@ -111,14 +166,31 @@ class ClexTopology : public FabricTopology {
         for (unsigned l = 2; l <= x.levels; ++l)
           if (bps[l] / bps[1] < 1 - 1e-9)
             reader.field("topology.clex.capacity")
-                .fail("level links at least as fast as a clique link in the round model",
+                .fail_found("level links at least as fast as a clique link in the round model",
                       "level " + std::to_string(l) + " at " + format_number(bps[l] / bps[1]) + " clique links");
       }
       return;
     }
-    reader.field("topology.kind")
-        .fail("a rounds section for `hxsim model`, since the cycle model does not build a clex yet",
-              "add rounds: {messages: N}, or pick another topology.kind for hxsim run");
+    // A cycle-level run (`hxsim run`): every router is stepped, every level's cable must be a
+    // rate the links take, and the VCs must cover the scheme's long-range hops.
+    if (nodes > kClexMaxCycleNodes)
+      reader.field("topology.clex.levels")
+          .fail_found("at most " + std::to_string(kClexMaxCycleNodes) + " nodes in a cycle-level run (hxsim run)",
+                "k^L = " + power_text(x.k, x.levels) + " = " + std::to_string(nodes) + " nodes",
+                "add a rounds section for the round-based model of hxsim model");
+    const clex::LevelCapacities bps = clex_capacities_bps(c);
+    for (unsigned l = 1; l <= x.levels; ++l)
+      check_link_bandwidth(reader.field(reader.present("topology.clex.capacity") ? "topology.clex.capacity"
+                                                                                  : "links.global.bandwidth"),
+                           bps[l], c, "level " + std::to_string(l) + "'s link");
+    const clex::Scheme scheme =
+        c.routing.algorithm == "clex_balanced" ? clex::Scheme::Balanced : clex::Scheme::Minimal;
+    const unsigned need = clex::vcs_needed(scheme, x.levels);
+    if (c.router.vcs < need)
+      reader.field("router.vcs")
+          .fail("at least " + std::to_string(need) + " for " + c.routing.algorithm + " on L = " +
+                    std::to_string(x.levels) + " levels",
+                "a packet moves to VC + 1 on each long-range link (docs/clex.md)");
   }
   void topology_values(const SimConfig& c, std::vector<std::pair<std::string, std::string>>& v) const override {
     const auto& x = c.topology.clex;
