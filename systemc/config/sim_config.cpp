@@ -710,7 +710,6 @@ void check_collective(const ConfigReader& reader, SimConfig& c) {
   if (c.router.local_ports > 1 && !topo.has_lanes())
     reader.field("router.local_ports")
         .fail("1 for a " + c.topology.kind, "several local ports exist on the RTL router (boards) and on NPU routers");
-  c.rounds.enabled = reader.present("rounds");
   if (c.rounds.enabled && !topo.has_round_model())
     reader.field("rounds").fail("no rounds section, since topology.kind is '" + c.topology.kind + "'",
                                 "the round-based model is CLEX's (topology.kind clex)");
@@ -868,6 +867,7 @@ SimConfig load(const std::function<void(ConfigReader&)>& parse, const std::strin
     c.local_link.bandwidth_bps = c.router.flit_width_bits * c.router.clock_hz;
   if (!reader.present("links.global.bandwidth")) c.global_link.bandwidth_bps = c.local_link.bandwidth_bps;
   check_hotspot_section(reader, c);
+  c.rounds.enabled = reader.present("rounds");  // the kind's check reads it (clex: which model)
   check_topology(reader, c);
   check_collective(reader, c);
   c.source = source;
