@@ -112,6 +112,11 @@ class ClexTopology : public FabricTopology {
                                             std::to_string(cable) + ") longest cable + " +
                                             std::to_string(switch_pipeline(c)) + " pipeline + 2)"};
   }
+  // One VC per long-range link a path of the scheme may take (clex_paths.h).
+  unsigned max_path_vc(const SimConfig& c) const override {
+    const clex::Scheme s = c.routing.algorithm == "clex_balanced" ? clex::Scheme::Balanced : clex::Scheme::Minimal;
+    return clex::vcs_needed(s, c.topology.clex.levels) - 1;
+  }
   // A CLEX router is the accelerator's own, one cycle like the torus's.
   unsigned switch_pipeline(const SimConfig&) const override { return 1; }
   std::string describe(const SimConfig& cfg) const override {
