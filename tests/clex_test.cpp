@@ -206,7 +206,6 @@ TEST(ClexGraph, BadSizes) {
   EXPECT_EQ(node_count(64, 3), 262144u);
 }
 
-
 // ---- the round-based model (model/clex_rounds.h) --------------------------------------------
 
 RoundParams small(RelayMode relay, uint64_t seed = 1) {
@@ -222,7 +221,8 @@ RoundParams small(RelayMode relay, uint64_t seed = 1) {
 
 TEST(ClexRounds, DeliversEveryMessageOnce) {
   for (RelayMode m : {RelayMode::Request, RelayMode::Direct})
-    for (auto [k, L, msgs] : {std::tuple{4u, 3u, 3u}, std::tuple{2u, 4u, 5u}, std::tuple{8u, 1u, 20u}, std::tuple{5u, 2u, 9u}}) {
+    for (auto [k, L, msgs] :
+         {std::tuple{4u, 3u, 3u}, std::tuple{2u, 4u, 5u}, std::tuple{8u, 1u, 20u}, std::tuple{5u, 2u, 9u}}) {
       RoundParams p;
       p.k = k;
       p.levels = L;

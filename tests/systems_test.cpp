@@ -272,8 +272,7 @@ TEST_P(ClexSaturation, UniformAboveSaturationIsCleanAndVcsBounded) {
   expect_clean(j);
   EXPECT_LE(j["check_details"]["max_vc"].get<unsigned>(), c.max_vc);
   // Above saturation: accepted below offered.
-  EXPECT_LT(j["traffic"]["accepted"].get<double>(),
-            j["traffic"]["offered"].get<double>());
+  EXPECT_LT(j["traffic"]["accepted"].get<double>(), j["traffic"]["offered"].get<double>());
 }
 
 INSTANTIATE_TEST_SUITE_P(K4L3, ClexSaturation,

@@ -609,8 +609,7 @@ KeySpec make_schema(SimConfig& c, Given& g) {
           // CLEX's round-based model (`hxsim model`, model/clex_rounds.h): section III's experiments.
           section("rounds", P::Optional,
                   {
-                      leaf("messages", P::Required, "an integer in 1..65535: messages each node sends and receives",
-                           "",
+                      leaf("messages", P::Required, "an integer in 1..65535: messages each node sends and receives", "",
                            [&c](const Field& f) {
                              c.rounds.messages = static_cast<unsigned>(
                                  f.integer(1, 65535, "an integer in 1..65535: messages each node sends and receives"));

@@ -84,9 +84,9 @@ struct SimConfig {
   /// The round-based model of CLEX routing (`hxsim model`, model/clex_rounds.h): section III's
   /// experiments. Its messages replace the synthetic traffic.
   struct Rounds {
-    bool enabled = false;  ///< the config has a rounds section
-    unsigned messages = 0;  ///< messages each node sends (and receives)
-    bool request = true;    ///< A_1's relays after a request and acknowledgement; else copies
+    bool enabled = false;       ///< the config has a rounds section
+    unsigned messages = 0;      ///< messages each node sends (and receives)
+    bool request = true;        ///< A_1's relays after a request and acknowledgement; else copies
     unsigned first_copies = 1;  ///< offers per message in A_1's phase 2, doubling per phase
     double memory_bits = 0;     ///< the most memory the model may hold
   } rounds;

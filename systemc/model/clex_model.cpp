@@ -95,7 +95,8 @@ nlohmann::ordered_json clex_model_results(const SimConfig& cfg) {
   }
   rounds["levels"] = per;
   ordered_json phases = ordered_json::array();
-  for (std::size_t i = 1; i < r.clique_phases.size(); ++i) phases.push_back({{"phases", i}, {"instances", r.clique_phases[i]}});
+  for (std::size_t i = 1; i < r.clique_phases.size(); ++i)
+    phases.push_back({{"phases", i}, {"instances", r.clique_phases[i]}});
   rounds["clique_phases"] = phases;
   rounds["wall_s"] = r.wall_s;
   j["rounds"] = rounds;
@@ -107,8 +108,8 @@ std::string clex_model_summary(const nlohmann::ordered_json& j) {
   const auto& r = j["rounds"];
   std::string s;
   char line[512];
-  std::snprintf(line, sizeof line, "hxsim model %s: %s, round-based A_L\n", j["hxsim"]["config"].get<std::string>().c_str(),
-                cfg["system"].get<std::string>().c_str());
+  std::snprintf(line, sizeof line, "hxsim model %s: %s, round-based A_L\n",
+                j["hxsim"]["config"].get<std::string>().c_str(), cfg["system"].get<std::string>().c_str());
   s += line;
   std::snprintf(line, sizeof line, "  %u messages from and to each node, relay %s: %s, %.1f s\n",
                 r["messages_per_node"].get<unsigned>(), r["relay"].get<std::string>().c_str(),

@@ -186,7 +186,7 @@ class RoundModel {
         const uint32_t m = offers_[o];
         const unsigned w = (base + o) % k;
         const Msg16 msg = pending_[m];
-        uint8_t& in = in_used_[msg.s * k + w];  // link s -> w, this phase
+        uint8_t& in = in_used_[msg.s * k + w];    // link s -> w, this phase
         uint8_t& out = out_used_[w * k + msg.t];  // link w -> t, this phase
         if (request) {
           // The relay acknowledges if both links are free; the sender sends to its first taker.

@@ -27,9 +27,11 @@ const std::vector<RegisteredRouting>& routing_functions() {
       {"ugal_l", "Dragonfly: UGAL-L at the source router, VC + 1 on every global link", &make_ugal_l},
       {"dim_order", "multi-dimensional platforms: dimension order, the roomiest parallel link, ring datelines",
        &make_dim_order},
-      {"clex_minimal", "CLEX: hierarchical, one clique hop to the long-range link's owner per level, VC + 1 per long-range link",
+      {"clex_minimal",
+       "CLEX: hierarchical, one clique hop to the long-range link's owner per level, VC + 1 per long-range link",
        &make_clex_minimal},
-      {"clex_balanced", "CLEX: section II-D's recursion, a random owner of the long-range link per level, VC + 1 per long-range link",
+      {"clex_balanced",
+       "CLEX: section II-D's recursion, a random owner of the long-range link per level, VC + 1 per long-range link",
        &make_clex_balanced},
       // The board routers' rules, under the names of board_mesh.h's table (and of the RTL's modes).
       {board_routing_info(RouteMode::Xy).name, board_routing_info(RouteMode::Xy).description, &make_board_xy},

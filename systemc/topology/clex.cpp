@@ -22,12 +22,10 @@ clex::LevelCapacities clex_capacities_bps(const SimConfig& c) {
   const auto& x = c.topology.clex;
   using Capacity = SimConfig::Topology::Clex::Capacity;
   switch (x.capacity) {
-    case Capacity::Plain:
-      return clex::plain_capacities(x.k, x.levels, c.global_link.bandwidth_bps);
+    case Capacity::Plain: return clex::plain_capacities(x.k, x.levels, c.global_link.bandwidth_bps);
     case Capacity::HopWeighted:
       return clex::hop_weighted_capacities(x.k, x.levels, x.node_bps, clex::balanced_hops(x.k, x.levels));
-    case Capacity::Given:
-      break;
+    case Capacity::Given: break;
   }
   clex::LevelCapacities v(1, 0.0);
   v.insert(v.end(), x.level_bps.begin(), x.level_bps.end());
@@ -41,12 +39,9 @@ unsigned clex_cable_cycles(const SimConfig& c, double length_m) {
 const char* clex_capacity_name(const SimConfig& c) {
   using Capacity = SimConfig::Topology::Clex::Capacity;
   switch (c.topology.clex.capacity) {
-    case Capacity::Plain:
-      return "plain";
-    case Capacity::HopWeighted:
-      return "hop_weighted";
-    case Capacity::Given:
-      break;
+    case Capacity::Plain: return "plain";
+    case Capacity::HopWeighted: return "hop_weighted";
+    case Capacity::Given: break;
   }
   return "given";
 }
@@ -147,7 +142,8 @@ class ClexTopology : public FabricTopology {
     const uint64_t nodes = clex::node_count(x.k, x.levels);
     if (nodes == 0)
       reader.field("topology.clex.levels")
-          .fail_found("levels such that k^L is at most 2^32 - 1 nodes", "k^L = " + power_text(x.k, x.levels) + " nodes");
+          .fail_found("levels such that k^L is at most 2^32 - 1 nodes",
+                      "k^L = " + power_text(x.k, x.levels) + " nodes");
     if (x.capacity == Capacity::Given && x.level_bps.size() != x.levels)
       reader.field("topology.clex.capacity")
           .fail_found("one bandwidth per level: " + std::to_string(x.levels) + " (topology.clex.levels)",
@@ -163,8 +159,8 @@ class ClexTopology : public FabricTopology {
       if (bytes * 8 > c.rounds.memory_bits)
         reader.field("topology.clex.levels")
             .fail_found("a CLEX whose round model fits rounds.memory (" + gib_text(c.rounds.memory_bits / 8) + ")",
-                  power_text(x.k, x.levels) + " nodes x " + std::to_string(c.rounds.messages) +
-                      " messages need " + gib_text(bytes));
+                        power_text(x.k, x.levels) + " nodes x " + std::to_string(c.rounds.messages) +
+                            " messages need " + gib_text(bytes));
       if (x.capacity != Capacity::Plain) {
         // A round moves one message per clique link: the other levels' capacities in clique links.
         const clex::LevelCapacities bps = clex_capacities_bps(c);
@@ -172,7 +168,7 @@ class ClexTopology : public FabricTopology {
           if (bps[l] / bps[1] < 1 - 1e-9)
             reader.field("topology.clex.capacity")
                 .fail_found("level links at least as fast as a clique link in the round model",
-                      "level " + std::to_string(l) + " at " + format_number(bps[l] / bps[1]) + " clique links");
+                            "level " + std::to_string(l) + " at " + format_number(bps[l] / bps[1]) + " clique links");
       }
       return;
     }
@@ -181,20 +177,19 @@ class ClexTopology : public FabricTopology {
     if (nodes > kClexMaxCycleNodes)
       reader.field("topology.clex.levels")
           .fail_found("at most " + std::to_string(kClexMaxCycleNodes) + " nodes in a cycle-level run (hxsim run)",
-                "k^L = " + power_text(x.k, x.levels) + " = " + std::to_string(nodes) + " nodes",
-                "add a rounds section for the round-based model of hxsim model");
+                      "k^L = " + power_text(x.k, x.levels) + " = " + std::to_string(nodes) + " nodes",
+                      "add a rounds section for the round-based model of hxsim model");
     const clex::LevelCapacities bps = clex_capacities_bps(c);
     for (unsigned l = 1; l <= x.levels; ++l)
-      check_link_bandwidth(reader.field(reader.present("topology.clex.capacity") ? "topology.clex.capacity"
-                                                                                  : "links.global.bandwidth"),
-                           bps[l], c, "level " + std::to_string(l) + "'s link");
-    const clex::Scheme scheme =
-        c.routing.algorithm == "clex_balanced" ? clex::Scheme::Balanced : clex::Scheme::Minimal;
+      check_link_bandwidth(
+          reader.field(reader.present("topology.clex.capacity") ? "topology.clex.capacity" : "links.global.bandwidth"),
+          bps[l], c, "level " + std::to_string(l) + "'s link");
+    const clex::Scheme scheme = c.routing.algorithm == "clex_balanced" ? clex::Scheme::Balanced : clex::Scheme::Minimal;
     const unsigned need = clex::vcs_needed(scheme, x.levels);
     if (c.router.vcs < need)
       reader.field("router.vcs")
-          .fail("at least " + std::to_string(need) + " for " + c.routing.algorithm + " on L = " +
-                    std::to_string(x.levels) + " levels",
+          .fail("at least " + std::to_string(need) + " for " + c.routing.algorithm +
+                    " on L = " + std::to_string(x.levels) + " levels",
                 "a packet moves to VC + 1 on each long-range link (docs/clex.md)");
   }
   void topology_values(const SimConfig& c, std::vector<std::pair<std::string, std::string>>& v) const override {

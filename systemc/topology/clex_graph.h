@@ -38,8 +38,8 @@ uint64_t node_count(unsigned k, unsigned levels);
 /// whose memory is known to be too large before any allocation.
 uint64_t graph_bytes(unsigned k, unsigned levels);
 
-/// Bytes the round-based model (model/clex_rounds.h) holds for these parameters (8 per message: position and destination, plus
-/// the step-1 copies of one level-(l-1) copy at a time, 12 per message of it), known before it
+/// Bytes the round-based model (model/clex_rounds.h) holds for these parameters (8 per message: position and
+/// destination, plus the step-1 copies of one level-(l-1) copy at a time, 12 per message of it), known before it
 /// allocates: what a config is checked against.
 uint64_t round_model_bytes(unsigned k, unsigned levels, unsigned messages_per_node);
 
