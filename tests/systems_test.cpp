@@ -275,6 +275,17 @@ TEST_P(ClexSaturation, UniformAboveSaturationIsCleanAndVcsBounded) {
   EXPECT_LT(j["traffic"]["accepted"].get<double>(), j["traffic"]["offered"].get<double>());
 }
 
+// The 3D torus CLEX is compared with (4x4x4, the size of k=4, L=3): dimension order with a
+// dateline VC per dimension, above saturation: clean, and no packet beyond VC 1.
+TEST(Torus3d, UniformAboveSaturationIsClean) {
+  const json j = run(config("clex/torus3d_4x4x4_uniform.yaml"));
+  ASSERT_TRUE(j.contains("checks"));
+  expect_clean(j);
+  EXPECT_LE(j["check_details"]["max_vc"].get<unsigned>(), 1u);
+  // Dimension order, the short way round: at most 2 + 2 + 2 router-to-router hops.
+  EXPECT_LE(j["check_details"]["max_path_cables"].get<unsigned>(), 6u);
+}
+
 INSTANTIATE_TEST_SUITE_P(K4L3, ClexSaturation,
                          ::testing::Values(ClexCase{"clex_minimal", 3, 2}, ClexCase{"clex_balanced", 4, 3}),
                          [](const auto& info) { return std::string(info.param.routing); });

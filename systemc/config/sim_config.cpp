@@ -137,6 +137,29 @@ std::pair<unsigned, unsigned> read_size(const Field& f, const char* expected, un
   return {x, y};
 }
 
+// topology.sides: "X x Y x Z" or [X, Y, Z], each side 1..64.
+const char* const kSidesExpected = "the sides of a 3D torus such as '4x4x4' or [4, 4, 4], each 1..64";
+void read_sides(const Field& f, SimConfig& c) {
+  unsigned s[3] = {0, 0, 0};
+  if (f.is_list()) {
+    const std::vector<Field> e = f.elements(kSidesExpected);
+    if (e.size() != 3) f.fail_found(kSidesExpected, "a list of " + std::to_string(e.size()) + " elements");
+    for (int i = 0; i < 3; ++i) s[i] = static_cast<unsigned>(e[i].integer(1, 64));
+  } else {
+    static const std::regex re(R"(^\s*([0-9]{1,3})\s*x\s*([0-9]{1,3})\s*x\s*([0-9]{1,3})\s*$)");
+    std::smatch m;
+    const std::string text = f.text(kSidesExpected);
+    if (!std::regex_match(text, m, re)) f.fail(kSidesExpected);
+    for (int i = 0; i < 3; ++i) {
+      s[i] = static_cast<unsigned>(std::stoul(m[i + 1]));
+      if (s[i] < 1 || s[i] > 64) f.fail(kSidesExpected);
+    }
+  }
+  c.topology.side_x = s[0];
+  c.topology.side_y = s[1];
+  c.topology.side_z = s[2];
+}
+
 // topology.clex.capacity: a mode, or one link bandwidth per level (checked against levels later).
 void read_clex_capacity(const Field& f, SimConfig& c) {
   using Capacity = SimConfig::Topology::Clex::Capacity;
@@ -454,6 +477,8 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                               moved("routing", "routing.algorithm", "minimal is dragonfly_minimal"),
                           }),
                   leaf("dims", P::Optional, kDimsExpected, "", [&c](const Field& f) { read_dims(f, c); }),
+                  leaf("sides", P::Optional, kSidesExpected + std::string(" (torus3d only)"), "",
+                       [&c](const Field& f) { read_sides(f, c); }),
                   section("clex", P::Optional,
                           {
                               leaf("k", P::Required, "an integer in 2..65535: the clique size", "",

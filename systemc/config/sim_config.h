@@ -70,6 +70,9 @@ struct SimConfig {
     /// multidim: the platform's dimensions, dim1 first (NPU n's coordinate in dimension K is
     /// (n / (P_1 ... P_{K-1})) mod P_K).
     std::vector<Dimension> dims;
+    /// torus3d: the sides X x Y x Z of a 3D torus of accelerator routers (node n at
+    /// (n mod X, (n div X) mod Y, n div XY)).
+    unsigned side_x = 0, side_y = 0, side_z = 0;
     /// clex (topology/clex_graph.h, docs/clex.md): k^L nodes, cliques of k, L levels.
     struct Clex {
       enum class Capacity : uint8_t { Plain, HopWeighted, Given };

@@ -1,7 +1,8 @@
-// torus.cpp: dimension-order routing on a 2D torus of accelerator routers, with datelines.
+// torus.cpp: dimension-order routing on a 2D or 3D torus of accelerator routers, with datelines.
 //
-// Port 0 leads to the router's accelerator, ports 1..4 to N, E, S, W. A packet goes along x
-// first, then y, each the short way round. It travels on VC 0 in a dimension until it crosses
+// Port 0 leads to the router's accelerator, ports 1..4 to N, E, S, W, and on a 3D torus (kind
+// torus3d) 5 and 6 to up and down (z). A packet goes along x first, then y, then z, each the short
+// way round. It travels on VC 0 in a dimension until it crosses
 // that dimension's wrap-around link (the dateline), then on VC 1, which breaks the ring's cycle
 // of channel waits; entering a new dimension starts again on VC 0.
 #include "network_switch.h"
@@ -16,10 +17,11 @@ class DorDateline : public RoutingFunction {
   explicit DorDateline(const RoutingContext& ctx) : c_(ctx) {}
 
   RouteChoice route(const Flit& head, unsigned in, unsigned vc, const NetworkSwitch& sw) override {
-    enum : unsigned { kLocal = 0, kN = 1, kE = 2, kS = 3, kW = 4 };
+    enum : unsigned { kLocal = 0, kN = 1, kE = 2, kS = 3, kW = 4, kUp = 5, kDown = 6 };
     const unsigned dst = c_.addressing.terminal(head);  // endpoint addressing
-    const unsigned X = c_.size_x, Y = c_.size_y, x = c_.x, y = c_.y;
-    const unsigned dx = dst % X, dy = dst / X;
+    const unsigned X = c_.size_x, Y = c_.size_y, Z = c_.size_z, x = c_.x, y = c_.y, z = c_.z;
+    // Node n at (n mod X, (n div X) mod Y, n div XY); a 2D torus has Z = 1.
+    const unsigned dx = dst % X, dy = (dst / X) % Y, dz = dst / (X * Y);
     unsigned port = kLocal, ov = vc;
     if (dx != x) {
       const bool east = (dx + X - x) % X <= X / 2;
@@ -33,6 +35,12 @@ class DorDateline : public RoutingFunction {
       const bool in_y = in == kN || in == kS;
       const bool wraps = north ? y == Y - 1 : y == 0;
       ov = wraps ? 1 : (in_y ? vc : 0);
+    } else if (dz != z) {
+      const bool up = (dz + Z - z) % Z <= Z / 2;
+      port = up ? kUp : kDown;
+      const bool in_z = in == kUp || in == kDown;
+      const bool wraps = up ? z == Z - 1 : z == 0;
+      ov = wraps ? 1 : (in_z ? vc : 0);
     }
     return sw.if_free(static_cast<int>(port), ov);
   }

@@ -134,7 +134,7 @@ class ClexTopology : public FabricTopology {
   std::vector<std::string> routing_names() const override { return {"clex_minimal", "clex_balanced"}; }
   void check(const ConfigReader& reader, SimConfig& c) const override {
     forbid(reader, {"topology.board", "topology.global", "topology.endpoints", "topology.dragonfly", "topology.tree",
-                    "topology.dims"});
+                    "topology.dims", "topology.sides"});
     require(reader, "topology.clex", "a map with k and levels");
     const auto& x = c.topology.clex;
     using Capacity = SimConfig::Topology::Clex::Capacity;

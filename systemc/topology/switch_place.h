@@ -62,8 +62,9 @@ struct RoutingContext {
   // clex_minimal, clex_balanced: the graph and the drawn routes (clex_plan.h); this router is
   // node `index`
   ClexPlan* clex = nullptr;
-  // dor_dateline: this router and the torus size
+  // dor_dateline: this router and the torus size (z and size_z on a 3D torus)
   unsigned x = 0, y = 0, size_x = 0, size_y = 0;
+  unsigned z = 0, size_z = 1;
   // dim_order: the platform's port numbering (dim_layout.h); an NPU router's NPU is `index`, a
   // switch's dimension `dim_switch` (-1: an NPU router)
   std::shared_ptr<const DimLayout> dims;
