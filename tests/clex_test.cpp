@@ -357,6 +357,14 @@ TEST(ClexConfig, CapacityForms) {
               "rounds");
 }
 
+TEST(ClexConfig, EffectiveValuesLoadBack) {
+  for (const char* name : {"clex_4x3_rounds.yaml", "clex_4x3_saturation.yaml", "torus3d_4x4x4_uniform.yaml"}) {
+    const SimConfig c = load_config(std::string(HX_CONFIG_DIR) + "/clex/" + name);
+    const SimConfig back = load_config_text(to_yaml(c), "effective.yaml");
+    EXPECT_EQ(effective_values(back), effective_values(c)) << name;
+  }
+}
+
 TEST(ClexModel, ResultsOfTheSmallConfig) {
   const SimConfig c = load_config(std::string(HX_CONFIG_DIR) + "/clex/clex_4x3_rounds.yaml");
   const auto j = hx::clex_model_results(c);

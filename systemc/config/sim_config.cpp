@@ -1014,6 +1014,12 @@ std::vector<std::pair<std::string, std::string>> effective_values(const SimConfi
     v.emplace_back("run.seed", std::to_string(c.run.seed));
     return v;
   }
+  if (c.rounds.enabled) {
+    v.emplace_back("rounds.messages", std::to_string(c.rounds.messages));
+    v.emplace_back("rounds.relay", c.rounds.request ? "request" : "direct");
+    v.emplace_back("rounds.first_copies", std::to_string(c.rounds.first_copies));
+    v.emplace_back("rounds.memory", format_number(c.rounds.memory_bits) + " bit");
+  }
   v.insert(v.end(), {
                         {"traffic.pattern", pattern_name(c.traffic.pattern)},
                         {"traffic.injection_rate", format_number(c.traffic.injection_rate)},

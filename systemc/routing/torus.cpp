@@ -4,7 +4,8 @@
 // torus3d) 5 and 6 to up and down (z). A packet goes along x first, then y, then z, each the short
 // way round. It travels on VC 0 in a dimension until it crosses
 // that dimension's wrap-around link (the dateline), then on VC 1, which breaks the ring's cycle
-// of channel waits; entering a new dimension starts again on VC 0.
+// of channel waits; entering a new dimension starts again on VC 0 (dor_dateline).
+// torus_adaptive: minimal adaptive with that as its escape network (Duato), on VCs 2 and up.
 #include "network_switch.h"
 #include "routing_function.h"
 
@@ -12,37 +13,93 @@ namespace hx {
 
 namespace {
 
+enum : unsigned { kLocal = 0, kN = 1, kE = 2, kS = 3, kW = 4, kUp = 5, kDown = 6 };
+
+// Where the destination lies from this router: per dimension the port the short way round (0:
+// aligned) and whether that hop wraps around (crosses the dateline).
+struct TorusStep {
+  unsigned port[3] = {0, 0, 0};
+  bool wraps[3] = {false, false, false};
+};
+
+TorusStep torus_step(const RoutingContext& c, unsigned dst) {
+  const unsigned size[3] = {c.size_x, c.size_y, c.size_z}, at[3] = {c.x, c.y, c.z};
+  // Node n at (n mod X, (n div X) mod Y, n div XY); a 2D torus has Z = 1.
+  const unsigned to[3] = {dst % c.size_x, (dst / c.size_x) % c.size_y, dst / (c.size_x * c.size_y)};
+  const unsigned plus[3] = {kE, kN, kUp}, minus[3] = {kW, kS, kDown};
+  TorusStep s;
+  for (unsigned d = 0; d < 3; ++d) {
+    if (to[d] == at[d]) continue;
+    const bool up = (to[d] + size[d] - at[d]) % size[d] <= size[d] / 2;
+    s.port[d] = up ? plus[d] : minus[d];
+    s.wraps[d] = up ? at[d] == size[d] - 1 : at[d] == 0;
+  }
+  return s;
+}
+
+bool along(unsigned port, unsigned d) {
+  const unsigned plus[3] = {kE, kN, kUp}, minus[3] = {kW, kS, kDown};
+  return port == plus[d] || port == minus[d];
+}
+
+// Dimension order with datelines: the first unaligned dimension; VC 0 in a dimension until its
+// wrap-around link, VC 1 after it; entering a new dimension starts again on VC 0. A packet that
+// arrives on an adaptive VC (>= 2, torus_adaptive) counts as on VC 0.
+RouteChoice dor_choice(const TorusStep& s, unsigned in, unsigned vc) {
+  for (unsigned d = 0; d < 3; ++d) {
+    if (s.port[d] == 0) continue;
+    const bool same_dim = along(in, d) && vc < 2;
+    return RouteChoice{static_cast<int>(s.port[d]), s.wraps[d] ? 1u : (same_dim ? vc : 0u)};
+  }
+  return RouteChoice{static_cast<int>(kLocal), vc};
+}
+
 class DorDateline : public RoutingFunction {
  public:
   explicit DorDateline(const RoutingContext& ctx) : c_(ctx) {}
 
   RouteChoice route(const Flit& head, unsigned in, unsigned vc, const NetworkSwitch& sw) override {
-    enum : unsigned { kLocal = 0, kN = 1, kE = 2, kS = 3, kW = 4, kUp = 5, kDown = 6 };
-    const unsigned dst = c_.addressing.terminal(head);  // endpoint addressing
-    const unsigned X = c_.size_x, Y = c_.size_y, Z = c_.size_z, x = c_.x, y = c_.y, z = c_.z;
-    // Node n at (n mod X, (n div X) mod Y, n div XY); a 2D torus has Z = 1.
-    const unsigned dx = dst % X, dy = (dst / X) % Y, dz = dst / (X * Y);
-    unsigned port = kLocal, ov = vc;
-    if (dx != x) {
-      const bool east = (dx + X - x) % X <= X / 2;
-      port = east ? kE : kW;
-      const bool in_x = in == kE || in == kW;  // still travelling along x
-      const bool wraps = east ? x == X - 1 : x == 0;
-      ov = wraps ? 1 : (in_x ? vc : 0);
-    } else if (dy != y) {
-      const bool north = (dy + Y - y) % Y <= Y / 2;
-      port = north ? kN : kS;
-      const bool in_y = in == kN || in == kS;
-      const bool wraps = north ? y == Y - 1 : y == 0;
-      ov = wraps ? 1 : (in_y ? vc : 0);
-    } else if (dz != z) {
-      const bool up = (dz + Z - z) % Z <= Z / 2;
-      port = up ? kUp : kDown;
-      const bool in_z = in == kUp || in == kDown;
-      const bool wraps = up ? z == Z - 1 : z == 0;
-      ov = wraps ? 1 : (in_z ? vc : 0);
+    const RouteChoice r = dor_choice(torus_step(c_, c_.addressing.terminal(head)), in, vc);
+    return sw.if_free(r.port, r.port == static_cast<int>(kLocal) ? vc : r.vc);
+  }
+
+  std::string describe_head(const Flit& head) const override {
+    return "head for terminal " + std::to_string(c_.addressing.terminal(head));
+  }
+
+ private:
+  RoutingContext c_;
+};
+
+// Minimal adaptive (Duato's protocol): VCs 2 .. vcs-1 are adaptive, on which a packet may take
+// any minimal direction, the one with the most room; VCs 0 and 1 are the escape network,
+// dimension order with datelines, which is deadlock-free on its own. A packet takes an adaptive
+// VC when one is free and the escape route otherwise, and may return to the adaptive VCs at the
+// next router.
+class TorusAdaptive : public RoutingFunction {
+ public:
+  explicit TorusAdaptive(const RoutingContext& ctx) : c_(ctx) {}
+
+  RouteChoice route(const Flit& head, unsigned in, unsigned vc, const NetworkSwitch& sw) override {
+    const TorusStep s = torus_step(c_, c_.addressing.terminal(head));
+    const RouteChoice escape = dor_choice(s, in, vc);
+    if (escape.port == static_cast<int>(kLocal)) return sw.if_free(escape.port, vc);
+    int best = -1;
+    unsigned best_vc = 0, best_room = 0;
+    for (unsigned d = 0; d < 3; ++d) {
+      if (s.port[d] == 0) continue;
+      for (unsigned v = 2; v < sw.vcs(); ++v) {
+        if (!sw.output_free(s.port[d], v)) continue;
+        const unsigned room = sw.output_room(s.port[d], v);
+        if (best < 0 || room > best_room) {
+          best = static_cast<int>(s.port[d]);
+          best_vc = v;
+          best_room = room;
+        }
+      }
     }
-    return sw.if_free(static_cast<int>(port), ov);
+    if (best >= 0) return RouteChoice{best, best_vc};
+    return sw.if_free(escape.port, escape.vc);
   }
 
   std::string describe_head(const Flit& head) const override {
@@ -57,6 +114,10 @@ class DorDateline : public RoutingFunction {
 
 std::unique_ptr<RoutingFunction> make_dor_dateline(const RoutingContext& ctx) {
   return std::make_unique<DorDateline>(ctx);
+}
+
+std::unique_ptr<RoutingFunction> make_torus_adaptive(const RoutingContext& ctx) {
+  return std::make_unique<TorusAdaptive>(ctx);
 }
 
 }  // namespace hx

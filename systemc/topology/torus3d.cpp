@@ -1,7 +1,8 @@
 // torus3d.cpp: a 3D torus of the accelerators' own routers (C++ switches with seven ports),
 // X x Y x Z (topology.sides), the comparison network of CLEX's section III (docs/clex.md):
 // dimension-order routing with dateline VCs, the 2D torus's function (routing/torus.cpp) with
-// its z dimension. Every link a cable of links.global; no boards.
+// its z dimension, or minimal adaptive with that as escape (torus_adaptive). Every link a cable
+// of links.global; no boards.
 #include "fabric_topology.h"
 #include "tree_builder.h"
 
@@ -49,16 +50,23 @@ class Torus3dTopology : public FabricTopology {
   }
   std::string describe(const SimConfig& cfg) const override {
     return std::to_string(cfg.topology.side_x) + "x" + std::to_string(cfg.topology.side_y) + "x" +
-           std::to_string(cfg.topology.side_z) + " 3D torus, dimension-order routing with datelines";
+           std::to_string(cfg.topology.side_z) + " 3D torus";
   }
-  std::string routing_summary(const SimConfig&) const override { return "dimension order with datelines"; }
+  std::string routing_summary(const SimConfig& cfg) const override {
+    return cfg.routing.algorithm == "torus_adaptive" ? "minimal adaptive, dimension order with datelines as escape"
+                                                      : "dimension order with datelines";
+  }
   unsigned links_per_plane() const override { return 6; }
+  // torus_adaptive may deliver on any of its adaptive VCs.
+  unsigned max_path_vc(const SimConfig& c) const override {
+    return c.routing.algorithm == "torus_adaptive" ? c.router.vcs - 1 : 2;
+  }
 
   // Node n at (n mod X, n div X): x along the rows, y and z folded into the columns.
   Size size(const SimConfig& c) const override {
     return {c.topology.side_x, c.topology.side_y * c.topology.side_z, 0};
   }
-  std::vector<std::string> routing_names() const override { return {"dor_dateline"}; }
+  std::vector<std::string> routing_names() const override { return {"dor_dateline", "torus_adaptive"}; }
   void check(const ConfigReader& reader, SimConfig& c) const override {
     forbid(reader, {"topology.board", "topology.global", "topology.endpoints", "topology.dragonfly", "topology.tree",
                     "topology.dims", "topology.clex"});
@@ -66,6 +74,9 @@ class Torus3dTopology : public FabricTopology {
     if (c.router.vcs < 2)
       reader.field("router.vcs")
           .fail("at least 2 in a torus", "the dateline scheme moves a packet to VC 1 at the wrap-around");
+    if (c.routing.algorithm == "torus_adaptive" && c.router.vcs < 3)
+      reader.field("router.vcs")
+          .fail("at least 3 for torus_adaptive", "VCs 0 and 1 are the dateline escape network, 2 and up adaptive");
   }
   void topology_values(const SimConfig& c, std::vector<std::pair<std::string, std::string>>& v) const override {
     v.emplace_back("topology.sides", std::to_string(c.topology.side_x) + "x" + std::to_string(c.topology.side_y) + "x" +
