@@ -15,6 +15,9 @@ nlohmann::ordered_json model_results(const SimConfig& cfg) {
   if (cfg.rounds.enabled) return clex_model_results(cfg);
   const FabricTopology& topo = fabric_topology(cfg.topology.kind);
   const std::vector<Dimension> dims = topo.dimensions(cfg);
+  if (dims.empty() && topo.has_round_model())
+    throw std::invalid_argument(cfg.source + ": hxsim model runs the round-based model of a " + cfg.topology.kind +
+                                " given a rounds section (rounds.messages); this config has none");
   if (dims.empty())
     throw std::invalid_argument(cfg.source +
                                 ": hxsim model times hierarchical collectives on a platform of dimensions " +
