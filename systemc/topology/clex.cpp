@@ -180,10 +180,10 @@ class ClexTopology : public FabricTopology {
                       "k^L = " + power_text(x.k, x.levels) + " = " + std::to_string(nodes) + " nodes",
                       "add a rounds section for the round-based model of hxsim model");
     const clex::LevelCapacities bps = clex_capacities_bps(c);
+    // A plain level-l link is k clique links: a large k takes it past what a link carries.
+    const char* const at = reader.present("topology.clex.capacity") ? "topology.clex.capacity" : "topology.clex.k";
     for (unsigned l = 1; l <= x.levels; ++l)
-      check_link_bandwidth(
-          reader.field(reader.present("topology.clex.capacity") ? "topology.clex.capacity" : "links.global.bandwidth"),
-          bps[l], c, "level " + std::to_string(l) + "'s link");
+      check_link_bandwidth(reader.field(at), bps[l], c, "level " + std::to_string(l) + "'s link");
     const clex::Scheme scheme = c.routing.algorithm == "clex_balanced" ? clex::Scheme::Balanced : clex::Scheme::Minimal;
     const unsigned need = clex::vcs_needed(scheme, x.levels);
     if (c.router.vcs < need)
