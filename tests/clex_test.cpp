@@ -295,6 +295,36 @@ TEST(ClexRounds, WiderLinksTakeFewerRounds) {
   EXPECT_GT(run_rounds(p).levels[3].max_rounds, 4u);
 }
 
+// Section III-A's k=64, L=3 with 57 messages per node (Table II), about 15 s: the figures that
+// follow from the construction, derived by hand, not from a run.
+TEST(ClexRoundsPaper, TableTwoFollowsTheConstruction) {
+  RoundParams p;
+  p.k = 64;
+  p.levels = 3;
+  p.messages_per_node = 57;
+  p.capacity = plain_capacities(64, 3, 1.0);
+  const RoundResults r = run_rounds(p);
+  ASSERT_TRUE(r.delivered);
+  // The top call holds every message: 57 per node exactly.
+  EXPECT_DOUBLE_EQ(r.levels[3].max_avg_load, 57.0);
+  // Level-3 hops: the share of messages whose destination is in another level-2 copy; with a
+  // random permutation of each node 57 times that is 63/64 = 0.984 up to sampling noise.
+  EXPECT_NEAR(r.levels[3].avg_hops, 63.0 / 64, 0.002);
+  // Level-1 calls per message: c_1 = (1 + 63/64)^2 = 3.938 (clex::balanced_hops' recursion).
+  // Per call, a message goes directly unless another message of its node already took that
+  // link: with m = 57 messages to u.i.r. destinations among k = 64 (the loop included) a node
+  // reaches k (1 - (1 - 1/k)^m) = 37.9 distinct ones, so a share 1 - 37.9 / 57 = 0.335 needs one
+  // relay hop more: 1.335 hops per call (the paper: 5.34 / 4 = 1.335).
+  const double calls = (1 + 63.0 / 64) * (1 + 63.0 / 64);
+  const double direct = 64 * (1 - std::pow(63.0 / 64, 57)) / 57;
+  EXPECT_NEAR(r.levels[1].avg_hops / calls, 2 - direct, 0.01);
+  // The paper's worst clique took 9 rounds (4 phases) here, and 11 in Table I.
+  EXPECT_LE(r.levels[1].max_rounds, 11u);
+  // A level-l link carries k = 64 per round and an owner gets 57 on average: 1 or 2 rounds.
+  EXPECT_LE(r.levels[3].max_rounds, 2u);
+  EXPECT_LE(r.levels[2].max_rounds, 2u);
+}
+
 // ---- the config (item 5: bad input) ---------------------------------------------------------
 
 std::string clex_yaml(const std::string& k, const std::string& levels, const std::string& extra = "") {
