@@ -104,9 +104,10 @@ TEST(ConfigFile, EmptyDocumentMissesRequiredKeys) {
 
 TEST(ConfigKeys, UnknownTopLevelKeySuggestsClosest) {
   const ConfigError e = error_of(kBase + "routr:\n  vcs: 3\n");
-  EXPECT_CONFIG_ERROR(e, 5, 1, "routr",
-                      "one of name, description, topology, routing, router, links, switch, traffic, collective, rounds, run",
-                      "'routr'");
+  EXPECT_CONFIG_ERROR(
+      e, 5, 1, "routr",
+      "one of name, description, topology, routing, router, links, switch, traffic, collective, rounds, run",
+      "'routr'");
   EXPECT_EQ(e.problem(), "unknown key");
   EXPECT_EQ(e.hint(), "did you mean 'router'?");
 }
@@ -130,9 +131,9 @@ TEST(ConfigKeys, UnknownNestedKeySuggestsClosest) {
 
 TEST(ConfigKeys, UnknownKeyAtTheWrongLevelNamesItsPlace) {
   const ConfigError e = error_of(kBase + "vcs: 3\n");
-  EXPECT_CONFIG_ERROR(e, 5, 1, "vcs",
-                      "one of name, description, topology, routing, router, links, switch, traffic, collective, rounds, run",
-                      "'vcs'");
+  EXPECT_CONFIG_ERROR(
+      e, 5, 1, "vcs",
+      "one of name, description, topology, routing, router, links, switch, traffic, collective, rounds, run", "'vcs'");
   EXPECT_EQ(e.hint(), "did you mean 'router.vcs'?");
 }
 

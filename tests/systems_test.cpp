@@ -285,7 +285,8 @@ TEST(Torus3d, UniformAboveSaturationIsClean) {
   // Dimension order, the short way round: at most 2 + 2 + 2 router-to-router hops.
   EXPECT_LE(j["check_details"]["max_path_cables"].get<unsigned>(), 6u);
   // Minimal adaptive on VCs 2 and 3, the same as escape: clean, still minimal.
-  const json a = run(config("clex/torus3d_4x4x4_uniform.yaml") + " --set routing.algorithm=torus_adaptive --set router.vcs=4");
+  const json a =
+      run(config("clex/torus3d_4x4x4_uniform.yaml") + " --set routing.algorithm=torus_adaptive --set router.vcs=4");
   ASSERT_TRUE(a.contains("checks"));
   expect_clean(a);
   EXPECT_LE(a["check_details"]["max_path_cables"].get<unsigned>(), 6u);

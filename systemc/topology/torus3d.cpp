@@ -54,7 +54,7 @@ class Torus3dTopology : public FabricTopology {
   }
   std::string routing_summary(const SimConfig& cfg) const override {
     return cfg.routing.algorithm == "torus_adaptive" ? "minimal adaptive, dimension order with datelines as escape"
-                                                      : "dimension order with datelines";
+                                                     : "dimension order with datelines";
   }
   unsigned links_per_plane() const override { return 6; }
   // torus_adaptive may deliver on any of its adaptive VCs.
@@ -63,9 +63,7 @@ class Torus3dTopology : public FabricTopology {
   }
 
   // Node n at (n mod X, n div X): x along the rows, y and z folded into the columns.
-  Size size(const SimConfig& c) const override {
-    return {c.topology.side_x, c.topology.side_y * c.topology.side_z, 0};
-  }
+  Size size(const SimConfig& c) const override { return {c.topology.side_x, c.topology.side_y * c.topology.side_z, 0}; }
   std::vector<std::string> routing_names() const override { return {"dor_dateline", "torus_adaptive"}; }
   void check(const ConfigReader& reader, SimConfig& c) const override {
     forbid(reader, {"topology.board", "topology.global", "topology.endpoints", "topology.dragonfly", "topology.tree",
