@@ -38,10 +38,14 @@ def main():
     ap.add_argument("--node-gbps", type=float, default=6 * 128)
     ap.add_argument("--rates", default="0.1,0.3,0.5,0.7,0.8,0.9,1.0")
     ap.add_argument("--measure", default="4000cycles")
+    ap.add_argument("--source-queue", type=int, default=0,
+                    help="packets a source may queue (traffic.source_queue; 0 unbounded): bounds the backlog "
+                         "above saturation, which otherwise may not drain in run.drain on 512 nodes")
+    ap.add_argument("--only", default="", help="comma list of routing functions to run (default all)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     k, side = (4, 4) if a.size == 64 else (8, 8)
-    common = [f"run.measure={a.measure}", "run.warmup=1000cycles"]
+    common = [f"run.measure={a.measure}", "run.warmup=1000cycles", f"traffic.source_queue={a.source_queue}"]
     clex = os.path.join(ROOT, "configs", "clex", "clex_4x3_saturation.yaml")
     torus = os.path.join(ROOT, "configs", "clex", "torus3d_4x4x4_uniform.yaml")
     nets = [
@@ -58,6 +62,8 @@ def main():
     print(f"{'network':9} {'routing':15} {'offered':>7} {'accepted':>8} {'latency':>8} {'routers':>7}")
     saturation = {}
     for kind, routing, config, sets in nets:
+        if a.only and routing not in a.only.split(","):
+            continue
         for rate in a.rates.split(","):
             out = os.path.join(a.out, f"{kind}_{a.size}_{routing}_{rate}.json")
             j = run(a.hxsim, config, sets + common + [f"routing.algorithm={routing}", f"traffic.injection_rate={rate}",
