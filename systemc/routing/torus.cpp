@@ -75,15 +75,33 @@ class DorDateline : public RoutingFunction {
 // any minimal direction, the one with the most room; VCs 0 and 1 are the escape network,
 // dimension order with datelines, which is deadlock-free on its own. A packet takes an adaptive
 // VC when one is free and the escape route otherwise, and may return to the adaptive VCs at the
-// next router.
+// next router. The escape VC must say whether the packet has crossed the dimension's dateline
+// anywhere on its way, adaptive hops included: inferring it from the VC it arrives on (as
+// dor_dateline can) would let a packet that wrapped on an adaptive VC take VC 0 after the
+// dateline, which closes VC 0's ring through the adaptive channels (the 8x8x8 torus deadlocked
+// so above saturation). A minimal route moves monotonically in each dimension, so it has
+// wrapped in dimension d iff its coordinate has passed the source's the other way round.
 class TorusAdaptive : public RoutingFunction {
  public:
   explicit TorusAdaptive(const RoutingContext& ctx) : c_(ctx) {}
 
-  RouteChoice route(const Flit& head, unsigned in, unsigned vc, const NetworkSwitch& sw) override {
+  RouteChoice route(const Flit& head, unsigned /*in*/, unsigned vc, const NetworkSwitch& sw) override {
     const TorusStep s = torus_step(c_, c_.addressing.terminal(head));
-    const RouteChoice escape = dor_choice(s, in, vc);
-    if (escape.port == static_cast<int>(kLocal)) return sw.if_free(escape.port, vc);
+    if (s.port[0] == 0 && s.port[1] == 0 && s.port[2] == 0) return sw.if_free(kLocal, vc);
+    RouteChoice escape;
+    {
+      const Header h = Header::decode(c_.addressing.fmt, head.payload);
+      const unsigned src = h.src_board_y * TreeAddressing::kEndpointsPerBoardRow + h.src_board_x;
+      const unsigned X = c_.size_x, Y = c_.size_y;
+      const unsigned from[3] = {src % X, (src / X) % Y, src / (X * Y)}, at[3] = {c_.x, c_.y, c_.z};
+      const unsigned plus[3] = {kE, kN, kUp};
+      for (unsigned d = 0; d < 3; ++d) {
+        if (s.port[d] == 0) continue;
+        const bool wrapped = s.port[d] == plus[d] ? at[d] < from[d] : at[d] > from[d];
+        escape = RouteChoice{static_cast<int>(s.port[d]), (wrapped || s.wraps[d]) ? 1u : 0u};
+        break;
+      }
+    }
     int best = -1;
     unsigned best_vc = 0, best_room = 0;
     for (unsigned d = 0; d < 3; ++d) {
