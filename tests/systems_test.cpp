@@ -292,6 +292,17 @@ TEST(Torus3d, UniformAboveSaturationIsClean) {
   EXPECT_LE(a["check_details"]["max_path_cables"].get<unsigned>(), 6u);
 }
 
+// The 8x8x8 torus above saturation under torus_adaptive: an escape VC inferred from the arrival
+// VC instead of the packet's dateline crossing deadlocked here (routing/torus.cpp says why); the
+// watchdog must stay quiet and every packet arrive. About 10 s.
+TEST(Torus3d, AdaptiveOn8x8x8AboveSaturationDoesNotDeadlock) {
+  const json j = run(config("clex/torus3d_4x4x4_uniform.yaml") +
+                     " --set topology.sides=8x8x8 --set routing.algorithm=torus_adaptive --set router.vcs=4"
+                     " --set traffic.source_queue=16 --set run.measure=4000cycles");
+  ASSERT_TRUE(j.contains("checks"));
+  expect_clean(j);
+}
+
 INSTANTIATE_TEST_SUITE_P(K4L3, ClexSaturation,
                          ::testing::Values(ClexCase{"clex_minimal", 3, 2}, ClexCase{"clex_balanced", 4, 3}),
                          [](const auto& info) { return std::string(info.param.routing); });
