@@ -37,6 +37,7 @@
 #include "CLI/CLI.hpp"
 #include "alloc_report.h"
 #include "analytic_backend.h"
+#include "config_reader.h"
 #include "cost_report.h"
 #include "gtkw.h"
 #include "llm_report.h"
@@ -266,12 +267,8 @@ int cmd_list() {
 // A system config (`topology:`, one system) rather than a cost config (`topologies:`, a list);
 // an unreadable file is left to the cost config's loader to report.
 bool is_system_config(const std::string& path) {
-  try {
-    const YAML::Node root = YAML::LoadFile(path);
-    return root.IsMap() && root["topology"] && !root["topologies"];
-  } catch (const YAML::Exception&) {
-    return false;
-  }
+  const YAML::Node root = peek_yaml_file(path);
+  return root.IsMap() && root["topology"] && !root["topologies"];
 }
 
 // `hxsim cost SYSTEM_CONFIG`: the netlist its topology builder makes, priced, beside the

@@ -120,7 +120,7 @@ TEST(ConfigFile, TopLevelMustBeAMap) {
   const ConfigError e = error_of("- 1\n- 2\n");
   EXPECT_CONFIG_ERROR(
       e, 1, 1, "",
-      "a map with keys name, description, topology, routing, router, links, switch, traffic, collective, run",
+      "a map with keys name, description, topology, routing, router, links, switch, traffic, collective, rounds, run",
       "a list");
 }
 
@@ -138,9 +138,10 @@ TEST(ConfigFile, EmptyDocumentMissesRequiredKeys) {
 
 TEST(ConfigKeys, UnknownTopLevelKeySuggestsClosest) {
   const ConfigError e = error_of(kBase + "routr:\n  vcs: 3\n");
-  EXPECT_CONFIG_ERROR(e, 5, 1, "routr",
-                      "one of name, description, topology, routing, router, links, switch, traffic, collective, run",
-                      "'routr'");
+  EXPECT_CONFIG_ERROR(
+      e, 5, 1, "routr",
+      "one of name, description, topology, routing, router, links, switch, traffic, collective, rounds, run",
+      "'routr'");
   EXPECT_EQ(e.problem(), "unknown key");
   EXPECT_EQ(e.hint(), "did you mean 'router'?");
 }
@@ -164,9 +165,9 @@ TEST(ConfigKeys, UnknownNestedKeySuggestsClosest) {
 
 TEST(ConfigKeys, UnknownKeyAtTheWrongLevelNamesItsPlace) {
   const ConfigError e = error_of(kBase + "vcs: 3\n");
-  EXPECT_CONFIG_ERROR(e, 5, 1, "vcs",
-                      "one of name, description, topology, routing, router, links, switch, traffic, collective, run",
-                      "'vcs'");
+  EXPECT_CONFIG_ERROR(
+      e, 5, 1, "vcs",
+      "one of name, description, topology, routing, router, links, switch, traffic, collective, rounds, run", "'vcs'");
   EXPECT_EQ(e.hint(), "did you mean 'router.vcs'?");
 }
 
@@ -518,7 +519,8 @@ TEST(ConfigEnums, BadValueListsTheAllowedOnes) {
   EXPECT_CONFIG_ERROR(error_of(kBase + "router:\n  vc_policy: [any]\n"), 6, 14, "router.vc_policy", "one of any, keep",
                       "a list");
   EXPECT_CONFIG_ERROR(error_of("topology:\n  kind: ring\n  board: 4x4\ntraffic:\n  injection_rate: 0.1\n"), 2, 9,
-                      "topology.kind", "one of board, hammingmesh, fat_tree, torus, dragonfly, multidim", "'ring'");
+                      "topology.kind", "one of board, hammingmesh, fat_tree, torus, dragonfly, multidim, clex, torus3d",
+                      "'ring'");
 }
 
 TEST(ConfigEnums, CodesMatchTheRtlStraps) {
@@ -1038,7 +1040,7 @@ TEST(ConfigShipped, DocsDescribeEveryKey) {
   ss << in.rdbuf();
   const std::string docs = ss.str();
   const auto keys = config_keys();
-  EXPECT_EQ(keys.size(), 68u);  // update docs/config.md when the schema changes
+  EXPECT_EQ(keys.size(), 80u);  // update docs/config.md when the schema changes
   for (const KeyInfo& k : keys)
     EXPECT_NE(docs.find("`" + k.path + "`"), std::string::npos) << k.path << " is not in docs/config.md";
 }

@@ -55,6 +55,9 @@ std::vector<Case> cases() {
       {"torus_one_board_row", with_run("  kind: torus\n  board: 4x4\n  global: 1x3\n")},
       {"dragonfly_balanced", with_run("  kind: dragonfly\n  dragonfly: {a: 4, p: 2, h: 2, groups: 9}\n")},
       {"dragonfly_spare_ports", with_run("  kind: dragonfly\n  dragonfly: {a: 4, p: 2, h: 3, groups: 5}\n")},
+      {"clex_4x3", with_run("  kind: clex\n  clex: {k: 4, levels: 3}\n")},
+      {"clex_5x2_given", with_run("  kind: clex\n  clex: {k: 5, levels: 2, capacity: [128 Gb/s, 256 Gb/s]}\n")},
+      {"torus3d", with_run("  kind: torus3d\n  sides: 4x3x2\n")},
       {"multidim", with_run("  kind: multidim\n  dims:\n"
                             "    - {size: 4, kind: ring, bandwidth: 128 Gb/s, links: 2, latency: 10 ns}\n"
                             "    - {size: 3, kind: fully_connected, bandwidth: 128 Gb/s, links: 2, latency: 10 ns}\n"

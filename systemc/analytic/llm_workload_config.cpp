@@ -167,12 +167,8 @@ WorkloadConfig load(const std::function<void(ConfigReader&)>& parse, const std::
 }  // namespace
 
 bool is_workload_config(const std::string& path) {
-  try {
-    const YAML::Node root = YAML::LoadFile(path);
-    return root.IsMap() && root["workload"];
-  } catch (const YAML::Exception&) {
-    return false;
-  }
+  const YAML::Node root = peek_yaml_file(path);
+  return root.IsMap() && root["workload"];
 }
 
 WorkloadConfig load_workload_config(const std::string& path, const std::vector<std::string>& overrides) {

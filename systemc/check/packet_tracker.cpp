@@ -224,10 +224,11 @@ PacketTracker::Arrival PacketTracker::on_delivered(unsigned dst, unsigned lane, 
       counts_.max_path_cables = std::max(counts_.max_path_cables, cables);
       counts_.max_trees = std::max<unsigned>(counts_.max_trees, x.trees);
       counts_.max_vc = std::max(counts_.max_vc, f.vc);
-      if (path_rule_ && (x.trees > 2 || f.vc > 2)) {
+      if (path_rule_ && (x.trees > 2 || f.vc > max_path_vc_)) {
         ++counts_.path_violations;
         sb_.note("packet " + std::to_string(id) + " crossed " + std::to_string(x.trees) +
-                 " fat trees and arrived on VC " + std::to_string(f.vc) + " (at most two trees and VCs 0..2 allowed)");
+                 " fat trees and arrived on VC " + std::to_string(f.vc) + " (at most two trees and VCs 0.." +
+                 std::to_string(max_path_vc_) + " allowed)");
       }
     }
     a.packet_done = true;

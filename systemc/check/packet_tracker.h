@@ -115,8 +115,12 @@ class PacketTracker {
   // adds up routers, switches and trees per packet. A path's cables are then
   // routers + switches - 1 (every cable joins two of them).
   /// Check the HammingMesh rule on every delivered packet (off for a single board, where a
-  /// packet may use any VC under vc_policy any).
-  void check_path_rule(bool on) { path_rule_ = on; }
+  /// packet may use any VC under vc_policy any): at most two trees, and VCs up to `max_vc`
+  /// (the paper's 2; a topology whose scheme needs more says so: FabricTopology::max_path_vc).
+  void check_path_rule(bool on, unsigned max_vc = 2) {
+    path_rule_ = on;
+    max_path_vc_ = max_vc;
+  }
   /// The head `head` left its board into a fat tree through the edge port of router (x, y).
   void on_board_exit(const Flit& head, unsigned x, unsigned y);
   /// The head crossed one fat-tree switch.
@@ -217,6 +221,7 @@ class PacketTracker {
   uint64_t measured_created_ = 0, measured_delivered_ = 0;  // of the packets with records
   uint64_t queued_ = 0, queued_measured_ = 0;               // waiting at their sources (queue_at_source)
   bool path_rule_ = false;
+  unsigned max_path_vc_ = 2;
   std::vector<int> board_job_, endpoint_job_;
 };
 

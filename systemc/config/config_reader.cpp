@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <regex>
 
@@ -274,6 +276,7 @@ double Field::bandwidth() const { return quantity("a bandwidth such as '128 Gb/s
 double Field::time() const { return quantity("a time such as '1 ns'", parse_time); }
 double Field::data_size() const { return quantity("a data size such as '128 bit'", parse_data_size); }
 double Field::compute_rate() const { return quantity("a compute rate such as '312 TFLOP/s'", parse_compute_rate); }
+double Field::length() const { return quantity("a length such as '0.5 m'", parse_length); }
 Duration Field::duration() const { return quantity("a duration such as '1 ns' or '2000 cycles'", parse_duration); }
 
 std::vector<Field> Field::elements(const std::string& expected) const {
@@ -535,6 +538,22 @@ void check_yaml_text(const std::string& text, const Origin& origin, const std::s
                         "a ',' where a value begins");
     begin = end + 1;
   }
+}
+
+YAML::Node peek_yaml_text(const std::string& text) {
+  try {
+    check_yaml_text(text, Origin{});
+    return YAML::Load(text);
+  } catch (const std::exception&) {
+    return YAML::Node();
+  }
+}
+
+YAML::Node peek_yaml_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return YAML::Node();
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return in.bad() ? YAML::Node() : peek_yaml_text(text);
 }
 
 void ConfigReader::parse_text(const std::string& text) {

@@ -144,6 +144,7 @@ class Field {
   double time() const;
   double data_size() const;
   double compute_rate() const;  // FLOP/s
+  double length() const;
   Duration duration() const;
   /// The elements of a list, at paths "<path>[i]"; `expected` describes the list for the error
   /// if this value is not one.
@@ -213,6 +214,13 @@ enum class Presence {
 /// Every text hxsim hands to yaml-cpp passes here first. A ConfigError says what was found and,
 /// unless `origin` has a position of its own, its line and column in `text`.
 void check_yaml_text(const std::string& text, const Origin& origin, const std::string& key_path = "");
+
+/// A YAML text's top-level node, for choosing the loader that reads it (by its sections): a null
+/// node if the text is not YAML (check_yaml_text included), so that the loader, not the peek,
+/// reports where. Never hangs on what check_yaml_text refuses.
+YAML::Node peek_yaml_text(const std::string& text);
+/// The same for a file; a null node if it cannot be read.
+YAML::Node peek_yaml_file(const std::string& path);
 
 /// One key of the schema: a section (a map of keys) or a leaf (a value read by a handler).
 struct KeySpec {

@@ -29,6 +29,11 @@ const Options<std::string> kTopologyKinds = [] {
   return o;
 }();
 const Options<TreeSpan> kTreeSpans = {{"line", TreeSpan::Line}, {"board", TreeSpan::Board}};
+// rounds.relay: how A_1 relays (model/clex_rounds.h): true for request/acknowledge.
+const Options<bool> kRelayModes = {{"request", true}, {"direct", false}};
+const char* const kClexCapacityExpected =
+    "plain (level-l link = k x clique link), hop_weighted (section III-A), or a list of one link bandwidth per "
+    "level, level 1 first";
 // routing.algorithm of a board or a HammingMesh: the board routing functions (routing/board_mesh.h).
 const Options<RouteMode> kRouteModes = [] {
   Options<RouteMode> o;
@@ -130,6 +135,46 @@ std::pair<unsigned, unsigned> read_size(const Field& f, const char* expected, un
     if (x < 1 || x > max || y < 1 || y > max) f.fail(expected);
   }
   return {x, y};
+}
+
+// topology.sides: "X x Y x Z" or [X, Y, Z], each side 1..64.
+const char* const kSidesExpected = "the sides of a 3D torus such as '4x4x4' or [4, 4, 4], each 1..64";
+void read_sides(const Field& f, SimConfig& c) {
+  unsigned s[3] = {0, 0, 0};
+  if (f.is_list()) {
+    const std::vector<Field> e = f.elements(kSidesExpected);
+    if (e.size() != 3) f.fail_found(kSidesExpected, "a list of " + std::to_string(e.size()) + " elements");
+    for (int i = 0; i < 3; ++i) s[i] = static_cast<unsigned>(e[i].integer(1, 64));
+  } else {
+    static const std::regex re(R"(^\s*([0-9]{1,3})\s*x\s*([0-9]{1,3})\s*x\s*([0-9]{1,3})\s*$)");
+    std::smatch m;
+    const std::string text = f.text(kSidesExpected);
+    if (!std::regex_match(text, m, re)) f.fail(kSidesExpected);
+    for (int i = 0; i < 3; ++i) {
+      s[i] = static_cast<unsigned>(std::stoul(m[i + 1]));
+      if (s[i] < 1 || s[i] > 64) f.fail(kSidesExpected);
+    }
+  }
+  c.topology.side_x = s[0];
+  c.topology.side_y = s[1];
+  c.topology.side_z = s[2];
+}
+
+// topology.clex.capacity: a mode, or one link bandwidth per level (checked against levels later).
+void read_clex_capacity(const Field& f, SimConfig& c) {
+  using Capacity = SimConfig::Topology::Clex::Capacity;
+  if (f.is_list()) {
+    c.topology.clex.capacity = Capacity::Given;
+    c.topology.clex.level_bps.clear();
+    for (const Field& e : f.elements(kClexCapacityExpected)) {
+      const double bps = e.bandwidth();
+      if (!(bps > 0)) e.fail("a bandwidth > 0");
+      c.topology.clex.level_bps.push_back(bps);
+    }
+    return;
+  }
+  c.topology.clex.capacity =
+      f.choice(Options<Capacity>{{"plain", Capacity::Plain}, {"hop_weighted", Capacity::HopWeighted}});
 }
 
 void read_board(const Field& f, SimConfig& c) {
@@ -432,6 +477,33 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                               moved("routing", "routing.algorithm", "minimal is dragonfly_minimal"),
                           }),
                   leaf("dims", P::Optional, kDimsExpected, "", [&c](const Field& f) { read_dims(f, c); }),
+                  leaf("sides", P::Optional, kSidesExpected + std::string(" (torus3d only)"), "",
+                       [&c](const Field& f) { read_sides(f, c); }),
+                  section("clex", P::Optional,
+                          {
+                              leaf("k", P::Required, "an integer in 2..65535: the clique size", "",
+                                   [&c](const Field& f) {
+                                     c.topology.clex.k = static_cast<unsigned>(
+                                         f.integer(2, 65535, "an integer in 2..65535: the clique size"));
+                                   }),
+                              leaf("levels", P::Required, "an integer in 1..32: L, the levels", "",
+                                   [&c](const Field& f) {
+                                     c.topology.clex.levels =
+                                         static_cast<unsigned>(f.integer(1, 32, "an integer in 1..32: L, the levels"));
+                                   }),
+                              leaf("capacity", P::Defaulted, kClexCapacityExpected, "plain",
+                                   [&c](const Field& f) { read_clex_capacity(f, c); }),
+                              leaf("node_bandwidth", P::Optional, "a bandwidth > 0 (capacity hop_weighted only)", "",
+                                   [&c](const Field& f) {
+                                     c.topology.clex.node_bps = f.bandwidth();
+                                     if (!(c.topology.clex.node_bps > 0)) f.fail("a bandwidth > 0");
+                                   }),
+                              leaf("pitch", P::Defaulted, "a length > 0: the layout's node spacing", "0.5 m",
+                                   [&c](const Field& f) {
+                                     c.topology.clex.pitch_m = f.length();
+                                     if (!(c.topology.clex.pitch_m > 0)) f.fail("a length > 0");
+                                   }),
+                          }),
                   section("tree", P::Defaulted,
                           {
                               leaf("span", P::Defaulted, one_of(kTreeSpans), "line",
@@ -559,6 +631,24 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                              }
                            }),
                   }),
+          // CLEX's round-based model (`hxsim model`, model/clex_rounds.h): section III's experiments.
+          section("rounds", P::Optional,
+                  {
+                      leaf("messages", P::Required, "an integer in 1..65535: messages each node sends and receives", "",
+                           [&c](const Field& f) {
+                             c.rounds.messages = static_cast<unsigned>(
+                                 f.integer(1, 65535, "an integer in 1..65535: messages each node sends and receives"));
+                           }),
+                      leaf("relay", P::Defaulted, one_of(kRelayModes), "request",
+                           [&c](const Field& f) { c.rounds.request = f.choice(kRelayModes); }),
+                      integer_key("first_copies", 1, 64, "1",
+                                  [&c](uint64_t v) { c.rounds.first_copies = static_cast<unsigned>(v); }),
+                      leaf("memory", P::Defaulted, "a data size > 0: the most the model may hold", "8 GiB",
+                           [&c](const Field& f) {
+                             c.rounds.memory_bits = f.data_size();
+                             if (!(c.rounds.memory_bits > 0)) f.fail("a data size > 0");
+                           }),
+                  }),
           section("run", P::Defaulted,
                   {
                       duration_key("warmup", "1000 cycles", g.warmup, c.run.warmup_cycles, false),
@@ -644,8 +734,14 @@ void check_collective(const ConfigReader& reader, SimConfig& c) {
   if (c.router.local_ports > 1 && !topo.has_lanes())
     reader.field("router.local_ports")
         .fail("1 for a " + c.topology.kind, "several local ports exist on the RTL router (boards) and on NPU routers");
+  if (c.rounds.enabled && !topo.has_round_model())
+    reader.field("rounds").fail("no rounds section, since topology.kind is '" + c.topology.kind + "'",
+                                "the round-based model is CLEX's (topology.kind clex)");
+  if (c.rounds.enabled && c.collective.enabled)
+    reader.field("rounds").fail("no rounds section in a collective run", "remove rounds or collective");
   if (!c.collective.enabled) {
-    if (!reader.present("traffic.injection_rate"))
+    // The round model's messages replace the synthetic traffic.
+    if (!reader.present("traffic.injection_rate") && !c.rounds.enabled)
       reader.field("traffic").fail_missing("injection_rate",
                                            std::string(kRateExpected) + ", required without a collective");
     return;
@@ -795,6 +891,7 @@ SimConfig load(const std::function<void(ConfigReader&)>& parse, const std::strin
     c.local_link.bandwidth_bps = c.router.flit_width_bits * c.router.clock_hz;
   if (!reader.present("links.global.bandwidth")) c.global_link.bandwidth_bps = c.local_link.bandwidth_bps;
   check_hotspot_section(reader, c);
+  c.rounds.enabled = reader.present("rounds");  // the kind's check reads it (clex: which model)
   check_topology(reader, c);
   check_collective(reader, c);
   c.source = source;
@@ -916,6 +1013,12 @@ std::vector<std::pair<std::string, std::string>> effective_values(const SimConfi
     v.emplace_back("run.watchdog", cycles(c.run.watchdog_cycles));
     v.emplace_back("run.seed", std::to_string(c.run.seed));
     return v;
+  }
+  if (c.rounds.enabled) {
+    v.emplace_back("rounds.messages", std::to_string(c.rounds.messages));
+    v.emplace_back("rounds.relay", c.rounds.request ? "request" : "direct");
+    v.emplace_back("rounds.first_copies", std::to_string(c.rounds.first_copies));
+    v.emplace_back("rounds.memory", format_number(c.rounds.memory_bits) + " bit");
   }
   v.insert(v.end(), {
                         {"traffic.pattern", pattern_name(c.traffic.pattern)},

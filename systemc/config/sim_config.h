@@ -70,7 +70,29 @@ struct SimConfig {
     /// multidim: the platform's dimensions, dim1 first (NPU n's coordinate in dimension K is
     /// (n / (P_1 ... P_{K-1})) mod P_K).
     std::vector<Dimension> dims;
+    /// torus3d: the sides X x Y x Z of a 3D torus of accelerator routers (node n at
+    /// (n mod X, (n div X) mod Y, n div XY)).
+    unsigned side_x = 0, side_y = 0, side_z = 0;
+    /// clex (topology/clex_graph.h, docs/clex.md): k^L nodes, cliques of k, L levels.
+    struct Clex {
+      enum class Capacity : uint8_t { Plain, HopWeighted, Given };
+      unsigned k = 0, levels = 0;
+      Capacity capacity = Capacity::Plain;
+      double node_bps = 0;            // hop_weighted: a node's total bandwidth over all its links
+      std::vector<double> level_bps;  // given: one link's bandwidth per level, level 1 first
+      double pitch_m = 0.5;           // the layout's node spacing
+    } clex;
   } topology;
+
+  /// The round-based model of CLEX routing (`hxsim model`, model/clex_rounds.h): section III's
+  /// experiments. Its messages replace the synthetic traffic.
+  struct Rounds {
+    bool enabled = false;       ///< the config has a rounds section
+    unsigned messages = 0;      ///< messages each node sends (and receives)
+    bool request = true;        ///< A_1's relays after a request and acknowledgement; else copies
+    unsigned first_copies = 1;  ///< offers per message in A_1's phase 2, doubling per phase
+    double memory_bits = 0;     ///< the most memory the model may hold
+  } rounds;
 
   /// The fat-tree switches of a HammingMesh (Table III of the paper: 40 ns input plus 40 ns
   /// output buffer latency).

@@ -67,13 +67,15 @@ const Kind kComputeRate{"a compute rate",
                          {"GFLOP/s", 1, 9},
                          {"TFLOP/s", 1, 12},
                          {"PFLOP/s", 1, 15}}};
+// A physical distance (a CLEX layout's node pitch).
+const Kind kLength{"a length", "'0.5 m'", {{"m", 1, 0}, {"cm", 1, -2}, {"mm", 1, -3}}};
 // A duration is a time or a cycle count; the cycle units have mult 0 as a marker.
 const Kind kDuration{
     "a duration",
     "'1 ns' or '2000 cycles'",
     {{"s", 1, 0}, {"ms", 1, -3}, {"us", 1, -6}, {"ns", 1, -9}, {"ps", 1, -12}, {"cycle", 0, 0}, {"cycles", 0, 0}}};
 
-const Kind* const kAllKinds[] = {&kFrequency, &kBandwidth, &kTime, &kDataSize, &kComputeRate};
+const Kind* const kAllKinds[] = {&kFrequency, &kBandwidth, &kTime, &kDataSize, &kComputeRate, &kLength};
 
 double pow10(int e) {
   double p = 1;
@@ -152,6 +154,7 @@ double parse_bandwidth(const std::string& text) { return parse_scaled(kBandwidth
 double parse_time(const std::string& text) { return parse_scaled(kTime, text); }
 double parse_data_size(const std::string& text) { return parse_scaled(kDataSize, text); }
 double parse_compute_rate(const std::string& text) { return parse_scaled(kComputeRate, text); }
+double parse_length(const std::string& text) { return parse_scaled(kLength, text); }
 
 Duration parse_duration(const std::string& text) {
   const Parsed p = parse_quantity(kDuration, text);

@@ -10,6 +10,7 @@
 //   time       s ms us ns ps
 //   data size  bit bits B kB MB GB KiB MiB GiB
 //   compute    FLOP/s kFLOP/s MFLOP/s GFLOP/s TFLOP/s PFLOP/s
+//   length     m cm mm
 //   duration   a time, or a whole number of cycles: "cycle" or "cycles"
 //
 // A bare number is never a quantity: "1" where a frequency is required is an error, because a
@@ -47,6 +48,8 @@ double parse_time(const std::string& text);
 double parse_data_size(const std::string& text);
 /// "312 TFLOP/s" -> 3.12e14 (floating-point operations per second).
 double parse_compute_rate(const std::string& text);
+/// "50 cm" -> 0.5 (m).
+double parse_length(const std::string& text);
 
 /// A length of simulated time as the config states it: a whole number of cycles, or seconds
 /// (converted to cycles once the clock is known). Never negative.

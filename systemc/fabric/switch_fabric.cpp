@@ -56,6 +56,7 @@ void SwitchFabric::attach(NetworkSwitch* sw, unsigned port, const std::string& n
 void SwitchFabric::build(const NetworkDescription& net, const Ports& ports) {
   using Kind = NodeDescription::Kind;
   dragonfly_ = net.dragonfly;
+  clex_ = net.clex;
   equipment_ = net.equipment();
   link_groups_ = net.link_groups();
   std::vector<NetworkSwitch*> sw(net.nodes.size(), nullptr);

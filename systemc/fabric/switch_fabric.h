@@ -81,6 +81,7 @@ class SwitchFabric : public sc_core::sc_module {
   std::vector<std::unique_ptr<EdgePort>> edge_ports_;
   std::vector<std::unique_ptr<NetworkSwitch>> switches_;
   std::shared_ptr<DragonflyPlan> dragonfly_;  // the routing functions' shared state
+  std::shared_ptr<ClexPlan> clex_;            // the same for a CLEX
   unsigned cables_ = 0;
   NetworkEquipment equipment_;
   std::vector<LinkGroup> link_groups_;

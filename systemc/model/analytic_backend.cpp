@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "clex_model.h"
 #include "fabric_topology.h"
 #include "flow_model.h"
 #include "llm_report.h"
@@ -13,8 +14,13 @@ namespace hx {
 
 nlohmann::ordered_json model_results(const SimConfig& cfg) {
   using nlohmann::ordered_json;
+  // A rounds section (CLEX, section III of Lenzen and Wattenhofer): the round-based model.
+  if (cfg.rounds.enabled) return clex_model_results(cfg);
   const FabricTopology& topo = fabric_topology(cfg.topology.kind);
   const std::vector<Dimension> dims = topo.dimensions(cfg);
+  if (dims.empty() && topo.has_round_model())
+    throw std::invalid_argument(cfg.source + ": hxsim model runs the round-based model of a " + cfg.topology.kind +
+                                " given a rounds section (rounds.messages); this config has none");
   if (dims.empty())
     throw std::invalid_argument(cfg.source +
                                 ": hxsim model times hierarchical collectives on a platform of dimensions " +
@@ -109,6 +115,7 @@ ModelOutput model_file(const std::string& path, const std::vector<std::string>& 
 }
 
 std::string model_summary(const nlohmann::ordered_json& j) {
+  if (j.contains("rounds")) return clex_model_summary(j);
   const auto& cfg = j["config"];
   const auto& job = j["collective"]["jobs"][0];
   std::string s;

@@ -14,7 +14,9 @@
 // Collectives: a hierarchical collective (collective.algorithm hierarchical) on a
 // platform of dimensions (FabricTopology::dimensions(), topology.kind multidim): the chunk
 // schedule of collective/dim_schedule.h (baseline or Themis, FIFO or SCF), timed by its
-// alpha-beta model of each dimension. Other configs are refused with the reason.
+// alpha-beta model of each dimension. A CLEX with a rounds section (topology.kind clex): the
+// round-based model of section III of Lenzen and Wattenhofer (clex_model.h, clex_rounds.h).
+// Other configs are refused with the reason.
 //
 // Its results have the sections of a run's (docs/simulator.md): hxsim, config (with the
 // netlist's equipment, config.network) and collective.jobs[] with time_us, algbw_GBps,

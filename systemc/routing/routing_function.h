@@ -10,13 +10,18 @@
 // Registered functions (routing/registry.cpp; `hxsim list` prints them):
 //   updown         fat-tree switches: down to the destination's terminal, or up, adaptively, to
 //                  the up port with the most room (tree.cpp)
-//   dor_dateline   torus routers: dimension order, the short way round, VC 1 after the dateline
+//   dor_dateline   torus routers (2D and 3D): dimension order, the short way round, VC 1 after
+//                  the dateline (torus.cpp)
+//   torus_adaptive 3D torus routers: minimal adaptive on VCs 2 and up, dor_dateline as escape
 //                  (torus.cpp)
 //   dim_order      multi-dimensional platforms' NPU routers and switches: dimension order, the
 //                  parallel link with the most room, datelines on rings (dim_order.cpp)
 //   dragonfly_minimal, ugal_l
 //                  Dragonfly routers: minimal, or UGAL-L's choice of an intermediate group at the
 //                  source router; VC + 1 on every global link (dragonfly.cpp)
+//   clex_minimal, clex_balanced
+//                  CLEX routers: hierarchical minimal, or section II-D's randomised recursion
+//                  drawn at the source; VC + 1 on every long-range link (clex.cpp)
 //   xy, north_last, min_adaptive
 //                  board routers (ports N, E, S, W, then the local lanes): the rules of
 //                  board_mesh.h, the route modes the RTL router implements in hardware

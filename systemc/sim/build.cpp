@@ -262,7 +262,7 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
   if (topo.has_fabric()) {
     // The topology's builder describes the switches and their links to the endpoints or to the
     // boards' edges; the fabric instantiates that netlist.
-    n.tracker.check_path_rule(true);
+    n.tracker.check_path_rule(true, topo.max_path_vc(cfg));
     n.fabric = std::make_unique<SwitchFabric>("fabric", cfg, &n.tracker, on_error);
     n.fabric->clk(*n.clock);
     SwitchFabric::Ports ports;

@@ -1,8 +1,6 @@
 #include "network_models.h"
 
 #include <unistd.h>
-#include <fstream>
-#include <iterator>
 
 #include <stdexcept>
 
@@ -177,19 +175,8 @@ KindAt read_kind(const RunRequest& r) {
     const std::string prefix = "topology.kind=";
     if (it->compare(0, prefix.size(), prefix) == 0) return {it->substr(prefix.size()), Origin{"--set " + *it, 0, 0}};
   }
-  YAML::Node root;
-  try {
-    std::string text = default_config_yaml();
-    if (!r.config_path.empty()) {
-      std::ifstream in(r.config_path, std::ios::binary);
-      text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-      if (!in && !in.eof()) return {"board", Origin{}};
-    }
-    check_yaml_text(text, Origin{r.config_path});  // yaml-cpp may not return on some
-    root = YAML::Load(text);
-  } catch (const std::exception&) {
-    return {"board", Origin{}};  // unreadable or malformed: the fabric's loader reports where
-  }
+  // Unreadable or malformed: the fabric's loader reports where.
+  const YAML::Node root = r.config_path.empty() ? peek_yaml_text(default_config_yaml()) : peek_yaml_file(r.config_path);
   if (!root.IsMap()) return {"board", Origin{}};
   const YAML::Node topo = root["topology"];
   if (topo && topo.IsMap() && topo["kind"] && topo["kind"].IsScalar()) {

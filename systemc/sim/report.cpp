@@ -316,7 +316,7 @@ nlohmann::ordered_json Simulation::report(const RunRecord& r) {
   derived["local_link_latency_cycles"] = cfg_.local_link.latency_cycles;
   derived["vcs"] = cfg_.router.vcs;
   derived["buffer_depth_flits"] = cfg_.router.buffer_depth;
-  derived["routing"] = route_mode_name(cfg_.router.routing);
+  derived["routing"] = cfg_.routing.algorithm;  // the board routers' mode on boards (the same names)
   derived["vc_policy"] = vc_policy_name(cfg_.router.vc_policy);
   derived["derivations"] = cfg_.derivations;
   j["config"] = derived;

@@ -92,7 +92,8 @@ class DragonflyTopology : public FabricTopology {
   std::vector<std::string> routing_names() const override { return {"dragonfly_minimal", "ugal_l"}; }
   std::string default_routing() const override { return "ugal_l"; }
   void check(const ConfigReader& reader, SimConfig& c) const override {
-    forbid(reader, {"topology.board", "topology.global", "topology.endpoints", "topology.tree"});
+    forbid(reader, {"topology.board", "topology.global", "topology.endpoints", "topology.tree", "topology.clex",
+                    "topology.sides"});
     require(reader, "topology.dragonfly", "a map with a, p, h and groups");
     c.topology.dragonfly.ugal = c.routing.algorithm == "ugal_l";  // UGAL-L's plan state (dragonfly_plan.h)
     const SimConfig::Dragonfly& d = c.topology.dragonfly;

@@ -61,6 +61,11 @@ class FabricTopology : public TopologyBuilder {
   /// The platform's dimensions, dim1 first, over which hierarchical collectives run
   /// (dim_schedule.h; `hxsim model`); none for a topology that is not described by dimensions.
   virtual std::vector<Dimension> dimensions(const SimConfig&) const { return {}; }
+  /// The highest VC a packet may arrive on, which every run checks (PacketTracker's path rule):
+  /// the HammingMesh paper's three VCs unless the kind's routing needs more.
+  virtual unsigned max_path_vc(const SimConfig&) const { return 2; }
+  /// `hxsim model` runs the round-based model of a rounds section on it (CLEX).
+  virtual bool has_round_model() const { return false; }
   /// Keys of this topology for the results' config section.
   virtual void add_config(nlohmann::ordered_json&, const SimConfig&) const {}
 

@@ -110,6 +110,8 @@ struct NetworkDescription {
   std::vector<LinkDescription> links;
   /// State the routing functions share (a Dragonfly's global wiring and UGAL's choices).
   std::shared_ptr<DragonflyPlan> dragonfly;
+  /// A CLEX's graph and clex_balanced's routes (clex_plan.h).
+  std::shared_ptr<ClexPlan> clex;
   /// A HammingMesh's or torus's boards (all 0 without boards).
   BoardGrid grid;
   /// Why the cost model's prices (analytic/topology_cost.h) do not fit this network's switches

@@ -19,6 +19,8 @@ const FabricTopology& fat_tree_topology();
 const FabricTopology& torus_topology();
 const FabricTopology& dragonfly_topology();
 const FabricTopology& multidim_topology();
+const FabricTopology& clex_topology();
+const FabricTopology& torus3d_topology();
 namespace nv {
 const NvSystemBuilder& dgx2_builder();
 const NvSystemBuilder& nvswitch_tree_builder();
@@ -35,6 +37,8 @@ const std::vector<const TopologyBuilder*>& topology_builders() {
       &torus_topology(),
       &dragonfly_topology(),
       &multidim_topology(),
+      &clex_topology(),
+      &torus3d_topology(),
       &nv::dgx2_builder(),
       &nv::nvswitch_tree_builder(),
   };

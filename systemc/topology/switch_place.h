@@ -13,6 +13,7 @@
 namespace hx {
 
 struct DragonflyPlan;
+struct ClexPlan;
 struct DimLayout;
 
 /// Where a packet leaves a tree: its terminal, from the destination in the head's header.
@@ -58,8 +59,12 @@ struct RoutingContext {
   DragonflyPlan* plan = nullptr;
   unsigned group = 0;
   uint64_t seed = 1;  ///< UGAL-L's draws
-  // dor_dateline: this router and the torus size
+  // clex_minimal, clex_balanced: the graph and the drawn routes (clex_plan.h); this router is
+  // node `index`
+  ClexPlan* clex = nullptr;
+  // dor_dateline: this router and the torus size (z and size_z on a 3D torus)
   unsigned x = 0, y = 0, size_x = 0, size_y = 0;
+  unsigned z = 0, size_z = 1;
   // dim_order: the platform's port numbering (dim_layout.h); an NPU router's NPU is `index`, a
   // switch's dimension `dim_switch` (-1: an NPU router)
   std::shared_ptr<const DimLayout> dims;
