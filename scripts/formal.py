@@ -109,7 +109,8 @@ def prepare(job, work):
     files = [f"rtl/{f}" for f in job["rtl"]] + [job["harness"]]
     # every module but the harness (A:top) and the units (by name, parameterised or not)
     convert = "chformal -assume2assert A:top %n" + "".join(f" *{u} %d" for u in job["unit"])
-    base = os.path.join(work, "base.il")
+    base = os.path.join(work, "base.il")    # and-inverter graph, for ABC
+    word = os.path.join(work, "word.il")    # word level, for yosys sat (induction)
     dump = os.path.join(work, "asserts.txt")
     script = [
         f"read_verilog -formal -sv -I rtl {' '.join(files)}",
@@ -121,6 +122,9 @@ def prepare(job, work):
         "opt_clean",
         "rename -enumerate -pattern hxa_% t:$assert",
         f"tee -q -o {dump} dump t:$assert",
+        f"write_rtlil {word}",
+        # to an and-inverter graph once; each property's netlist only drops the other checks
+        "techmap", "opt -fast", "dffunmap", "aigmap", "opt_clean",
         f"write_rtlil {base}",
     ]
     t0 = time.time()
@@ -157,12 +161,12 @@ def prepare(job, work):
             "design -load base",
             f"select -set keep {' '.join(job['top'] + '/' + c for c in cells)}",
             "chformal -assert -remove t:$assert @keep %d",
-            "opt_clean", "techmap", "opt -fast", "dffunmap", "aigmap", "opt_clean",
+            "opt_clean",
             "setundef -anyseq",
             f"write_aiger -zinit {aig}",
         ]
         out.append({"job": job["name"], "file": fname, "property": name, "kind": kind,
-                    "copies": len(cells), "aig": aig})
+                    "copies": len(cells), "aig": aig, "cells": cells})
     script = [f"read_rtlil {base}"] + steps
     p = run(["yosys", "-q", "-p", "; ".join(script)])
     if p.returncode != 0:
@@ -170,7 +174,7 @@ def prepare(job, work):
     prep_s = time.time() - t0
     for o in out:
         o["prepare_seconds"] = round(prep_s / len(out), 2)
-    return out
+    return out, word
 
 
 def abc(commands, timeout):
@@ -184,42 +188,96 @@ def abc(commands, timeout):
     return text, time.time() - t0
 
 
-def prove(prop, budget):
-    """PDR first; if it does not finish, BMC to BMC_DEPTH frames."""
-    aig = prop["aig"]
-    text, secs = abc(f"read_aiger {aig}; fold; pdr -T {budget}; print_status", budget + 30)
-    res = dict(prop)
-    res["pdr_seconds"] = round(secs, 2)
+def pdr(prop, budget):
+    """ABC PDR on the property's own netlist: proven (unbounded), a counterexample, or neither."""
+    text, secs = abc(f"read_aiger {prop['aig']}; fold; pdr -T {budget}; print_status", budget + 30)
     if "no primary outputs" in text:
-        sys.exit(f"formal: {aig}: the netlist has no property left (selection failed)")
+        sys.exit(f"formal: {prop['aig']}: the netlist has no property left (selection failed)")
+    res = {k: v for k, v in prop.items() if k not in ("aig", "cells")}
+    res["pdr_seconds"] = round(secs, 2)
+    res["seconds"] = round(secs, 2)
     if "Property proved" in text:
-        res.update(status="proven", method="PDR (ABC)", depth="unbounded", seconds=round(secs, 2))
-        return res
+        res.update(status="proven", method="PDR (ABC)", depth="unbounded")
+    else:
+        m = re.search(r"asserted in frame (\d+)", text)
+        if m:
+            res.update(status="FAILED", method="PDR (ABC)",
+                       depth=f"counterexample at frame {m.group(1)}")
+        else:
+            res.update(status="open", method="PDR (ABC)", depth="timeout")
+    return res
+
+
+def bmc(prop, budget, frames=BMC_DEPTH):
+    """ABC bmc3 from any power-up state of the registers without reset: the depth reached."""
+    text, secs = abc(f"read_aiger {prop['aig']}; fold; bmc3 -F {frames} -T {budget}; print_status",
+                     budget + 30)
     m = re.search(r"asserted in frame (\d+)", text)
     if m:
-        res.update(status="FAILED", method="PDR (ABC)", depth=f"counterexample at frame {m.group(1)}",
-                   seconds=round(secs, 2))
-        return res
-    text2, secs2 = abc(f"read_aiger {aig}; fold; bmc3 -F {BMC_DEPTH} -T {budget}; print_status",
-                       budget + 30)
-    total = round(secs + secs2, 2)
-    m = re.search(r"asserted in frame (\d+)", text2)
-    if m:
-        res.update(status="FAILED", method="BMC (ABC bmc3)",
-                   depth=f"counterexample at frame {m.group(1)}", seconds=total)
-        return res
-    frames = [int(x) for x in re.findall(r"No output asserted in (\d+) frames", text2)]
-    reached = max(frames) if frames else 0
-    res.update(status="proven" if reached >= MIN_DEPTH else "UNDECIDED", method="BMC (ABC bmc3)",
-               depth=reached, seconds=total)
-    return res
+        return None, int(m.group(1)), secs
+    done = [int(x) for x in re.findall(r"No output asserted in (\d+) frames", text)]
+    return (max(done) if done else 0), None, secs
+
+
+def induction(word, top, open_props, proven_props, max_k, budget):
+    """The induction step of k-induction (yosys sat) over the open properties together, with the
+    properties already proven unbounded as lemmas (assumed: they hold in every reachable state).
+    Returns the k at which the step holds, or None."""
+    keep = " ".join(f"{top}/{c}" for p in open_props for c in p["cells"])
+    lemmas = " ".join(f"{top}/{c}" for p in proven_props for c in p["cells"])
+    script = [f"read_rtlil {word}"]
+    if lemmas:
+        script += [f"select -set lemmas {lemmas}", "chformal -assert2assume @lemmas"]
+    script += [f"select -set keep {keep}", "chformal -assert -remove t:$assert @keep %d",
+               f"sat -tempinduct -tempinduct-inductonly -prove-asserts -set-assumes "
+               f"-maxsteps {max_k} -timeout {budget}"]
+    t0 = time.time()
+    try:
+        p = run(["yosys", "-p", "; ".join(script)], timeout=budget * 2 + 60)
+        text = p.stdout
+    except subprocess.TimeoutExpired:
+        text = ""
+    secs = time.time() - t0
+    if "Import proof for assert" not in text and "Induction step proven" in text:
+        sys.exit(f"formal: {top}: the induction had no property to prove (selection failed)")
+    if "Induction step proven: SUCCESS!" not in text:
+        return None, secs
+    steps = [int(x) for x in re.findall(r"Trying induction in (?:forward|backward) direction for step (\d+)", text)]
+    return (max(steps) if steps else 1), secs
+
+
+def prove_job(job, props, word, a, pool):
+    """PDR for each property; induction for the rest (with the proven ones as lemmas), its base
+    case by BMC; bounded model checking for whatever is left."""
+    results = list(pool.map(lambda p: pdr(p, a.pdr_budget), props))
+    by_name = {r["property"]: r for r in results}
+    open_props = [p for p in props if by_name[p["property"]]["status"] == "open"]
+    proven = [p for p in props if by_name[p["property"]]["status"] == "proven"]
+    if open_props:
+        k, secs = induction(word, job["top"], open_props, proven, a.max_k, a.budget)
+        share = secs / len(open_props)
+        bases = list(pool.map(lambda p: bmc(p, a.budget, max(BMC_DEPTH, (k or 0) + 1)), open_props))
+        for p, (depth, cex, bsecs) in zip(open_props, bases):
+            r = by_name[p["property"]]
+            r["seconds"] = round(r["seconds"] + share + bsecs, 2)
+            if cex is not None:
+                r.update(status="FAILED", method="BMC (ABC bmc3)", depth=f"counterexample at frame {cex}")
+            elif k is not None and depth >= k:
+                r.update(status="proven", method=f"k-induction (yosys sat, k={k}; base by ABC bmc3)",
+                         depth="unbounded")
+            else:
+                r.update(status="proven" if depth >= MIN_DEPTH else "UNDECIDED",
+                         method="BMC (ABC bmc3)", depth=depth)
+    return results
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--jobs", type=int, default=2, help="properties proven in parallel")
     ap.add_argument("--only", help="comma-separated job names (" + ", ".join(j["name"] for j in JOBS) + ")")
-    ap.add_argument("--budget", type=int, default=240, help="seconds per property and engine")
+    ap.add_argument("--pdr-budget", type=int, default=60, help="seconds of PDR per property")
+    ap.add_argument("--budget", type=int, default=180, help="seconds for induction and for BMC")
+    ap.add_argument("--max-k", type=int, default=8, help="longest induction step tried")
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "formal"))
     a = ap.parse_args()
     for tool in ("yosys", "yosys-abc"):
@@ -233,21 +291,19 @@ def main():
             sys.exit(f"formal: unknown job in --only {a.only}")
     os.makedirs(a.out, exist_ok=True)
     t0 = time.time()
-    props = []
-    for job in jobs:
-        work = os.path.join(a.out, job["name"])
-        shutil.rmtree(work, ignore_errors=True)
-        os.makedirs(work)
-        found = prepare(job, work)
-        print(f"formal: {job['name']}: {len(found)} properties; reduced instance: {job['reduced']}",
-              flush=True)
-        props += found
     results = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
-        for r in pool.map(lambda p: prove(p, a.budget), props):
-            results.append(r)
-            print(f"  {r['job']:<16} {r['property']:<28} {r['status']:<9} {r['method']:<15} "
-                  f"{str(r['depth']):<10} {r['seconds']:>7.2f} s", flush=True)
+        for job in jobs:
+            work = os.path.join(a.out, job["name"])
+            shutil.rmtree(work, ignore_errors=True)
+            os.makedirs(work)
+            props, word = prepare(job, work)
+            print(f"formal: {job['name']}: {len(props)} properties; reduced instance: "
+                  f"{job['reduced']}", flush=True)
+            for r in prove_job(job, props, word, a, pool):
+                results.append(r)
+                print(f"  {r['job']:<16} {r['property']:<28} {r['status']:<9} {str(r['depth']):<10} "
+                      f"{r['seconds']:>7.2f} s  {r['method']}", flush=True)
     wall = time.time() - t0
     ok = all(r["status"] == "proven" for r in results)
     print()
@@ -259,6 +315,7 @@ def main():
     doc = {
         "tool": "yosys 0.23 (read_verilog -formal) + yosys-abc (pdr, bmc3)",
         "min_depth": MIN_DEPTH,
+        "pdr_budget_seconds": a.pdr_budget,
         "budget_seconds": a.budget,
         "wall_seconds": round(wall, 1),
         "all_proven": ok,
