@@ -10,7 +10,7 @@ NPROC       := $(shell nproc 2>/dev/null || echo 2)
 PYTHON      ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
 
 .DEFAULT_GOAL := help
-.PHONY: help deps configure build lint test test-long run bench synth clean format format-check tidy docs
+.PHONY: help deps configure build lint test test-long run bench synth formal clean format format-check tidy docs
 
 help:
 	@echo "hxsim make targets:"
@@ -30,6 +30,8 @@ help:
 	@echo "  make docs       regenerate docs/config-reference.md from the config schemas (hxsim config-reference)"
 	@echo "  make tidy       clang-tidy with the checks of .clang-tidy on the project's C++, and format-check"
 	@echo "  make synth      yosys synthesis estimates into $(BUILD)/synth/ (scripts/synth.sh)"
+	@echo "  make formal     prove the RTL's assertions (yosys + ABC; scripts/formal.py, docs/formal.md):"
+	@echo "                  a table per property, $(BUILD)/formal/formal.json"
 	@echo "  make deps       install missing Debian packages and the OSU018 Liberty file"
 	@echo "  make clean      remove $(BUILD)/ except $(BUILD)/deps/"
 	@echo "  make help       this list (the default target)"
@@ -83,6 +85,11 @@ bench: configure
 
 synth: deps
 	bash scripts/synth.sh
+
+# Proofs of the RTL's assertions on parameter-reduced instances (docs/formal.md). Needs only yosys,
+# whose Debian package also ships yosys-abc.
+formal: deps
+	$(PYTHON) scripts/formal.py --out $(BUILD)/formal
 
 # The project's own C++ (generated and Verilated code excluded), for clang-format and clang-tidy.
 CXX_FILES = $(shell git ls-files '*.cpp' '*.h')

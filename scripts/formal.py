@@ -122,6 +122,7 @@ def prepare(job, work):
         "opt_clean",
         "rename -enumerate -pattern hxa_% t:$assert",
         f"tee -q -o {dump} dump t:$assert",
+        f"tee -q -o {dump}.assume dump t:$assume",
         f"write_rtlil {word}",
         # to an and-inverter graph once; each property's netlist only drops the other checks
         "techmap", "opt -fast", "dffunmap", "aigmap", "opt_clean",
@@ -153,6 +154,18 @@ def prepare(job, work):
             if not found:
                 sys.exit(f"formal: {job['name']}: cannot name the check at {src}")
             props.setdefault(found, []).append(cell)
+    # The contracts that stay assumptions (of the unit under proof), named for the report.
+    assumed = set()
+    src = ""
+    for line in open(dump + ".assume"):
+        m = re.match(r"\s*attribute \\src \"(.*)\"", line)
+        if m:
+            src = m.group(1)
+        elif re.match(r"\s*cell \$assume", line):
+            found = check_name(src, lines_of)
+            if found and found[2] == "contract":
+                assumed.add(found[1])
+    job["assumed"] = sorted(assumed)
     out = []
     steps = ["design -save base"]
     for i, ((fname, name, kind), cells) in enumerate(sorted(props.items())):
@@ -300,6 +313,9 @@ def main():
             props, word = prepare(job, work)
             print(f"formal: {job['name']}: {len(props)} properties; reduced instance: "
                   f"{job['reduced']}", flush=True)
+            if job["assumed"]:
+                print(f"  assumed (contracts of the block under proof, checked in simulation): "
+                      f"{', '.join(job['assumed'])}", flush=True)
             for r in prove_job(job, props, word, a, pool):
                 results.append(r)
                 print(f"  {r['job']:<16} {r['property']:<28} {r['status']:<9} {str(r['depth']):<10} "
@@ -319,7 +335,8 @@ def main():
         "budget_seconds": a.budget,
         "wall_seconds": round(wall, 1),
         "all_proven": ok,
-        "jobs": [{"name": j["name"], "top": j["top"], "reduced": j["reduced"]} for j in jobs],
+        "jobs": [{"name": j["name"], "top": j["top"], "reduced": j["reduced"],
+                  "assumed_contracts": j.get("assumed", [])} for j in jobs],
         "properties": [{k: v for k, v in r.items() if k != "aig"} for r in results],
     }
     path = os.path.join(a.out, "formal.json")

@@ -88,6 +88,9 @@ struct BenchConfig {
   std::size_t expected_packets = 1u << 14;  ///< scoreboard reservation
   uint8_t allowed_error_mask = 0;           ///< error_o bits the test expects (others fail the run)
   std::string trace_file;                   ///< FST of the RTL if not empty
+  /// The test breaks the RTL's input contracts on purpose: its assertions (Verilated with
+  /// --assert) report and are counted (assertion_failures()) instead of stopping the run.
+  bool contracts_broken = false;
 };
 
 namespace detail {
@@ -143,6 +146,7 @@ class LinkBench {
       throw std::invalid_argument("LinkBench: at most 64 local and 64 edge ports");
     }
     ctx_ = std::make_unique<VerilatedContext>();
+    if (cfg.contracts_broken) ctx_->errorLimit(1 << 20);
     if (!cfg.trace_file.empty()) {
       Verilated::traceEverOn(true);
       ctx_->traceEverOn(true);
@@ -177,6 +181,9 @@ class LinkBench {
   unsigned num_ports() const { return num_ports_; }
   M& model() { return *model_; }
   const FlitFormat& fmt() const { return cfg_.fmt; }
+  /// Failed RTL checks so far (only counted with BenchConfig::contracts_broken; otherwise the
+  /// first one stops the run).
+  int assertion_failures() const { return ctx_->errorCount(); }
 
   /// Drive the straps. Change them only while the model is idle: the router registers them, so
   /// a change takes effect at the next clock edge (reset() clocks them in).
