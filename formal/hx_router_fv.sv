@@ -142,7 +142,7 @@ module hx_router_fv #(
     always_comb begin
       if (in_valid_i[p]) begin
         assume (32'(vc_of(f)) < NumVcs);
-        assume (up_cred_q[p*NumVcs + 32'(vc_of(f)) % NumVcs] != '0);
+        assume (up_cred_q[p*NumVcs + 32'(vc_of(f))] != '0);  // (vc < NumVcs, above)
         assume (is_head(f) ? !up_open_q[p][vc_of(f)] : up_open_q[p][vc_of(f)]);
         // only the picked flit carries the mark
         assume (f[Mark] == (pick && pick_port_i == PortW'(p)));
@@ -154,7 +154,7 @@ module hx_router_fv #(
     always_comb begin
       if (out_credit_i[p]) begin
         assume (32'(out_credit_vc_i[p*2 +: 2]) < NumVcs);
-        assume (dn_occ_q[p*NumVcs + 32'(out_credit_vc_i[p*2 +: 2]) % NumVcs] != '0);
+        assume (dn_occ_q[p*NumVcs + 32'(out_credit_vc_i[p*2 +: 2])] != '0);
       end
     end
   end
@@ -202,7 +202,7 @@ module hx_router_fv #(
         t_flit_q <= pick_flit;
         // flits of its input VC sent earlier whose credits have not come back (less one that
         // comes back in this very cycle)
-        t_ahead_q <= CntW'(BufDepth) - up_cred_q[32'(pick_port_i) * NumVcs + 32'(pick_vc) % NumVcs]
+        t_ahead_q <= CntW'(BufDepth) - up_cred_q[32'(pick_port_i) * NumVcs + 32'(pick_vc)]
                      - CntW'(in_credit[pick_port_i] && in_credit_vc[pick_port_i*2 +: 2] == pick_vc);
       end
       if (t_credit) begin
@@ -238,7 +238,7 @@ module hx_router_fv #(
       if (rst_ni) begin
         `HX_ASSERT(OutputVcExists, !out_valid[p] || 32'(vc) < NumVcs)
         `HX_ASSERT(DownstreamNoOverflow,
-                   !out_valid[p] || 32'(dn_occ_q[p*NumVcs + 32'(vc) % NumVcs]) < BufDepth)
+                   !out_valid[p] || 32'(vc) >= NumVcs || 32'(dn_occ_q[p*NumVcs + 32'(vc)]) < BufDepth)
         `HX_ASSERT(OutputVcFramed,
                    !out_valid[p] || (is_head(f) ? !dn_open_q[p][vc] : dn_open_q[p][vc]))
       end

@@ -148,7 +148,9 @@ module hx_in_buffer #(
         `HX_ASSERT(BufCountBounded, 32'(cnt) <= Depth)
         `HX_ASSERT(BufPointersInRange, 32'(rd) < Depth && 32'(wr) < Depth)
         // wr = rd + count (mod Depth): the invariant that makes the circular buffer a FIFO.
-        `HX_ASSERT(BufPointersAgree, (32'(rd) + 32'(cnt)) % Depth == 32'(wr))
+        // (rd < Depth and count <= Depth, so one subtraction wraps the sum; no divider.)
+        `HX_ASSERT(BufPointersAgree, 32'(wr) == ((32'(rd) + 32'(cnt) >= Depth)
+                                                  ? 32'(rd) + 32'(cnt) - Depth : 32'(rd) + 32'(cnt)))
       end
     end
   end
