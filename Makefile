@@ -10,7 +10,7 @@ NPROC       := $(shell nproc 2>/dev/null || echo 2)
 PYTHON      ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
 
 .DEFAULT_GOAL := help
-.PHONY: help deps configure build lint test test-long run bench table2 synth clean format format-check tidy docs fuzz
+.PHONY: help deps configure build lint test test-long run bench table2 synth formal clean format format-check tidy docs fuzz
 
 help:
 	@echo "hxsim make targets:"
@@ -36,6 +36,8 @@ help:
 	@echo "  make synth      yosys synthesis estimates into $(BUILD)/synth/ (scripts/synth.sh)"
 	@echo "  make fuzz       fuzz the config loaders for FUZZ_SECONDS (default 300) with libFuzzer, ASan and"
 	@echo "                  UBSan, from a seed corpus of configs/; build-fuzz/ (docs/reliability.md)"
+	@echo "  make formal     prove the RTL's assertions (yosys + ABC; scripts/formal.py, docs/formal.md):"
+	@echo "                  a table per property, $(BUILD)/formal/formal.json"
 	@echo "  make deps       install missing Debian packages and the OSU018 Liberty file"
 	@echo "  make clean      remove $(BUILD)/ except $(BUILD)/deps/"
 	@echo "  make help       this list (the default target)"
@@ -94,6 +96,11 @@ table2: configure
 
 synth: deps
 	bash scripts/synth.sh
+
+# Proofs of the RTL's assertions on parameter-reduced instances (docs/formal.md). Needs only yosys,
+# whose Debian package also ships yosys-abc.
+formal: deps
+	$(PYTHON) scripts/formal.py --out $(BUILD)/formal
 
 # The project's own C++ (generated and Verilated code excluded), for clang-format and clang-tidy.
 CXX_FILES = $(shell git ls-files '*.cpp' '*.h')

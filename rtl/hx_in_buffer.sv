@@ -13,6 +13,12 @@
 // port rather than one per VC), so a Verilated model copies at most one flit per port and cycle,
 // not one per VC, and reads nothing of an empty VC. The pointers and counters of all VCs are
 // packed into one vector each, a machine word or two in the model.
+//
+// Assertions (hx_assert.svh, docs/formal.md): the contract of the two ports (never push a full VC
+// that is not popped in the same cycle, never pop an empty one, VC numbers in range), the count
+// never above Depth, and the pointers agreeing with the count. scripts/formal.py proves with
+// them that the buffer hands out every flit once, in order and unchanged.
+`include "hx_assert.svh"
 module hx_in_buffer #(
   parameter int unsigned NumVcs   = 3,
   parameter int unsigned Depth    = 8,
@@ -114,5 +120,40 @@ module hx_in_buffer #(
       end
     end
   end
+
+`ifdef HX_ASSERTS_ON
+  // One block per VC (a generate loop, not a procedural one: yosys names each check after its
+  // label, which must be unique per block).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      `HX_ASSUME(BufPushVcExists, !push_i || 32'(push_vc_i) < NumVcs)
+      `HX_ASSUME(BufPopVcExists, !pop_i || 32'(rd_vc_i) < NumVcs)
+    end
+  end
+  for (genvar v = 0; v < NumVcs; v++) begin : g_chk
+    logic [PtrWidth-1:0] rd, wr;
+    logic [CntWidth-1:0] cnt;
+    logic                push, pop;
+    assign rd   = rd_q[v*PtrWidth +: PtrWidth];
+    assign wr   = wr_q[v*PtrWidth +: PtrWidth];
+    assign cnt  = count_q[v*CntWidth +: CntWidth];
+    assign push = push_i && push_vc_i == VcIdxW'(v);
+    assign pop  = pop_i && rd_vc_i == VcIdxW'(v);
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (rst_ni) begin
+        // A push into a full VC would overwrite its front flit: the flit lost by a broken credit
+        // loop. A pop of the same VC in the same cycle frees the slot first.
+        `HX_ASSUME(BufNoPushWhenFull, !(push && full_o[v] && !pop))
+        `HX_ASSUME(BufNoPopWhenEmpty, !(pop && empty_o[v]))
+        `HX_ASSERT(BufCountBounded, 32'(cnt) <= Depth)
+        `HX_ASSERT(BufPointersInRange, 32'(rd) < Depth && 32'(wr) < Depth)
+        // wr = rd + count (mod Depth): the invariant that makes the circular buffer a FIFO.
+        // (rd < Depth and count <= Depth, so one subtraction wraps the sum; no divider.)
+        `HX_ASSERT(BufPointersAgree, 32'(wr) == ((32'(rd) + 32'(cnt) >= Depth)
+                                                  ? 32'(rd) + 32'(cnt) - Depth : 32'(rd) + 32'(cnt)))
+      end
+    end
+  end
+`endif
 
 endmodule

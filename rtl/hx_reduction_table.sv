@@ -27,6 +27,14 @@
 // Ties go to the lowest index. in_ready_o depends combinationally on in_flit_i (header decode)
 // and out_ready_i, never on in_valid_i; out_valid_o depends on in_valid_i. A header that is not
 // taken leaves no state behind, so the switch may withdraw a stalled PULL_REQ.
+//
+// Assertions (hx_assert.svh; docs/formal.md): the contributions a packet brings never take an
+// entry past its expected count (a contract on the senders), so no entry's count exceeds its
+// expected count and a push entry always holds a partial; an entry is freed only while allocated
+// and is no longer allocated once its RESULT or EVICT has left (freed exactly once); an EVICT
+// carries a partial, a RESULT a complete reduction, and an evicted tag is held by no entry
+// afterwards, so the evicted partial can never also complete.
+`include "hx_assert.svh"
 module hx_reduction_table #(
   parameter int unsigned Entries   = 8,   // table bytes / 128: 2 (256 B), 8 (1 kB), 32 (4 kB)
   parameter int unsigned TimeWidth = 32,
@@ -473,5 +481,85 @@ module hx_reduction_table #(
   always_ff @(posedge clk_i) begin
     if (data_fire && d_wr_q) data_q[row] <= new_row;
   end
+
+`ifdef HX_ASSERTS_ON
+  // ---------------------------------------------------------------------------------------------
+  // Assertions. Per-entry checks sit in a generate loop (yosys needs one block per copy).
+  // ---------------------------------------------------------------------------------------------
+  logic owned_data;     // the header is a PULL_RSP or PUSH_WR this table reduces
+  logic evict_offer;    // the output header in this cycle is an EVICT built from entry ev_idx
+  logic result_offer;   // ... a RESULT
+  logic leave;          // an entry's reduction leaves in this cycle (RESULT of a hit, timeout EVICT)
+  logic [IdxWidth-1:0] leave_idx;
+  assign owned_data   = is_pull_rsp || is_push_wr;
+  assign evict_offer  = out_valid_o && (state_q == StToHdr
+                                        || (state_q == StIdle && (to_start
+                                            || (ph_start && ph_kind == PhReplace))));
+  assign result_offer = out_valid_o && state_q == StIdle && !to_start && owned_data
+                        && (hit_any ? hit_done : (is_push_wr && hdr.count == hdr.expected));
+  assign leave        = out_valid_o && out_ready_i && state_q != StData
+                        && (evict_offer ? ph_kind == PhEvict : (result_offer && hit_any));
+  assign leave_idx    = evict_offer ? ev_idx : hit_idx;
+
+  // The entries holding tag t.
+  function automatic logic [Entries-1:0] hit_vec_of(logic [TagW-1:0] t);
+    for (int i = 0; i < Entries; i++) hit_vec_of[i] = valid_q[i] && tag_q[i] == t;
+  endfunction
+
+  // What left in the previous cycle: the entry whose reduction completed or was evicted, and the
+  // tag of an EVICT (the replacing write of an LRU eviction reuses the entry for another tag).
+  logic                left_q, evicted_q;
+  logic [IdxWidth-1:0] left_idx_q;
+  logic [TagW-1:0]     evicted_tag_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      left_q        <= 1'b0;
+      evicted_q     <= 1'b0;
+      left_idx_q    <= '0;
+      evicted_tag_q <= '0;
+    end else begin
+      left_q        <= leave;
+      evicted_q     <= evict_offer && out_ready_i;
+      left_idx_q    <= leave_idx;
+      evicted_tag_q <= ev_tag;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      // Senders never bring more contributions than a line expects (the count of a packet plus
+      // what its entry holds): a contract of the reduction protocol, not of this table.
+      `HX_ASSUME(ContributionsWithinExpected, !(in_valid_i && state_q == StIdle && !to_start
+                 && owned_data && (hit_any ? ({1'b0, hit_cnt} + {1'b0, hdr.count} > {1'b0, hit_exp})
+                                           : (is_push_wr && hdr.count > hdr.expected))))
+      // An entry is freed only while allocated, and never freed and rewritten at once.
+      `HX_ASSERT(FreeOnlyAllocated, !free_we || valid_q[free_sel])
+      `HX_ASSERT(FreeNotRewritten, !(free_we && meta_we && free_sel == meta_idx))
+      // An entry whose RESULT or timeout EVICT left is free afterwards.
+      `HX_ASSERT(FreedWhenLeft, !left_q || !valid_q[left_idx_q])
+      // An EVICT carries a partial from a live push entry; a RESULT a complete reduction.
+      `HX_ASSERT(EvictIsPartial, !evict_offer
+                 || (valid_q[ev_idx] && push_q[ev_idx] && ev_cnt < ev_exp))
+      `HX_ASSERT(ResultIsComplete, !result_offer || result_hdr.count == result_hdr.expected)
+      // A timed-out victim whose EVICT header waits stays a live push entry until it is taken.
+      `HX_ASSERT(TimeoutVictimLive, state_q != StToHdr || (valid_q[to_idx_q] && push_q[to_idx_q]))
+      // After an EVICT no entry holds its tag: the evicted partial cannot also complete.
+      `HX_ASSERT(EvictedNotCompleted, !evicted_q || !(hit_vec_of(evicted_tag_q) != '0))
+    end
+  end
+
+  for (genvar i = 0; i < Entries; i++) begin : g_chk_entry
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (rst_ni) begin
+        // The contribution count never exceeds the expected count; a push entry holds a partial
+        // (a complete one has left as RESULT).
+        `HX_ASSERT(CountWithinExpected, !valid_q[i] || cnt_q[i] <= exp_q[i])
+        `HX_ASSERT(PushEntryPartial, !(valid_q[i] && push_q[i]) || cnt_q[i] < exp_q[i])
+        // No two entries hold the same line (allocation happens only on a miss).
+        `HX_ASSERT(TagsUnique, !valid_q[i] || $countones(hit_vec_of(tag_q[i])) == 1)
+      end
+    end
+  end
+`endif
 
 endmodule

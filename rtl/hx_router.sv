@@ -57,6 +57,14 @@
 //   [1] a credit arrived for an output VC whose counter was already full
 //   [2] a head needs VC+1 at a board edge and there is none (more board crossings than VCs)
 //   [3] a body or tail flit reached the front of an input VC that no head had allocated
+//
+// Assertions (hx_assert.svh; docs/formal.md lists them and how each is proven): the contracts of
+// the two link sides (flits only on existing VCs, credits only for flits sent), credits within
+// [0, BufDepth], every output VC held by at most one packet and busy exactly while held, a head
+// only on a free output VC, a body only on the VC its packet holds, every granted flit popped by
+// one output only, and the north-last turn rule on every head that moves. The input buffers and
+// arbiters carry their own.
+`include "hx_assert.svh"
 module hx_router #(
   parameter int unsigned NumVcs          = 3,    // 1..4
   parameter int unsigned BufDepth        = 8,    // flits per input VC
@@ -514,5 +522,120 @@ module hx_router #(
       if (|ivc_orphan)    error_q[3] <= 1'b1;
     end
   end
+
+`ifdef HX_ASSERTS_ON
+  // ---------------------------------------------------------------------------------------------
+  // Assertions. Per-VC and per-port checks sit in generate blocks: yosys needs one block per copy.
+  // ---------------------------------------------------------------------------------------------
+  localparam int unsigned PortN = hx_pkg::PortN;
+  localparam int unsigned PortS = hx_pkg::PortS;
+
+  // Which outputs granted each input (transposed out_gnt_in), for InputGrantedOnce.
+  logic [NumPorts-1:0] in_gnt_by [NumPorts];
+  always_comb begin
+    for (int unsigned ip = 0; ip < NumPorts; ip++) begin
+      for (int unsigned op = 0; op < NumPorts; op++) begin
+        in_gnt_by[ip][op] = out_gnt_valid[op] && out_gnt_in[op*PortWidth +: PortWidth] == PortWidth'(ip);
+      end
+    end
+  end
+
+  // Link-side contracts of the input ports: a flit names a VC the router has.
+  for (genvar ip = 0; ip < NumPorts; ip++) begin : g_chk_in
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (rst_ni) begin
+        `HX_ASSUME(FlitVcExists, !in_valid_i[ip]
+                                 || 32'(in_flit_i[ip*FlitWidth + PayloadWidth +: VcWidth]) < NumVcs)
+        // A flit at the front of a VC that no head opened: the upstream broke the packet framing.
+        `HX_ASSERT(NoOrphanFlit, ivc_orphan[ip*NumVcs +: NumVcs] == '0)
+        // The crossbar pops a granted input once: no two outputs take the same input's flit.
+        `HX_ASSERT(InputGrantedOnce, $countones(in_gnt_by[ip]) <= 1)
+      end
+    end
+  end
+
+  // Per output VC: credits, ownership, grants.
+  for (genvar ov = 0; ov < NumOvcs; ov++) begin : g_chk_ovc
+    localparam int unsigned Op = ov / NumVcs;
+    localparam int unsigned W  = ov % NumVcs;
+    logic [CredWidth-1:0] cred;
+    logic [NumIvcs-1:0]   holds;     // input VCs whose packet holds this output VC
+    logic                 gnt;       // a flit leaves on this output VC in this cycle
+    logic                 credit;    // a credit for it arrives in this cycle
+    logic [PortWidth-1:0] gnt_in;    // the granted input port
+    assign cred   = cred_q[ov*CredWidth +: CredWidth];
+    assign gnt    = out_gnt_valid[Op] && out_gnt_ovc[Op*VcWidth +: VcWidth] == VcWidth'(W);
+    assign credit = credit_in[Op] && credit_in_vc[Op*VcWidth +: VcWidth] == VcWidth'(W);
+    assign gnt_in = out_gnt_in[Op*PortWidth +: PortWidth];
+    always_comb begin
+      for (int unsigned iv = 0; iv < NumIvcs; iv++) begin
+        holds[iv] = alloc_q[iv] && alloc_port_q[iv*PortWidth +: PortWidth] == PortWidth'(Op)
+                    && alloc_vc_q[iv*VcWidth +: VcWidth] == VcWidth'(W);
+      end
+    end
+    // The input VC the granted flit comes from (the winner of its input's VC arbiter).
+    logic gnt_holds;
+    always_comb begin
+      gnt_holds = 1'b0;
+      for (int unsigned ip = 0; ip < NumPorts; ip++) begin
+        for (int unsigned v = 0; v < NumVcs; v++) begin
+          if (gnt_in == PortWidth'(ip) && in_win_vc[ip*VcIdxW +: VcIdxW] == VcIdxW'(v)) begin
+            gnt_holds = holds[ip*NumVcs + v];
+          end
+        end
+      end
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (rst_ni) begin
+        // The downstream returns a credit only for a flit it was sent: never to a full counter
+        // (a grant in the same cycle does not count: its flit is not downstream yet).
+        `HX_ASSUME(CreditReturnLegal, !(credit && cred == CredWidth'(BufDepth)))
+        `HX_ASSERT(CreditsBounded, 32'(cred) <= BufDepth)
+        `HX_ASSERT(GrantHasCredit, !gnt || cred != '0)
+        // A VC is never granted to two packets: one holder at most, busy exactly while held,
+        // a head only onto a free VC, a body or tail only from the packet that holds it.
+        `HX_ASSERT(OutputVcOneOwner, $countones(holds) <= 1)
+        `HX_ASSERT(OutputVcBusyIffHeld, busy_q[ov] == (holds != '0))
+        `HX_ASSERT(HeadTakesFreeVc, !(gnt && out_gnt_head[Op]) || !busy_q[ov])
+        `HX_ASSERT(BodyFollowsItsHead, !(gnt && !out_gnt_head[Op]) || gnt_holds)
+      end
+    end
+  end
+
+  // North-last (hx_route, HammingMesh sec. IV-C3), checked on what the router does, not on what
+  // hx_route offers: a head that arrived moving north (on S from this board) leaves north,
+  // through an edge port or to a local lane, never east, west or back south; and a head that
+  // turns north inside its destination board needs no further east/west move there.
+  for (genvar op = 0; op < NumPorts; op++) begin : g_chk_nl
+    logic                 head;    // a head leaves on op in this cycle
+    logic [PortWidth-1:0] from;
+    logic [FlitWidth-1:0] flit;
+    logic                 on_board;
+    logic [NW-1:0]        dst_x;
+    assign head     = out_gnt_valid[op] && out_gnt_head[op];
+    assign from     = out_gnt_in[op*PortWidth +: PortWidth];
+    always_comb begin
+      flit = '0;
+      for (int unsigned ip = 0; ip < NumPorts; ip++) begin
+        if (from == PortWidth'(ip)) flit = in_rd_flit[ip];
+      end
+    end
+    assign on_board = flit[hx_pkg::HdrDstBoardXLsb +: BW] == board_x_q
+                      && flit[hx_pkg::hdr_dst_board_y_lsb(BW) +: BW] == board_y_q;
+    assign dst_x    = flit[hx_pkg::hdr_dst_node_x_lsb(BW) +: NW];
+    logic north_last;
+    assign north_last = route_mode_q == hx_pkg::RouteNorthLast;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      // (the reset alone in the condition: yosys takes `if (rst_ni)` as the asynchronous reset)
+      if (rst_ni) begin
+        `HX_ASSERT(NorthLastNoTurnAfterNorth, !(north_last && head)
+                   || !(from == PortWidth'(PortS) && !edge_port_q[PortS])
+                   || op == PortN || op >= hx_pkg::PortL || edge_port_q[op])
+        `HX_ASSERT(NorthLastTurnOnlyInColumn, !(north_last && head)
+                   || !(op == PortN && !edge_port_q[PortN] && on_board) || dst_x == node_x_q)
+      end
+    end
+  end
+`endif
 
 endmodule

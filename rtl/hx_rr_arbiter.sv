@@ -5,6 +5,10 @@
 // stage throws away does not cost the requester its turn. With all N requesting persistently and
 // every grant used, each gets exactly one grant in every N cycles: this is what makes the
 // router's switch allocation fair.
+//
+// Assertions (hx_assert.svh): a grant goes to a requester, there is one whenever someone asks,
+// and the priority pointer stays in range.
+`include "hx_assert.svh"
 module hx_rr_arbiter #(
   parameter int unsigned N = 4,
   localparam int unsigned IdxWidth = (N > 1) ? $clog2(N) : 1
@@ -46,5 +50,15 @@ module hx_rr_arbiter #(
       prio_q <= (32'(idx_o) == N - 1) ? '0 : idx_o + 1'b1;
     end
   end
+
+`ifdef HX_ASSERTS_ON
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      `HX_ASSERT(ArbGrantsRequester, !valid_o || req_i[idx_o])
+      `HX_ASSERT(ArbGrantsWhenAsked, valid_o == (req_i != '0))
+      `HX_ASSERT(ArbPrioInRange, 32'(prio_q) < N)
+    end
+  end
+`endif
 
 endmodule

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Lint the RTL with Verilator, one top (and parameter set) at a time: several tops in one run
-# would trigger MULTITOP. Any warning or error fails the script.
+# would trigger MULTITOP. Any warning or error fails the script. --assert: the assertions
+# (rtl/hx_assert.svh) are linted too, as every model is Verilated with them (docs/formal.md).
 #
 #   scripts/lint.sh            (run from anywhere; `make lint` calls it)
 set -euo pipefail
@@ -65,7 +66,7 @@ lint_run() {   # lint_run "TOP [-GParam=value ...]" FILE...
   read -r -a words <<<"$run"
   top="${words[0]}"
   params=("${words[@]:1}")
-  if out="$(verilator --lint-only -Wall --top-module "$top" "${params[@]}" -Irtl "$@" 2>&1)" \
+  if out="$(verilator --lint-only -Wall --assert --top-module "$top" "${params[@]}" -Irtl "$@" 2>&1)" \
      && [[ -z "$out" ]]; then
     echo "lint: $run clean"
   else

@@ -14,6 +14,7 @@
 # Quiet when nothing is needed (a no-op takes well under a second); prints one line otherwise.
 set -euo pipefail
 
+# yosys also brings yosys-abc (PDR, BMC) and yosys-smtbmc, all that `make formal` needs.
 PACKAGES=(
   cmake g++ make pkg-config
   libsystemc-dev verilator yosys

@@ -92,6 +92,9 @@ struct BenchConfig {
   /// every router was idle), as hxsim does (systemc/board/verilated_plane.h). Off by default:
   /// the tests clock every edge, and one test checks that skipping changes no result.
   bool skip_idle_edges = false;
+  /// The test breaks the RTL's input contracts on purpose: its assertions (Verilated with
+  /// --assert) report and are counted (assertion_failures()) instead of stopping the run.
+  bool contracts_broken = false;
 };
 
 namespace detail {
@@ -147,6 +150,7 @@ class LinkBench {
       throw std::invalid_argument("LinkBench: at most 64 local and 64 edge ports");
     }
     ctx_ = std::make_unique<VerilatedContext>();
+    if (cfg.contracts_broken) ctx_->errorLimit(1 << 20);
     if (!cfg.trace_file.empty()) {
       Verilated::traceEverOn(true);
       ctx_->traceEverOn(true);
@@ -181,6 +185,9 @@ class LinkBench {
   unsigned num_ports() const { return num_ports_; }
   M& model() { return *model_; }
   const FlitFormat& fmt() const { return cfg_.fmt; }
+  /// Failed RTL checks so far (only counted with BenchConfig::contracts_broken; otherwise the
+  /// first one stops the run).
+  int assertion_failures() const { return ctx_->errorCount(); }
 
   /// Drive the straps. Change them only while the model is idle: the router registers them, so
   /// a change takes effect at the next clock edge (reset() clocks them in).

@@ -111,6 +111,9 @@ class RedBench {
 
   Port& port(unsigned p) { return ports_[p]; }
   uint64_t now() const { return now_; }
+  /// Turns the RTL's checks off (Verilator --assert, docs/formal.md): for streams that break the
+  /// reduction protocol on purpose, where the RTL's contract checks would stop the run.
+  void disable_rtl_checks() { ctx_->assertOn(false); }
   M& model() { return *m_; }
   unsigned occupancy(unsigned p) const {
     return red_get_field(m_->occupancy_o, p * occ_width(entries_), occ_width(entries_));
@@ -502,6 +505,11 @@ void red_test_foreign_bypass(const RedTestEnv<M>& env) {
 template <class M>
 void red_test_random(const RedTestEnv<M>& env, uint64_t seed, unsigned packets, uint32_t timeout) {
   auto b = env.make(timeout);
+  // These streams send a line more contributions than it expects (1 or 2 per packet on lines
+  // of 2..4, whatever the line already holds), beyond the reduction protocol: the reference
+  // defines what the table does then, and the RTL's ContributionsWithinExpected contract (with
+  // CountWithinExpected after it) would stop the run. The directed tests keep the checks on.
+  b->disable_rtl_checks();
   for (unsigned pi = 0; pi < env.ports; ++pi) {
     if (env.ports > 1 && pi != env.port && env.port != ~0u) continue;
     auto& p = b->port(pi);

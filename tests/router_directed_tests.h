@@ -539,7 +539,8 @@ TYPED_TEST_P(RouterDirectedTest, VcAnyHeadTakesAFreeVc) {
 // contract violation is flagged in error_o (or the flit is not lost).
 TYPED_TEST_P(RouterDirectedTest, FlitOnNonexistentVcIsFlagged) {
   using T = RouterDirectedTest<TypeParam>;
-  auto b = T::make_bench(T::center(), /*allowed_errors=*/0xf, /*watchdog=*/0);
+  // A contract broken on purpose: the RTL's FlitVcExists check reports it (rtl_assert_test).
+  auto b = T::make_bench(T::center(), /*allowed_errors=*/0xf, /*watchdog=*/0, /*contracts_broken=*/true);
   TypeParam& m = b->model();
   Header h;
   h.dst_board_x = T::kBoardX;

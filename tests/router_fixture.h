@@ -44,8 +44,10 @@ class RouterFixture : public ::testing::Test {
     return s;
   }
 
-  static std::unique_ptr<Bench> make_bench(const Straps& s, uint8_t allowed_errors = 0, uint64_t watchdog = 2000) {
+  static std::unique_ptr<Bench> make_bench(const Straps& s, uint8_t allowed_errors = 0, uint64_t watchdog = 2000,
+                                           bool contracts_broken = false) {
     BenchConfig c;
+    c.contracts_broken = contracts_broken;
     c.local_ports = kLanes;
     c.straps = s;
     c.allowed_error_mask = allowed_errors;

@@ -1,0 +1,247 @@
+// hx_router_fv: proof harness of the router (read by yosys -formal only; docs/formal.md).
+//
+// A closed loop around one router: every input port has an upstream that sends only with a
+// credit, only on the router's VCs and in well-framed packets (a head opens a packet on its VC, a
+// tail closes it); every output port has a downstream buffer of BufDepth flits per VC that frees
+// slots whenever the solver likes and returns a credit for each. The straps are any constant
+// (any position on any board, any routing mode and VC policy). Everything else is free.
+//
+// Properties at the ports (the router's own are in hx_router.sv, hx_in_buffer.sv, ...):
+//   FlitTrackedIntact  one flit, picked by the solver, leaves exactly when the router returns its
+//                      credit (the pop), on exactly one output, with payload and type unchanged;
+//                      at any other time no output carries it. So no flit is lost (popped but
+//                      not sent), duplicated (sent twice or by two outputs) or changed.
+//   DownstreamNoOverflow  the router sends on an output VC only while its downstream has room:
+//                      credits never exceed what the buffer holds.
+//   OutputVcFramed     on every output VC the flits form whole packets, one at a time: a head
+//                      only when no packet is open on that VC, a body or tail only inside one
+//                      (a VC is never granted to two packets at once).
+//   OutputVcExists     every output flit is on an existing VC.
+// The payload's top bit marks the tracked flit; the header (dst board x/y, node x/y) is below.
+`include "hx_assert.svh"
+module hx_router_fv #(
+  parameter int unsigned NumVcs       = 2,
+  parameter int unsigned BufDepth     = 2,
+  parameter int unsigned BW           = 1,  // board coordinate bits
+  parameter int unsigned NW           = 1,  // node coordinate bits
+  localparam int unsigned PayloadWidth = 2 * BW + 2 * NW + 1,
+  localparam int unsigned NumPorts     = hx_pkg::num_ports(1),
+  localparam int unsigned FlitWidth    = PayloadWidth + 4,
+  localparam int unsigned PortW        = $clog2(NumPorts)
+) (
+  input logic                          clk_i,
+  input logic                          rst_ni,
+  input logic [NW-1:0]                 node_x_i, node_y_i, last_x_i, last_y_i,
+  input logic [BW-1:0]                 board_x_i, board_y_i,
+  input logic [1:0]                    route_mode_i,
+  input logic                          vc_policy_i,
+  input logic [NumPorts-1:0]           in_valid_i,
+  input logic [NumPorts*FlitWidth-1:0] in_flit_i,
+  input logic [NumPorts-1:0]           out_credit_i,
+  input logic [NumPorts*2-1:0]         out_credit_vc_i,
+  input logic                          pick_i,       // track the flit entering on pick_port_i
+  input logic [PortW-1:0]              pick_port_i
+);
+  localparam int unsigned CntW = $clog2(BufDepth + 1);
+  localparam int unsigned Mark = PayloadWidth - 1;  // payload bit that marks the tracked flit
+
+  logic [NumPorts-1:0]           in_credit, out_valid;
+  logic [NumPorts*2-1:0]         in_credit_vc;
+  logic [NumPorts*FlitWidth-1:0] out_flit;
+  logic [3:0]                    error;
+
+  // Straps: sampled in the first (reset) cycle, constant afterwards.
+  logic          started_q = 1'b0;
+  logic [NW-1:0] node_x_q, node_y_q, last_x_q, last_y_q;
+  logic [BW-1:0] board_x_q, board_y_q;
+  logic [1:0]    route_mode_q;
+  logic          vc_policy_q;
+  always_ff @(posedge clk_i) begin
+    started_q <= 1'b1;
+    if (!started_q) begin
+      {node_x_q, node_y_q, last_x_q, last_y_q} <= {node_x_i, node_y_i, last_x_i, last_y_i};
+      {board_x_q, board_y_q, route_mode_q, vc_policy_q} <= {board_x_i, board_y_i, route_mode_i, vc_policy_i};
+    end
+  end
+  logic [NW-1:0] node_x, node_y, last_x, last_y;
+  logic [BW-1:0] board_x, board_y;
+  logic [1:0]    route_mode;
+  logic          vc_policy;
+  assign {node_x, node_y, last_x, last_y} = started_q ? {node_x_q, node_y_q, last_x_q, last_y_q}
+                                                      : {node_x_i, node_y_i, last_x_i, last_y_i};
+  assign {board_x, board_y, route_mode, vc_policy} =
+      started_q ? {board_x_q, board_y_q, route_mode_q, vc_policy_q}
+                : {board_x_i, board_y_i, route_mode_i, vc_policy_i};
+
+  hx_router #(
+    .NumVcs (NumVcs), .BufDepth (BufDepth), .PayloadWidth (PayloadWidth),
+    .BoardCoordWidth (BW), .NodeCoordWidth (NW), .LocalPorts (1)
+  ) dut (
+    .clk_i, .rst_ni,
+    .node_x_i (node_x), .node_y_i (node_y), .last_x_i (last_x), .last_y_i (last_y),
+    .board_x_i (board_x), .board_y_i (board_y),
+    .route_mode_i (route_mode), .vc_policy_i (vc_policy),
+    .in_valid_i, .in_flit_i, .in_credit_o (in_credit), .in_credit_vc_o (in_credit_vc),
+    .out_valid_o (out_valid), .out_flit_o (out_flit),
+    .out_credit_i, .out_credit_vc_i, .error_o (error)
+  );
+
+  // The router is in reset in the first cycle (formal.py starts every register at zero).
+  always_comb begin
+    if (!started_q) assume (!rst_ni);
+    // the router lies on its board
+    assume (node_x <= last_x && node_y <= last_y);
+  end
+
+  // ---- upstream of each input port: credits and packet framing per VC ----
+  logic [CntW-1:0]   up_cred_q [NumPorts*NumVcs];  // free slots of the router's buffer
+  logic [NumVcs-1:0] up_open_q [NumPorts];         // a packet is open on the VC
+  // ---- downstream of each output port: its buffer's occupancy, and open packets per VC ----
+  logic [CntW-1:0]   dn_occ_q [NumPorts*NumVcs];
+  logic [NumVcs-1:0] dn_open_q [NumPorts];
+
+  function automatic logic [1:0] vc_of(logic [FlitWidth-1:0] f);
+    vc_of = f[PayloadWidth +: 2];
+  endfunction
+  function automatic logic is_head(logic [FlitWidth-1:0] f);
+    is_head = f[PayloadWidth + 3];
+  endfunction
+  function automatic logic is_tail(logic [FlitWidth-1:0] f);
+    is_tail = f[PayloadWidth + 2];
+  endfunction
+
+  // ---- the tracked flit ----
+  logic                    pick;       // it enters in this cycle
+  logic                    picked_q;   // it has entered
+  logic                    inside_q;   // ... and its credit has not come back yet
+  logic [PortW-1:0]        t_port_q;
+  logic [1:0]              t_vc_q;
+  logic [FlitWidth-1:0]    t_flit_q;
+  logic [CntW-1:0]         t_ahead_q;  // credits of its input VC that come back before its own
+  logic                    t_credit;   // a credit of its input VC comes back in this cycle
+  logic                    t_leaves;   // ... and it is its own: the flit is on an output now
+  logic [FlitWidth-1:0]    pick_flit;
+  logic [1:0]              pick_vc;
+
+  always_comb begin
+    pick_flit = '0;
+    for (int unsigned p = 0; p < NumPorts; p++) begin
+      if (pick_port_i == PortW'(p)) pick_flit = in_flit_i[p*FlitWidth +: FlitWidth];
+    end
+  end
+  assign pick_vc  = vc_of(pick_flit);
+  assign pick     = started_q && rst_ni && pick_i && !picked_q && 32'(pick_port_i) < NumPorts
+                    && in_valid_i[pick_port_i];
+  assign t_credit = inside_q && in_credit[t_port_q] && in_credit_vc[t_port_q*2 +: 2] == t_vc_q;
+  assign t_leaves = t_credit && t_ahead_q == '0;
+
+  // Environment constraints on every input port.
+  for (genvar p = 0; p < NumPorts; p++) begin : g_up
+    logic [FlitWidth-1:0] f;
+    assign f = in_flit_i[p*FlitWidth +: FlitWidth];
+    always_comb begin
+      if (in_valid_i[p]) begin
+        assume (32'(vc_of(f)) < NumVcs);
+        assume (up_cred_q[p*NumVcs + 32'(vc_of(f))] != '0);  // (vc < NumVcs, above)
+        assume (is_head(f) ? !up_open_q[p][vc_of(f)] : up_open_q[p][vc_of(f)]);
+        // only the picked flit carries the mark
+        assume (f[Mark] == (pick && pick_port_i == PortW'(p)));
+      end
+    end
+  end
+  // Downstream: a credit only for a flit it holds, on an existing VC.
+  for (genvar p = 0; p < NumPorts; p++) begin : g_dn
+    always_comb begin
+      if (out_credit_i[p]) begin
+        assume (32'(out_credit_vc_i[p*2 +: 2]) < NumVcs);
+        assume (dn_occ_q[p*NumVcs + 32'(out_credit_vc_i[p*2 +: 2])] != '0);
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int unsigned i = 0; i < NumPorts * NumVcs; i++) begin
+        up_cred_q[i] <= CntW'(BufDepth);
+        dn_occ_q[i]  <= '0;
+      end
+      for (int unsigned p = 0; p < NumPorts; p++) begin
+        up_open_q[p] <= '0;
+        dn_open_q[p] <= '0;
+      end
+      picked_q  <= 1'b0;
+      inside_q  <= 1'b0;
+      t_port_q  <= '0;
+      t_vc_q    <= '0;
+      t_flit_q  <= '0;
+      t_ahead_q <= '0;
+    end else begin
+      for (int unsigned p = 0; p < NumPorts; p++) begin
+        for (int unsigned v = 0; v < NumVcs; v++) begin
+          up_cred_q[p*NumVcs + v] <= up_cred_q[p*NumVcs + v]
+              - CntW'(in_valid_i[p] && vc_of(in_flit_i[p*FlitWidth +: FlitWidth]) == 2'(v))
+              + CntW'(in_credit[p] && in_credit_vc[p*2 +: 2] == 2'(v));
+          dn_occ_q[p*NumVcs + v] <= dn_occ_q[p*NumVcs + v]
+              + CntW'(out_valid[p] && vc_of(out_flit[p*FlitWidth +: FlitWidth]) == 2'(v))
+              - CntW'(out_credit_i[p] && out_credit_vc_i[p*2 +: 2] == 2'(v));
+        end
+        if (in_valid_i[p]) begin
+          up_open_q[p][vc_of(in_flit_i[p*FlitWidth +: FlitWidth])] <=
+              !is_tail(in_flit_i[p*FlitWidth +: FlitWidth]);
+        end
+        if (out_valid[p] && 32'(vc_of(out_flit[p*FlitWidth +: FlitWidth])) < NumVcs) begin
+          dn_open_q[p][vc_of(out_flit[p*FlitWidth +: FlitWidth])] <=
+              !is_tail(out_flit[p*FlitWidth +: FlitWidth]);
+        end
+      end
+      if (pick) begin
+        picked_q <= 1'b1;
+        inside_q <= 1'b1;
+        t_port_q <= pick_port_i;
+        t_vc_q   <= pick_vc;
+        t_flit_q <= pick_flit;
+        // flits of its input VC sent earlier whose credits have not come back (less one that
+        // comes back in this very cycle)
+        t_ahead_q <= CntW'(BufDepth) - up_cred_q[32'(pick_port_i) * NumVcs + 32'(pick_vc)]
+                     - CntW'(in_credit[pick_port_i] && in_credit_vc[pick_port_i*2 +: 2] == pick_vc);
+      end
+      if (t_credit) begin
+        if (t_ahead_q == '0) inside_q <= 1'b0;
+        else t_ahead_q <= t_ahead_q - 1'b1;
+      end
+    end
+  end
+
+  // ---- properties at the ports ----
+  logic [NumPorts-1:0] marked_out, match_out;
+  always_comb begin
+    for (int unsigned p = 0; p < NumPorts; p++) begin
+      marked_out[p] = out_valid[p] && out_flit[p*FlitWidth + Mark];
+      // the same flit: type and payload unchanged (the VC field is the router's to change)
+      match_out[p]  = marked_out[p]
+                      && out_flit[p*FlitWidth + PayloadWidth + 2 +: 2] == t_flit_q[PayloadWidth + 2 +: 2]
+                      && out_flit[p*FlitWidth +: PayloadWidth] == t_flit_q[PayloadWidth-1:0];
+    end
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      `HX_ASSERT(FlitTrackedIntact, t_leaves ? ($countones(marked_out) == 1 && match_out != '0)
+                                             : marked_out == '0)
+    end
+  end
+  for (genvar p = 0; p < NumPorts; p++) begin : g_chk_out
+    logic [FlitWidth-1:0] f;
+    logic [1:0]           vc;
+    assign f  = out_flit[p*FlitWidth +: FlitWidth];
+    assign vc = vc_of(f);
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (rst_ni) begin
+        `HX_ASSERT(OutputVcExists, !out_valid[p] || 32'(vc) < NumVcs)
+        `HX_ASSERT(DownstreamNoOverflow,
+                   !out_valid[p] || 32'(vc) >= NumVcs || 32'(dn_occ_q[p*NumVcs + 32'(vc)]) < BufDepth)
+        `HX_ASSERT(OutputVcFramed,
+                   !out_valid[p] || (is_head(f) ? !dn_open_q[p][vc] : dn_open_q[p][vc]))
+      end
+    end
+  end
+endmodule
