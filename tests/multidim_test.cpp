@@ -157,6 +157,10 @@ TEST(MultidimConfig, BadDimensionsAndSchedulesNameTheKey) {
                       "topology.dims[0].links", "multiple of size - 1");
   expect_config_error(platform_with("{size: 4, kind: ring, bandwidth: 64 Tb/s, links: 2, latency: 10 ns}"),
                       "topology.dims[0]", "raise router.clock");
+  // A latency of more cycles than a link's delay line may have (make fuzz found 7e12 cycles
+  // overflowing the cycle count: tests/fuzz/regressions/multidim_latency_overflow).
+  expect_config_error(platform_with("{size: 4, kind: ring, bandwidth: 64 Gb/s, links: 2, latency: 3500 s}"),
+                      "topology.dims[0]", "a latency of at most 1000000 cycles");
   const std::string ok_platform =
       "topology:\n  kind: multidim\n  dims:\n    - {size: 4, kind: ring, bandwidth: "
       "64 Gb/s, links: 2, latency: 10 ns}\n";

@@ -298,11 +298,9 @@ AllocConfig load(const std::function<void(ConfigReader&)>& parse, const std::str
                  const std::vector<std::string>& overrides, const std::string& base_dir) {
   AllocConfig c;
   ConfigReader reader(make_schema(c, base_dir), source);
-  parse(reader);
-  for (const std::string& o : overrides) reader.apply_override(o);
-  reader.read();
+  reader.read_all(parse, overrides);
   c.source = source;
-  if (!reader.present("name")) c.name = stem(source);
+  reader.default_name(c.name);
   c.experiments.enabled = reader.present("experiments");
   c.place.enabled = reader.present("place");
   c.timing.enabled = reader.present("timing");

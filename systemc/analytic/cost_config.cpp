@@ -327,11 +327,9 @@ CostConfig load(const std::function<void(ConfigReader&)>& parse, const std::stri
                 const std::vector<std::string>& overrides) {
   CostConfig c;
   ConfigReader reader(make_schema(c), source);
-  parse(reader);
-  for (const std::string& o : overrides) reader.apply_override(o);
-  reader.read();
+  reader.read_all(parse, overrides);
   c.source = source;
-  if (!reader.present("name")) c.name = stem(source);
+  reader.default_name(c.name);
   return c;
 }
 

@@ -156,11 +156,9 @@ WorkloadConfig load(const std::function<void(ConfigReader&)>& parse, const std::
                     const std::vector<std::string>& overrides) {
   WorkloadConfig c;
   ConfigReader reader(make_schema(c), source);
-  parse(reader);
-  for (const std::string& o : overrides) reader.apply_override(o);
-  reader.read();
+  reader.read_all(parse, overrides);
   c.source = source;
-  if (!reader.present("name")) c.name = stem(source);
+  reader.default_name(c.name);
   return c;
 }
 

@@ -556,6 +556,17 @@ YAML::Node peek_yaml_file(const std::string& path) {
   return in.bad() ? YAML::Node() : peek_yaml_text(text);
 }
 
+void ConfigReader::read_all(const std::function<void(ConfigReader&)>& parse,
+                            const std::vector<std::string>& overrides) {
+  parse(*this);
+  for (const std::string& o : overrides) apply_override(o);
+  read();
+}
+
+void ConfigReader::default_name(std::string& name) const {
+  if (!present("name")) name = stem(source_);
+}
+
 void ConfigReader::parse_text(const std::string& text) {
   check_yaml_text(text, Origin{source_});
   std::vector<YAML::Node> docs;

@@ -291,6 +291,13 @@ class ConfigReader {
   /// Validates the whole tree and calls every leaf handler (see the class comment).
   void read();
 
+  /// A whole config, the way every loader reads one: the text `parse` hands the reader
+  /// (parse_file or parse_text), then the --set overrides in order, then read(). What spans
+  /// several keys is the loader's to check after.
+  void read_all(const std::function<void(ConfigReader&)>& parse, const std::vector<std::string>& overrides);
+  /// A config's name: its `name` key if given, else the file name's stem (stem(source)).
+  void default_name(std::string& name) const;
+
   /// True if `path` was given in the file or by an override (not defaulted, not missing).
   bool present(const std::string& path) const;
   /// The field read at `path` (a section, or a leaf that was present or defaulted). Throws

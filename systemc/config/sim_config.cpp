@@ -90,8 +90,6 @@ constexpr unsigned kMinFlitBits = 80;
 constexpr unsigned kMaxFlitBits = 128;
 // Cycle counts stay exact in a double (and in JSON numbers) up to 2^53.
 constexpr double kMaxCycles = 9007199254740992.0;
-// A link latency is a delay line in the model: bounded, and far below this in any real system.
-constexpr double kMaxLatencyCycles = 1e6;
 // Two physical rates are "equal" within this relative tolerance: decimal units are not exact
 // in binary floating point (12.8 Gb/s is not exactly 12.8e9).
 constexpr double kRelTolerance = 1e-9;
@@ -883,9 +881,7 @@ SimConfig load(const std::function<void(ConfigReader&)>& parse, const std::strin
   SimConfig c;
   Given g;
   ConfigReader reader(make_schema(c, g), source);
-  parse(reader);
-  for (const std::string& o : overrides) reader.apply_override(o);
-  reader.read();
+  reader.read_all(parse, overrides);
   if (!reader.present("routing.algorithm")) c.routing.algorithm = fabric_topology(c.topology.kind).default_routing();
   if (!reader.present("links.local.bandwidth"))
     c.local_link.bandwidth_bps = c.router.flit_width_bits * c.router.clock_hz;
@@ -895,7 +891,7 @@ SimConfig load(const std::function<void(ConfigReader&)>& parse, const std::strin
   check_topology(reader, c);
   check_collective(reader, c);
   c.source = source;
-  if (!reader.present("name")) c.name = stem(source);
+  reader.default_name(c.name);
   derive(c, g, reader);
   return c;
 }

@@ -23,6 +23,10 @@
 
 namespace hx {
 
+/// The longest link latency a config may give, in router cycles: a link's latency is a delay line
+/// in the model, bounded, and far below this in any real system.
+constexpr double kMaxLatencyCycles = 1e6;
+
 // RouteMode and VcPolicy (the router's straps, codes equal to the RTL's) come from
 // core/router_straps.h, shared with the benches.
 

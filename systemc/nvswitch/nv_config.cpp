@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <functional>
 
 #include "config_reader.h"
@@ -230,11 +229,9 @@ NvConfig load(const std::function<void(ConfigReader&)>& parse, const std::string
               const std::vector<std::string>& overrides) {
   NvConfig c;
   ConfigReader reader(schema(c), source);
-  parse(reader);
-  for (const std::string& o : overrides) reader.apply_override(o);
-  reader.read();
+  reader.read_all(parse, overrides);
   c.source = source;
-  if (!reader.present("name")) c.name = std::filesystem::path(source).stem().string();
+  reader.default_name(c.name);
   const bool collective = reader.present("collective"), traffic = reader.present("traffic");
   if (collective && traffic)
     reader.field("traffic").fail("no traffic section beside a collective: a run is one or the other");

@@ -157,9 +157,17 @@ class MultidimTopology : public FabricTopology {
     c.router.local_ports = lanes;
     // Each dimension's links at a rate the cycle model takes, as links.global's.
     const std::vector<Field> items = reader.field("topology.dims").elements("a list of dimensions");
-    for (std::size_t k = 0; k < c.topology.dims.size(); ++k)
+    for (std::size_t k = 0; k < c.topology.dims.size(); ++k) {
       check_link_bandwidth(items[k], c.topology.dims[k].link_bps, c,
                            format_bandwidth(c.topology.dims[k].link_bps) + "; raise router.clock for faster links");
+      // In cycles of router.clock the latency becomes delay lines (cycles_of): bounded like every
+      // link's (make fuzz found one of 7e12 cycles overflowing the count).
+      const double cycles = c.topology.dims[k].latency_s * c.router.clock_hz;
+      if (cycles > kMaxLatencyCycles)
+        items[k].fail_found(
+            "a latency of at most " + format_number(kMaxLatencyCycles) + " cycles of router.clock",
+            "latency " + format_time(c.topology.dims[k].latency_s) + " = " + format_number(cycles) + " cycles");
+    }
     const bool ring = std::any_of(c.topology.dims.begin(), c.topology.dims.end(),
                                   [](const Dimension& d) { return d.kind == DimKind::Ring; });
     if (ring && c.router.vcs < 2)
