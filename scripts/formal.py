@@ -241,12 +241,15 @@ def pdr(prop, budget):
 
 def bmc(prop, budget, frames=BMC_DEPTH):
     """ABC bmc3 from any power-up state of the registers without reset: the depth reached."""
-    text, secs = abc(f"read_aiger {prop['aig']}; fold; bmc3 -F {frames} -T {budget}; print_status",
+    text, secs = abc(f"read_aiger {prop['aig']}; fold; bmc3 -v -F {frames} -T {budget}; print_status",
                      budget + 30)
     m = re.search(r"asserted in frame (\d+)", text)
     if m:
         return None, int(m.group(1)), secs
     done = [int(x) for x in re.findall(r"No output asserted in (\d+) frames", text)]
+    # With -v, bmc3 prints one line per frame it has checked ("  6 + : Var = ..."); a run cut by
+    # its time limit reports its depth only there.
+    done += [int(x) + 1 for x in re.findall(r"^\s*(\d+) \+ :", text, re.M)]
     return (max(done) if done else 0), None, secs
 
 
