@@ -267,7 +267,7 @@ int cmd_list() {
 // A system config (`topology:`, one system) rather than a cost config (`topologies:`, a list);
 // an unreadable file is left to the cost config's loader to report.
 bool is_system_config(const std::string& path) {
-  const YAML::Node root = peek_yaml_file(path);
+  const YAML::Node root = hx::peek_yaml_file(path);
   return root.IsMap() && root["topology"] && !root["topologies"];
 }
 
