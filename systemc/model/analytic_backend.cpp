@@ -12,6 +12,16 @@
 
 namespace hx {
 
+nlohmann::ordered_json model_document(const SimConfig& cfg, const char* backend, uint64_t endpoints) {
+  nlohmann::ordered_json j;
+  j["hxsim"] = {{"command", "model"}, {"config", cfg.source}, {"name", cfg.name}};
+  j["backend"] = backend;
+  j["config"]["kind"] = cfg.topology.kind;
+  j["config"]["system"] = fabric_topology(cfg.topology.kind).describe(cfg);
+  j["config"]["endpoints"] = endpoints;
+  return j;
+}
+
 nlohmann::ordered_json model_results(const SimConfig& cfg) {
   using nlohmann::ordered_json;
   // A rounds section (CLEX, section III of Lenzen and Wattenhofer): the round-based model.
@@ -32,13 +42,8 @@ nlohmann::ordered_json model_results(const SimConfig& cfg) {
   const ChunkSchedule schedule = schedule_chunks(req);
   const ScheduleTimeline tl = simulate_schedule(req, schedule);
 
-  ordered_json j;
-  j["hxsim"] = {{"command", "model"}, {"config", cfg.source}, {"name", cfg.name}};
-  j["backend"] = "analytic";
-  ordered_json config;
-  config["kind"] = cfg.topology.kind;
-  config["system"] = topo.describe(cfg);
-  config["endpoints"] = cfg.node_count();
+  ordered_json j = model_document(cfg, "analytic", cfg.node_count());
+  ordered_json config = j["config"];
   const NetworkDescription net = topo.network(cfg);
   config["network"] = network_cost_json(net.equipment(), net.link_groups(), topo.analytic_spec(cfg), 1);
   config["routing_summary"] = topo.routing_summary(cfg);

@@ -32,6 +32,11 @@
 
 namespace hx {
 
+/// The start every `hxsim model` document of a system config shares: `hxsim` (command, config,
+/// name), `backend`, and `config` with the topology's kind, its description and `endpoints`;
+/// each model adds the rest of `config` and its own sections.
+nlohmann::ordered_json model_document(const SimConfig& cfg, const char* backend, uint64_t endpoints);
+
 /// The analytical results of `cfg`. Throws std::invalid_argument for a config the backend does
 /// not model (the message says why).
 nlohmann::ordered_json model_results(const SimConfig& cfg);

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "analytic_backend.h"
 #include "clex_paths.h"
 #include "clex_rounds.h"
 #include "clex_topology.h"
@@ -13,7 +14,6 @@ namespace hx {
 
 nlohmann::ordered_json clex_model_results(const SimConfig& cfg) {
   using nlohmann::ordered_json;
-  const FabricTopology& topo = fabric_topology(cfg.topology.kind);
   const clex::ClexGraph g = clex_graph(cfg);
   const clex::LevelCapacities bps = clex_capacities_bps(cfg);
 
@@ -28,13 +28,8 @@ nlohmann::ordered_json clex_model_results(const SimConfig& cfg) {
   for (unsigned l = 1; l <= g.levels(); ++l) p.capacity[l] = bps[l] / bps[1];
   const clex::RoundResults r = clex::run_rounds(p);
 
-  ordered_json j;
-  j["hxsim"] = {{"command", "model"}, {"config", cfg.source}, {"name", cfg.name}};
-  j["backend"] = "analytic";
-  ordered_json config;
-  config["kind"] = cfg.topology.kind;
-  config["system"] = topo.describe(cfg);
-  config["endpoints"] = g.nodes();
+  ordered_json j = model_document(cfg, "analytic", g.nodes());
+  ordered_json config = j["config"];
   ordered_json levels = ordered_json::array();
   for (unsigned l = 1; l <= g.levels(); ++l)
     levels.push_back({{"level", l},

@@ -7,6 +7,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "analytic_backend.h"
 #include "fabric_topology.h"
 #include "flow_graph.h"
 #include "maxmin.h"
@@ -265,13 +266,8 @@ nlohmann::ordered_json flow_results(const SimConfig& cfg) {
     routing["choice"] = valiant ? "valiant" : "minimal";
   }
 
-  ordered_json j;
-  j["hxsim"] = {{"command", "model"}, {"config", cfg.source}, {"name", cfg.name}};
-  j["backend"] = "flow";
-  ordered_json config;
-  config["kind"] = cfg.topology.kind;
-  config["system"] = topo.describe(cfg);
-  config["endpoints"] = N;
+  ordered_json j = model_document(cfg, "flow", N);
+  ordered_json config = j["config"];
   config["network"] = network_cost_json(net.equipment(), net.link_groups(), topo.analytic_spec(cfg), 1);
   config["routing_summary"] = topo.routing_summary(cfg);
   config["flow_channels"] = g.channels.size();
