@@ -324,6 +324,18 @@ TEST(Torus, SaturatedAllToAllIsCleanAndReachesTheDiameter) {
   EXPECT_EQ(j["check_details"]["max_path_cables"], 8);
 }
 
+// The accelerator counts router.buffer_depth credits into its own torus router; that port's input
+// buffer had the switch's depth instead, so router.buffer_depth=64 above switch.buffer_depth
+// overfilled it ("a flit arrived on a full VC 0", issue 22). Deep local buffers, shallow switch
+// buffers, saturating all-to-all: clean.
+TEST(Torus, AcceleratorCreditsMatchItsRouterPortDepth) {
+  const json j = run(config("torus_32x32_alltoall.yaml") +
+                     " --set topology.global=2x2 --set router.buffer_depth=64 --set switch.buffer_depth=8"
+                     " --set run.warmup=1000cycles --set run.measure=10000cycles");
+  ASSERT_TRUE(j.contains("checks"));
+  expect_clean(j);
+}
+
 // ---- planes: independent networks -----------------------------------------------------------------
 
 TEST(HammingMesh, FourPlanesAreFourIndependentNetworks) {

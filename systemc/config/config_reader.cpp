@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -11,10 +12,73 @@
 #include <iterator>
 #include <memory>
 #include <regex>
+#include <unordered_set>
+
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace hx {
 
 namespace {
+
+double g_yaml_parse_limit = 5.0;
+
+/// Does yaml-cpp's parse of `text` end (with a tree or a ParserException) within the limit?
+/// Parsed in a forked child (check_yaml_text says why). Empty: yes, or the child could not be
+/// made (then the parse runs unguarded, as before); else what went wrong, for the error.
+std::string yaml_parse_fails(const std::string& text) {
+  static std::unordered_set<std::size_t> timed_out;  // hashes of texts that did not finish
+  const std::size_t h = std::hash<std::string>{}(text);
+  const std::string too_slow = "a text on which the YAML parser (yaml-cpp) did not finish within " +
+                               std::to_string(g_yaml_parse_limit).substr(0, 4) + " s (a yaml-cpp defect)";
+  if (timed_out.count(h) != 0) return too_slow;
+
+  // The child may map 1 GiB more than this process does now.
+  long pages = 0;
+  if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(f, "%ld", &pages) != 1) pages = 0;
+    std::fclose(f);
+  }
+  const rlim_t limit = static_cast<rlim_t>(pages) * static_cast<rlim_t>(sysconf(_SC_PAGESIZE)) + (rlim_t{1} << 30);
+
+  std::fflush(nullptr);  // the child must not write this process's buffered output again
+  const pid_t pid = fork();
+  if (pid < 0) return "";
+  if (pid == 0) {
+    // The child: its result is only its exit status. _exit: no atexit handlers, no flushes.
+    if (pages > 0) {
+      const rlimit as{limit, limit};
+      setrlimit(RLIMIT_AS, &as);
+    }
+    std::signal(SIGALRM, SIG_DFL);  // not a handler this process installed (libFuzzer has one)
+    itimerval timer{};
+    timer.it_value.tv_sec = static_cast<time_t>(g_yaml_parse_limit);
+    timer.it_value.tv_usec = static_cast<suseconds_t>((g_yaml_parse_limit - std::floor(g_yaml_parse_limit)) * 1e6);
+    setitimer(ITIMER_REAL, &timer, nullptr);  // SIGALRM's default action ends the child
+    int code = 0;
+    try {
+      (void)YAML::LoadAll(text);
+    } catch (const std::bad_alloc&) {
+      code = 3;
+    } catch (...) {
+      // refused: the parent's own parse reports it, with its position
+    }
+    _exit(code);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return "";
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return "";
+  if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
+    timed_out.insert(h);
+    return too_slow;
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 3) return "a text on which the YAML parser needed more than 1 GiB";
+  return "a text on which the YAML parser crashed (child status " + std::to_string(status) + ")";
+}
 
 std::string child_path(const std::string& parent, const std::string& key) {
   return parent.empty() ? key : parent + "." + key;
@@ -538,7 +602,13 @@ void check_yaml_text(const std::string& text, const Origin& origin, const std::s
                         "a ',' where a value begins");
     begin = end + 1;
   }
+  const std::string failed = yaml_parse_fails(text);
+  if (!failed.empty())
+    throw ConfigError(origin, key_path, "not valid YAML", "a text the YAML parser reads to its end", failed);
 }
+
+double yaml_parse_limit_seconds() { return g_yaml_parse_limit; }
+void set_yaml_parse_limit_seconds(double seconds) { g_yaml_parse_limit = seconds; }
 
 YAML::Node peek_yaml_text(const std::string& text) {
   try {

@@ -213,7 +213,18 @@ enum class Presence {
 /// with the rest: a plain scalar continued on a line that starts with ',' (quote such a text).
 /// Every text hxsim hands to yaml-cpp passes here first. A ConfigError says what was found and,
 /// unless `origin` has a position of its own, its line and column in `text`.
+///
+/// Pattern checks chase yaml-cpp's defects one at a time, and `make fuzz` found six more texts
+/// they miss (tests/fuzz/regressions/yaml_hang_*). So a text that passes them is then parsed once
+/// in a child process, with a time limit (yaml_parse_limit_seconds) and a memory limit (1 GiB more
+/// than this process maps): only a text whose parse ends there, read or refused, is parsed here.
+/// A text that timed out is remembered, so a second check of it fails at once.
 void check_yaml_text(const std::string& text, const Origin& origin, const std::string& key_path = "");
+
+/// The time limit of the child's parse (default 5 s: a config parses in milliseconds); tests
+/// lower it so that the hang inputs replay fast.
+double yaml_parse_limit_seconds();
+void set_yaml_parse_limit_seconds(double seconds);
 
 /// A YAML text's top-level node, for choosing the loader that reads it (by its sections): a null
 /// node if the text is not YAML (check_yaml_text included), so that the loader, not the peek,

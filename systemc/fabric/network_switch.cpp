@@ -38,7 +38,10 @@ NetworkSwitch::NetworkSwitch(std::string name, unsigned ports, unsigned vcs, uns
   touched_.reserve(ports);
 }
 
-void NetworkSwitch::connect(unsigned port, FlitLink* in, FlitLink* out, unsigned out_credits) {
+void NetworkSwitch::connect(unsigned port, FlitLink* in, FlitLink* out, unsigned out_credits, unsigned in_depth) {
+  // The sender's credits and this buffer are one number: a sender counting more credits than the
+  // buffer has slots overfills it (full_vc), one counting fewer wastes them.
+  if (in_depth != 0 && in_depth != buf_.at(port).depth()) buf_[port] = VcBuffer(vcs_, in_depth);
   in_.at(port) = in;
   out_.at(port) = out;
   credit_width_[port] = in != nullptr ? in->credit_width() : 1;

@@ -58,9 +58,10 @@ class NetworkSwitch {
                 std::unique_ptr<RoutingFunction> routing, PacketTracker* tracker, ErrorHandler on_error,
                 unsigned own_endpoint_ports = 0);
 
-  /// Port p: `in` brings flits (its sender counts this switch's `depth` credits per VC), `out`
-  /// takes them to a receiver with `out_credits` slots per VC.
-  void connect(unsigned port, FlitLink* in, FlitLink* out, unsigned out_credits);
+  /// Port p: `in` brings flits from a sender that counts `in_depth` credits per VC (0: this
+  /// switch's `depth`), which is then the depth of this port's input buffer; `out` takes them to
+  /// a receiver with `out_credits` slots per VC.
+  void connect(unsigned port, FlitLink* in, FlitLink* out, unsigned out_credits, unsigned in_depth = 0);
 
   void step(uint64_t t);
 

@@ -78,8 +78,11 @@ void SwitchFabric::build(const NetworkDescription& net, const Ports& ports) {
       std::vector<FlitLink*>& of_class = cables_by_class_[l.link_class];
       of_class.insert(of_class.end(), {links_[links_.size() - 2].get(), links_.back().get()});
     } else if (a.kind == Kind::Endpoint && l.medium == Medium::Internal) {
-      // The accelerator's own router port: its local links, with the accelerator's credits.
-      b->connect(l.b.port, ports.inject.at(lane), ports.eject.at(lane), router_depth_);
+      // The accelerator's own router port: its local links. The accelerator counts
+      // router.buffer_depth credits each way, so that is this port's input buffer too (it was the
+      // switch's depth: router.buffer_depth=64 on a torus overfilled it, "a flit arrived on a
+      // full VC").
+      b->connect(l.b.port, ports.inject.at(lane), ports.eject.at(lane), router_depth_, router_depth_);
     } else if (a.kind == Kind::Endpoint) {
       attach(b, l.b.port, a.name + "_port", ports.inject.at(lane), ports.eject.at(lane), a.board, a.x, a.y, l.latency,
              l.rate);
