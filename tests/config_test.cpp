@@ -564,6 +564,20 @@ TEST(ConfigConsistency, IncludeSelfOnlyForUniform) {
   EXPECT_EQ(bad.key_path(), "traffic.include_self");
 }
 
+TEST(ConfigConsistency, BitErrorsOnlyOnCablesAndInRange) {
+  const std::string hxmesh = "topology: {kind: hammingmesh, board: 2x2, global: 2x2}\ntraffic: {injection_rate: 0.1}\n";
+  EXPECT_EQ(load_config_text(hxmesh + "links: {global: {bit_error_rate: 1e-4}}\n", "t.yaml").global_link.bit_error_rate,
+            1e-4);
+  const ConfigError high = error_of(hxmesh + "links: {global: {bit_error_rate: 0.5}}\n");
+  EXPECT_EQ(high.key_path(), "links.global.bit_error_rate");
+  EXPECT_EQ(high.expected(), "a number in [0, 0.01]");
+  // A board has no cables (its links are PCB traces): links.global is refused there.
+  const ConfigError board = error_of(kBase + "links: {global: {bit_error_rate: 1e-4}}\n");
+  EXPECT_EQ(board.key_path(), "links.global");
+  const ConfigError local = error_of(hxmesh + "links: {local: {bit_error_rate: 1e-4}}\n");
+  EXPECT_EQ(local.key_path(), "links.local.bit_error_rate") << "only cables have the key";
+}
+
 TEST(ConfigConsistency, HotspotSectionMissesFraction) {
   const ConfigError e = error_of(kBase +
                                  "  pattern: hotspot\n"
@@ -1040,7 +1054,7 @@ TEST(ConfigShipped, DocsDescribeEveryKey) {
   ss << in.rdbuf();
   const std::string docs = ss.str();
   const auto keys = config_keys();
-  EXPECT_EQ(keys.size(), 80u);  // update docs/config.md when the schema changes
+  EXPECT_EQ(keys.size(), 81u);  // update docs/config.md when the schema changes
   for (const KeyInfo& k : keys)
     EXPECT_NE(docs.find("`" + k.path + "`"), std::string::npos) << k.path << " is not in docs/config.md";
 }

@@ -280,6 +280,26 @@ TEST(NvSwitchLinks, TwoRatesInOneSystem) {
   EXPECT_NEAR(flits(slow, 0.25), flits(same, 1.0), 1e-6 * flits(same, 1.0));
 }
 
+// Bit errors on every NVLink at 1e-4 (a 9-flit packet is hit 11% of the time): the links' CRC
+// catches each, go-back-N replay resends, and the allreduce still verifies line by line, later.
+TEST(NvSwitchLinks, BitErrorsAreRecoveredByLinkLevelReplay) {
+  const NvRun clean = nvswitch("dgx2_push.yaml", "--set 'collective.message=64 KiB'");
+  const NvRun noisy =
+      nvswitch("dgx2_push.yaml", "--set 'collective.message=64 KiB' --set topology.link_bit_error_rate=1e-4");
+  expect_verified(noisy, 16, 65536);
+  const auto& e = noisy.json["link_errors"];
+  EXPECT_EQ(e["bit_error_rate"].get<double>(), 1e-4);
+  EXPECT_GT(e["corrupted"].get<uint64_t>(), 100u);
+  EXPECT_EQ(e["detected"], e["corrupted"]) << "the CRC catches every error";
+  EXPECT_GT(e["naks"].get<uint64_t>(), 0u);
+  EXPECT_GE(e["replayed"].get<uint64_t>(), e["naks"].get<uint64_t>());
+  EXPECT_GT(e["replay_share"].get<double>(), 0.0);
+  EXPECT_LT(e["replay_share"].get<double>(), 0.5);
+  EXPECT_GT(noisy.json["sim"]["cycles"].get<uint64_t>(), clean.json["sim"]["cycles"].get<uint64_t>())
+      << "replays cost time";
+  EXPECT_FALSE(clean.json.contains("link_errors"));
+}
+
 TEST(NvSwitchCli, RunWritesTheCommonResultsSchema) {
   const NvRun r = nvswitch("dgx2_push.yaml", "--set 'collective.message=8 KiB'");
   ASSERT_EQ(r.cli.exit_code, 0) << r.cli.output;

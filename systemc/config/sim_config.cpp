@@ -417,24 +417,31 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                   seconds = given.to_seconds(c.router.clock_hz);
                 });
   };
-  // A link: one flit per cycle (the bandwidth key is a consistency check) and a latency.
+  // A link: one flit per cycle (the bandwidth key is a consistency check) and a latency; a cable
+  // also a bit error rate (the PCB links of a board and the accelerator's own links do not fail).
   const auto link_section = [&c, &latency_key](std::string name, std::string latency_default, SimConfig::Link& link,
                                                Duration& given) {
     const bool cables = name == "global";  // the cables may run at another rate; local links may not
-    return section(std::move(name), P::Defaulted,
-                   {
-                       leaf("bandwidth", P::Optional,
-                            cables ? "a bandwidth from 1/16 to 8 times flit_width x clock"
-                                   : "a bandwidth equal to flit_width x clock",
-                            "",
-                            [&c, cables](const Field& f) {
-                              if (cables)
-                                read_global_bandwidth(f, c);
-                              else
-                                read_local_bandwidth(f, c);
-                            }),
-                       latency_key("latency", std::move(latency_default), given, link.latency_cycles, link.latency_s),
-                   });
+    std::vector<KeySpec> keys{
+        leaf("bandwidth", P::Optional,
+             cables ? "a bandwidth from 1/16 to 8 times flit_width x clock" : "a bandwidth equal to flit_width x clock",
+             "",
+             [&c, cables](const Field& f) {
+               if (cables)
+                 read_global_bandwidth(f, c);
+               else
+                 read_local_bandwidth(f, c);
+             }),
+        latency_key("latency", std::move(latency_default), given, link.latency_cycles, link.latency_s),
+    };
+    if (cables) {
+      keys.push_back(leaf("bit_error_rate", P::Defaulted,
+                          "a number in [0, 0.01]: errors per bit on a cable, recovered by link-level retry", "0",
+                          [&link](const Field& f) {
+                            link.bit_error_rate = f.number({0, 0.01});
+                          }));
+    }
+    return section(std::move(name), P::Defaulted, std::move(keys));
   };
 
   return section(
@@ -979,6 +986,8 @@ std::vector<std::pair<std::string, std::string>> effective_values(const SimConfi
   if (topo.has_fabric()) {
     v.emplace_back("links.global.bandwidth", format_bandwidth(c.global_link.bandwidth_bps));
     v.emplace_back("links.global.latency", cycles(c.global_link.latency_cycles));
+    if (c.global_link.bit_error_rate > 0)
+      v.emplace_back("links.global.bit_error_rate", format_number(c.global_link.bit_error_rate));
     v.emplace_back("switch.latency", cycles(c.fabric_switch.latency_cycles));
     v.emplace_back("switch.speedup", std::to_string(c.fabric_switch.speedup));
     v.emplace_back("switch.buffer_depth", std::to_string(c.fabric_switch.buffer_depth));

@@ -132,6 +132,7 @@ struct SimConfig {
     double bandwidth_bps = 0;     // local: flit_width_bits * clock_hz (one flit per cycle)
     double latency_s = 0;         // as configured: the time, or the cycles times the clock period
     unsigned latency_cycles = 0;  // what the model uses: the time rounded up to whole cycles
+    double bit_error_rate = 0;    // global only: errors per bit on a cable (link-level retry)
   } local_link;
   /// The cables between boards and switches and between switches (links.global). Their bandwidth
   /// may differ from the local link's: they then carry global_rate() flits per cycle.

@@ -51,6 +51,26 @@
 // again before cycle t + 1 (the sender writes at most latency + 1 + late cycles ahead, the ring
 // has more slots than that), so no copy is needed.
 //
+// Link-level retry (issue 23; Klenk et al., section IV-E, assume it underneath): a link built
+// with a bit error rate (LinkErrors) corrupts units on the wire and recovers them as a link layer
+// with go-back-N replay does. Each transmission carries a sequence number and a CRC-32 of the
+// unit (crc32.h; `link_crc`, `link_bits`, `flip_link_bit` found by argument-dependent lookup). A
+// transmission is corrupted with probability 1 - (1 - BER)^bits, one random bit flipped. The
+// receiver recomputes the CRC and discards a unit that fails it, then every unit that does not
+// carry the number it expects next (those behind the bad one, and duplicates), and sends a NAK
+// back, which reaches the sender a link latency later (as a credit does). The sender then stops
+// taking new units from its owner and sends again, from its retry buffer, every unit from the
+// one the receiver expects on, in order; the owner's sends resume when the replay is done. The
+// replays hold the wire like any unit, so they cost bandwidth (flits_sent counts them), and
+// nothing is lost, duplicated or reordered: the receiver's owner sees each unit once, intact, in
+// order, only later. Credits are unchanged: a discarded unit takes no buffer slot, so it frees
+// none, and its replay uses the credit its first transmission took. The replay is driven from
+// the receiving end's per-cycle poll (both ends poll every cycle); in a cycle in which it may
+// send, the owner is blocked, so the two never share a cycle of the wire, and what the owner sees
+// in cycle t depends only on events of cycle t - 1 - latency and before: handling order within a
+// cycle still does not matter. A link with errors takes the time-line path (never the fast
+// path), so error-free links do not pay for any of it. Both ends must be on one thread.
+//
 // Threads: the planes of a fabric system may be stepped on worker threads (board.h) while the
 // accelerators and the switches run on the main thread, so the two ends of a link may be handled
 // at the same time. They never touch the same data: in cycle t the sender writes the units of a
@@ -68,8 +88,10 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "link_rate.h"
+#include "rng.h"
 
 namespace hx {
 
@@ -90,8 +112,66 @@ class SharedCount {
 /// the fast path alone: no load and test of the link's flag per flit, credit and slot.
 enum class RateHint : uint8_t { Any, One };
 
+/// A link's bit errors: the rate per bit on the wire (0: none, and no retry) and the seed of its
+/// draws (each link its own stream).
+struct LinkErrors {
+  double bit_error_rate = 0;
+  uint64_t seed = 1;
+  bool enabled() const { return bit_error_rate > 0; }
+};
+
+/// What link-level retry counted on a link (or summed over links).
+struct RetryCounts {
+  uint64_t corrupted = 0;        ///< transmissions the wire corrupted (errors injected)
+  uint64_t detected = 0;         ///< arrivals that failed the CRC, discarded (errors detected)
+  uint64_t out_of_sequence = 0;  ///< good arrivals discarded by number: behind a bad one, or duplicates
+  uint64_t naks = 0;             ///< replay requests sent back
+  uint64_t replayed = 0;         ///< units sent again from the retry buffer
+  uint64_t replayed_flits = 0;   ///< ... and their flits: the bandwidth the errors cost
+  RetryCounts& operator+=(const RetryCounts& o) {
+    corrupted += o.corrupted;
+    detected += o.detected;
+    out_of_sequence += o.out_of_sequence;
+    naks += o.naks;
+    replayed += o.replayed;
+    replayed_flits += o.replayed_flits;
+    return *this;
+  }
+};
+
+/// Link-level retry over the links of a run that have bit errors: what every results document
+/// reports as its `link_errors` section (write_link_errors).
+struct RetryTotals {
+  double bit_error_rate = 0;
+  uint64_t links = 0;  ///< links with errors
+  uint64_t flits = 0;  ///< flits they put on their wires, replays included
+  RetryCounts counts;
+  template <class Link>
+  void add(const Link& l) {
+    if (!l.has_errors()) return;
+    ++links;
+    flits += l.flits_sent();
+    counts += l.retry_counts();
+  }
+};
+
+/// The `link_errors` section into `j` (any JSON type with operator[]), in the schema's order.
+template <class Json>
+void write_link_errors(Json& j, const RetryTotals& r) {
+  j["bit_error_rate"] = r.bit_error_rate;
+  j["links"] = r.links;
+  j["corrupted"] = r.counts.corrupted;
+  j["detected"] = r.counts.detected;
+  j["out_of_sequence"] = r.counts.out_of_sequence;
+  j["naks"] = r.counts.naks;
+  j["replayed"] = r.counts.replayed;
+  j["replayed_flits"] = r.counts.replayed_flits;
+  j["replay_share"] = r.flits > 0 ? static_cast<double>(r.counts.replayed_flits) / static_cast<double>(r.flits) : 0.0;
+}
+
 /// Unit: a value type with `unsigned flits() const` (or static) and `static constexpr unsigned
-/// kMaxFlits`, and a free function `corrupt(Unit&)` for the fault hook.
+/// kMaxFlits`, and free functions `corrupt(Unit&)` for the fault hook and `link_crc`,
+/// `link_bits` and `flip_link_bit` for link-level retry.
 template <class Unit>
 class CreditLink {
  public:
@@ -103,10 +183,12 @@ class CreditLink {
   static constexpr unsigned kMaxVcs = 32 / kCreditBits;
   static constexpr uint32_t kCreditMask = (1u << kCreditBits) - 1;
 
-  CreditLink(std::string name, unsigned latency_cycles, LinkRate rate = LinkRate{})
+  CreditLink(std::string name, unsigned latency_cycles, LinkRate rate = LinkRate{}, LinkErrors errors = {})
       : rate_(rate.flits_per_cycle), name_(std::move(name)) {
     if (!(rate_ > 0)) throw std::invalid_argument(name_ + ": a link's rate must be positive");
-    fast_ = Unit::kMaxFlits == 1 && rate_ == 1.0;
+    if (errors.bit_error_rate < 0 || errors.bit_error_rate >= 1)
+      throw std::invalid_argument(name_ + ": a bit error rate must be in [0, 1)");
+    fast_ = Unit::kMaxFlits == 1 && rate_ == 1.0 && !errors.enabled();
     const double lanes = rate_ <= 1.0 ? 1.0 : std::floor(rate_) + 1.0;
     if (lanes > 255) throw std::invalid_argument(name_ + ": more than 254 flits per cycle");
     // A flit-granular receiver returns up to ceil(rate) credits of one VC per cycle.
@@ -129,6 +211,7 @@ class CreditLink {
     }
     mask_ = static_cast<uint32_t>(size - 1);
     if (lanes_ > 1) extra_ = std::make_unique<Unit[]>(size * (lanes_ - 1u));
+    if (errors.enabled()) retry_ = std::make_unique<Retry>(errors, size * lanes_, lanes_ * (2 * reach + 4));
   }
   CreditLink(const CreditLink&) = delete;
   CreditLink& operator=(const CreditLink&) = delete;
@@ -160,7 +243,7 @@ class CreditLink {
   template <RateHint H = RateHint::Any>
   bool can_send(uint64_t t) const {
     if (single<H>()) return slots_[(t + lead_) & mask_].units == 0;
-    return free_at_ <= static_cast<double>(t);
+    return free_at_ <= static_cast<double>(t) && !(retry_ && retry_->blocks(t));
   }
   /// While handling cycle t: how many single-flit units may start in this cycle (0 on a slow
   /// link that is still busy, up to floor(rate) + 1 on a fast one).
@@ -181,6 +264,12 @@ class CreditLink {
       if (s.units != 0) fail("two flits in one cycle");
       s.unit = std::forward<U>(u);
       s.units = 1;
+      sent_.add();
+      return;
+    }
+    if (retry_) {
+      if (retry_->blocks(t)) fail("a unit sent while the link replays");
+      send_numbered(t, retry_->keep(u, name_), false);
       sent_.add();
       return;
     }
@@ -205,27 +294,35 @@ class CreditLink {
   /// Consumes it. The pointer is valid until the end of cycle t: the receiver may move from it.
   template <RateHint H = RateHint::Any>
   Unit* receive(uint64_t t) {
+    if (!single<H>() && retry_) replay(t);
     const uint32_t i = static_cast<uint32_t>(t & mask_);
     Slot& s = slots_[i];
-    const unsigned n = s.units;
-    if (n == 0) return nullptr;
-    if (single<H>()) {  // one unit per slot, head stays 0
-      s.units = 0;
-      return deliver(s.unit, t);
+    for (;;) {
+      const unsigned n = s.units;
+      if (n == 0) return nullptr;
+      if (single<H>()) {  // one unit per slot, head stays 0
+        s.units = 0;
+        return deliver(s.unit, t);
+      }
+      const unsigned k = s.head;
+      Unit& u = k == 0 ? s.unit : lane(i, k);
+      if (k + 1u == n) {
+        s.units = 0;
+        s.head = 0;
+      } else {
+        s.head = static_cast<uint8_t>(k + 1);
+      }
+      if (!retry_ || retry_->accept(u, t, i * lanes_ + k, lead_)) return deliver(u, t);
+      // discarded by the link layer: try the next unit of this cycle
     }
-    const unsigned k = s.head;
-    Unit& u = k == 0 ? s.unit : lane(i, k);
-    if (k + 1u == n) {
-      s.units = 0;
-      s.head = 0;
-    } else {
-      s.head = static_cast<uint8_t>(k + 1);
-    }
-    return deliver(u, t);
   }
   /// Every unit arriving in cycle t, in order: take(Unit&) for each (it may move from it).
   template <RateHint H = RateHint::Any, class F>
   void receive_all(uint64_t t, F&& take) {
+    if (!single<H>() && retry_) {
+      while (Unit* u = receive<H>(t)) take(*u);
+      return;
+    }
     const uint32_t i = static_cast<uint32_t>(t & mask_);
     Slot& s = slots_[i];
     const unsigned n = s.units;
@@ -305,14 +402,20 @@ class CreditLink {
   uint64_t units_dropped() const { return dropped_.get(); }
   /// Units sent and not yet taken by the receiver (on the wires).
   uint64_t units_on_wire() const { return sent_.get() - delivered_.get(); }
+  /// Flits put on the wire, replays included.
   uint64_t flits_sent() const {
-    if constexpr (Unit::kMaxFlits > 1) return flits_sent_.get();
-    return sent_.get();
+    const uint64_t replayed = retry_ ? retry_->counts.replayed_flits : 0;
+    if constexpr (Unit::kMaxFlits > 1) return flits_sent_.get() + replayed;
+    return sent_.get() + replayed;
   }
   /// Cycles the wire was busy: flits sent / rate.
   double busy_cycles() const { return static_cast<double>(flits_sent()) / rate_; }
   /// Credits (flits) returned and not yet taken by the sender.
   uint64_t credits_on_wire() const { return credits_sent_.get() - credits_taken_.get(); }
+
+  /// Link-level retry: whether this link has bit errors, and what its link layer counted.
+  bool has_errors() const { return retry_ != nullptr; }
+  RetryCounts retry_counts() const { return retry_ ? retry_->counts : RetryCounts{}; }
 
   /// Arm a fault on the n-th unit (1-based) this link delivers from now on.
   void arm_fault(Fault f, uint64_t nth) {
@@ -350,6 +453,7 @@ class CreditLink {
     throw std::logic_error(name_ + ": " + what);
   }
   [[gnu::noinline]] unsigned budget_on_time_line(uint64_t t) const {
+    if (retry_ && retry_->blocks(t)) return 0;
     // The same arithmetic as send(), so that what this promises, send() accepts.
     const double now = static_cast<double>(t), hold = 1u / rate_;
     double free_at = free_at_;
@@ -399,6 +503,128 @@ class CreditLink {
     return &u;
   }
 
+  /// The link layer of a link with bit errors (see the file comment): both ends' state.
+  struct Retry {
+    struct Tag {
+      uint32_t seq = 0, crc = 0;  // what travels with a transmission
+    };
+    Retry(LinkErrors e, std::size_t slot_lanes, std::size_t in_flight)
+        : log_ok_per_bit(std::log1p(-e.bit_error_rate)), rng(e.seed), tags(slot_lanes) {
+      std::size_t size = 1;
+      while (size < in_flight) size <<= 1;
+      buffer.resize(size);
+      buffer_mask = static_cast<uint32_t>(size - 1);
+    }
+    /// The owner may not send in cycle t: a NAK has reached the sender (or will have by then) and
+    /// its replay is not done.
+    bool blocks(uint64_t t) const { return (t >= block_from && t < block_until) || t >= next_block; }
+    /// Number a new unit and keep a copy in the retry buffer until the receiver has it.
+    uint32_t keep(const Unit& u, const std::string& name) {
+      if (next_seq - expected > buffer_mask) throw std::logic_error(name + ": retry buffer overflow");
+      buffer[next_seq & buffer_mask] = u;
+      return next_seq++;
+    }
+    /// Receiving end, a unit arriving in cycle t at slot lane `tag`: take it, or discard it (and
+    /// send a NAK when it failed its CRC and no replay is on its way).
+    bool accept(const Unit& u, uint64_t t, std::size_t tag, uint16_t lead) {
+      const Tag& g = tags[tag];
+      if (link_crc(u) != g.crc) {
+        ++counts.detected;
+        if (!recovering || t >= quiet_until) {
+          ++counts.naks;
+          recovering = true;
+          nak_at = t + lead;  // the NAK travels back as a credit does
+          nak_seq = expected;
+          quiet_until = nak_at + lead;  // until the replay can arrive, bad units ask for nothing
+          next_block = nak_at;          // the owner stops when the NAK is back
+        }
+        return false;
+      }
+      if (g.seq != expected) {
+        ++counts.out_of_sequence;
+        return false;
+      }
+      ++expected;
+      recovering = false;
+      return true;
+    }
+
+    double log_ok_per_bit;
+    Rng rng;
+    std::vector<Tag> tags;  // per slot lane: the tag of the unit in it
+    std::vector<Unit> buffer;
+    uint32_t buffer_mask = 0;
+    uint32_t next_seq = 0;         // sender: the next new unit's number
+    uint32_t replay_seq = 0;       // sender: the next unit to send again
+    bool replaying = false;        // sender: sending from the retry buffer
+    uint64_t nak_at = UINT64_MAX;  // a NAK on its way back arrives in this cycle
+    uint32_t nak_seq = 0;          // ... asking for this unit and the ones after it
+    // The owner may not send in [block_from, block_until) (a replay: open-ended until it is done)
+    // nor from next_block on (a NAK on its way).
+    uint64_t block_from = UINT64_MAX, block_until = UINT64_MAX, next_block = UINT64_MAX;
+    uint32_t expected = 0;     // receiver: the number it takes next
+    bool recovering = false;   // receiver: a NAK is out, the expected unit has not come back
+    uint64_t quiet_until = 0;  // receiver: no new NAK before this cycle
+    RetryCounts counts;
+  };
+
+  /// Put a numbered copy of unit `seq` (in the retry buffer) on the time line in cycle t, with its
+  /// tag, corrupted by the wire with the probability its bits give.
+  [[gnu::noinline]] void send_numbered(uint64_t t, uint32_t seq, bool again) {
+    Retry& r = *retry_;
+    const Unit& u = r.buffer[seq & r.buffer_mask];
+    const unsigned flits = u.flits();
+    const uint64_t at = t + lead_ + start(t, flits);
+    const uint32_t i = static_cast<uint32_t>(at & mask_);
+    Slot& s = slots_[i];
+    const unsigned k = s.units;
+    if (k >= lanes_) fail("two flits in one cycle");
+    Unit& wire = k == 0 ? s.unit : lane(i, k);
+    wire = u;
+    r.tags[i * lanes_ + k] = {seq, link_crc(u)};
+    const unsigned bits = link_bits(u);
+    if (r.rng.uniform() < -std::expm1(bits * r.log_ok_per_bit)) {
+      flip_link_bit(wire, static_cast<unsigned>(r.rng.below(bits)));
+      ++r.counts.corrupted;
+    }
+    s.units = static_cast<uint8_t>(k + 1);
+    if (again) {
+      ++r.counts.replayed;
+      r.counts.replayed_flits += flits;
+    } else if constexpr (Unit::kMaxFlits > 1) {
+      flits_sent_.add(flits);
+    }
+  }
+  /// Sending end of a link with errors, from the receiving end's poll of cycle t: a NAK that has
+  /// arrived restarts the replay there; a replay sends what the wire takes in cycle t, and when
+  /// it is done the owner may send again from cycle t + 1.
+  [[gnu::noinline]] void replay(uint64_t t) {
+    Retry& r = *retry_;
+    if (r.nak_at <= t) {  // the NAK is back: go back to the unit it names
+      r.replay_seq = r.nak_seq;
+      if (!r.replaying) {
+        r.replaying = true;
+        r.block_from = r.next_block;
+        r.block_until = UINT64_MAX;
+      }
+      r.next_block = UINT64_MAX;
+      r.nak_at = UINT64_MAX;
+    }
+    if (!r.replaying) return;
+    while (r.replay_seq != r.next_seq && free_at_ <= static_cast<double>(t) && budget_lanes_free(t))
+      send_numbered(t, r.replay_seq++, true);
+    if (r.replay_seq == r.next_seq) {
+      r.replaying = false;
+      r.block_until = t + 1;
+    }
+  }
+  /// May another unit start in cycle t on the time line (a fast link starts several per cycle)?
+  bool budget_lanes_free(uint64_t t) const {
+    const double hold = 1u / rate_;
+    const double begin = free_at_ > static_cast<double>(t) - 1.0 ? free_at_ : static_cast<double>(t);
+    return begin <= static_cast<double>(t) + 1.0 - hold || rate_ <= 1.0;
+  }
+
   // What every cycle touches, together (see the file comment).
   alignas(64) Slot* slots_ = nullptr;  // one cache line from here to rx_cycle_
   uint32_t mask_ = 0;
@@ -418,6 +644,7 @@ class CreditLink {
   SharedCount dropped_, flits_sent_;
   std::unique_ptr<Unit[]> extra_;      // lanes 1.. of every slot, on links faster than 1
   std::unique_ptr<Slot[]> far_slots_;  // rings longer than kInlineSlots
+  std::unique_ptr<Retry> retry_;       // link-level retry, on a link with bit errors
   std::string name_;
   alignas(64) Slot near_slots_[kInlineSlots];  // a slot never straddles two cache lines
 };

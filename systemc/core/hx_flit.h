@@ -23,6 +23,8 @@
 #include <cstdint>
 #include <string>
 
+#include "crc32.h"
+
 namespace hx {
 
 /// A 128-bit payload (the widest the RTL is built with), as two 64-bit words, bit 0 = word 0 bit 0.
@@ -141,6 +143,27 @@ struct Flit {
 /// and the endpoint tag, so the flit can still be attributed to its packet and the payload
 /// comparison must catch it.
 inline void corrupt(Flit& f) { f.payload[1] ^= uint64_t{1} << 63; }
+
+/// Link-level retry (credit_link.h): the bits a flit puts on a wire (payload, VC, type: the
+/// default format's 132), its CRC over them, and a bit error at one of them.
+constexpr unsigned link_bits(const Flit&) { return 128 + FlitFormat::kVcWidth + FlitFormat::kTypeWidth; }
+inline uint32_t link_crc(const Flit& f) {
+  return Crc32()
+      .add(f.payload[0])
+      .add(f.payload[1])
+      .add(static_cast<uint8_t>(f.vc))
+      .add(static_cast<uint8_t>(f.type))
+      .value();
+}
+inline void flip_link_bit(Flit& f, unsigned bit) {
+  if (bit < 128) {
+    f.payload[bit / 64] ^= uint64_t{1} << (bit % 64);
+  } else if (bit < 128 + FlitFormat::kVcWidth) {
+    f.vc ^= 1u << (bit - 128);
+  } else {
+    f.type = static_cast<FlitType>(static_cast<unsigned>(f.type) ^ (1u << (bit - 128 - FlitFormat::kVcWidth)));
+  }
+}
 
 /// The endpoint's identification of a head flit, stored above the header.
 struct EndpointTag {

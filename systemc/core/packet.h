@@ -13,8 +13,11 @@
 // in-network reduction units at the rest.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+
+#include "crc32.h"
 
 namespace hx {
 
@@ -48,6 +51,30 @@ struct Packet {
 /// The link fault hook's corruption (credit_link.h): one bit of the first payload word, which
 /// the receiver's checks must catch.
 inline void corrupt(Packet& p) { p.data[0] ^= 1u << 3; }
+
+/// Link-level retry (credit_link.h): a packet puts length x 128 bits on a wire. Its CRC covers
+/// every field and the data words its flits carry. A bit error in the header flit lands in its
+/// address or user word (the model's stand-in for the header's 128 bits), one in a data flit in
+/// that flit's data.
+inline unsigned link_bits(const Packet& p) { return 128u * p.length; }
+inline uint32_t link_crc(const Packet& p) {
+  Crc32 c;
+  c.add(p.id).add(p.src).add(p.dst).add(p.exclude).add(p.kind).add(p.channel).add(p.length).add(p.count);
+  c.add(p.expected).add(p.checksum).add(p.address).add(p.user);
+  const unsigned words =
+      std::min<unsigned>(Packet::kWords, (p.length > 0 ? p.length - 1u : 0u) * Packet::kWordsPerFlit);
+  for (unsigned i = 0; i < words; ++i) c.add(p.data[i]);
+  return c.value();
+}
+inline void flip_link_bit(Packet& p, unsigned bit) {
+  if (bit < 64) {
+    p.address ^= uint64_t{1} << bit;
+  } else if (bit < 128) {
+    p.user ^= uint64_t{1} << (bit - 64);
+  } else {
+    p.data[((bit - 128) / 32) % Packet::kWords] ^= 1u << (bit % 32);
+  }
+}
 
 /// FNV-1a over the payload words: a packet's end-to-end integrity check.
 inline uint32_t payload_checksum(const std::array<uint32_t, Packet::kWords>& d) {

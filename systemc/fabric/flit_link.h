@@ -16,8 +16,8 @@ namespace hx {
 
 class FlitLink : public sc_core::sc_object, public CreditLink<Flit> {
  public:
-  FlitLink(const char* name, unsigned latency_cycles, LinkRate rate = LinkRate{})
-      : sc_core::sc_object(name), CreditLink<Flit>(sc_core::sc_object::name(), latency_cycles, rate) {}
+  FlitLink(const char* name, unsigned latency_cycles, LinkRate rate = LinkRate{}, LinkErrors errors = {})
+      : sc_core::sc_object(name), CreditLink<Flit>(sc_core::sc_object::name(), latency_cycles, rate, errors) {}
 
   const char* kind() const override { return "hx::FlitLink"; }
 

@@ -16,6 +16,8 @@ SwitchFabric::SwitchFabric(sc_core::sc_module_name name, const SimConfig& cfg, P
       router_depth_(cfg.router.buffer_depth),
       switch_depth_(cfg.fabric_switch.buffer_depth),
       vcs_(cfg.router.vcs) {
+  bit_error_rate_ = cfg.global_link.bit_error_rate;
+  seed_ = cfg.run.seed;
   SC_HAS_PROCESS(SwitchFabric);
   SC_METHOD(on_clock);
   sensitive << clk.pos();
@@ -24,25 +26,32 @@ SwitchFabric::SwitchFabric(sc_core::sc_module_name name, const SimConfig& cfg, P
 
 SwitchFabric::~SwitchFabric() = default;
 
-FlitLink* SwitchFabric::make_link(const std::string& name, unsigned latency, LinkRate rate) {
-  links_.push_back(std::make_unique<FlitLink>(name.c_str(), latency, rate));
+FlitLink* SwitchFabric::make_link(const std::string& name, unsigned latency, LinkRate rate, bool errors) {
+  LinkErrors e;
+  if (errors && bit_error_rate_ > 0)
+    e = LinkErrors{bit_error_rate_, Rng::stream(seed_, 0x6c696e6bu + links_.size()).next()};
+  links_.push_back(std::make_unique<FlitLink>(name.c_str(), latency, rate, e));
   return links_.back().get();
 }
 
-void SwitchFabric::cable(NetworkSwitch* s, unsigned sp, NetworkSwitch* d, unsigned dp, unsigned latency,
-                         LinkRate rate) {
+namespace {
+// Cables fail; a board's PCB traces and an accelerator's own router port do not.
+bool is_cable(const LinkDescription& l) { return l.medium == Medium::Dac || l.medium == Medium::Aoc; }
+}  // namespace
+
+void SwitchFabric::cable(NetworkSwitch* s, unsigned sp, NetworkSwitch* d, unsigned dp, const LinkDescription& l) {
   const std::string n = s->name() + "_p" + std::to_string(sp) + "__" + d->name() + "_p" + std::to_string(dp);
-  FlitLink* up = make_link(n + "_up", latency, rate);
-  FlitLink* down = make_link(n + "_down", latency, rate);
+  FlitLink* up = make_link(n + "_up", l.latency, l.rate, is_cable(l));
+  FlitLink* down = make_link(n + "_down", l.latency, l.rate, is_cable(l));
   s->connect(sp, down, up, switch_depth_);
   d->connect(dp, up, down, switch_depth_);
   ++cables_;
 }
 
 void SwitchFabric::attach(NetworkSwitch* sw, unsigned port, const std::string& name, FlitLink* from_node,
-                          FlitLink* to_node, unsigned board, unsigned x, unsigned y, unsigned latency, LinkRate rate) {
-  FlitLink* to_switch = make_link(name + "_to_switch", latency, rate);
-  FlitLink* from_switch = make_link(name + "_from_switch", latency, rate);
+                          FlitLink* to_node, unsigned board, unsigned x, unsigned y, const LinkDescription& l) {
+  FlitLink* to_switch = make_link(name + "_to_switch", l.latency, l.rate, is_cable(l));
+  FlitLink* from_switch = make_link(name + "_from_switch", l.latency, l.rate, is_cable(l));
   edge_ports_.push_back(std::make_unique<EdgePort>(name + "_off", EdgePort::Direction::OffBoard, vcs_, router_depth_,
                                                    switch_depth_, board, x, y));
   edge_ports_.back()->connect(from_node, to_switch, tracker_, on_error_);
@@ -74,7 +83,7 @@ void SwitchFabric::build(const NetworkDescription& net, const Ports& ports) {
     NetworkSwitch* b = sw[l.b.node];
     if (b == nullptr) throw std::logic_error("network description: link from " + a.name + " ends at no switch");
     if (a.kind == Kind::Switch) {
-      cable(sw[l.a.node], l.a.port, b, l.b.port, l.latency, l.rate);
+      cable(sw[l.a.node], l.a.port, b, l.b.port, l);
       std::vector<FlitLink*>& of_class = cables_by_class_[l.link_class];
       of_class.insert(of_class.end(), {links_[links_.size() - 2].get(), links_.back().get()});
     } else if (a.kind == Kind::Endpoint && l.medium == Medium::Internal) {
@@ -84,15 +93,14 @@ void SwitchFabric::build(const NetworkDescription& net, const Ports& ports) {
       // full VC").
       b->connect(l.b.port, ports.inject.at(lane), ports.eject.at(lane), router_depth_, router_depth_);
     } else if (a.kind == Kind::Endpoint) {
-      attach(b, l.b.port, a.name + "_port", ports.inject.at(lane), ports.eject.at(lane), a.board, a.x, a.y, l.latency,
-             l.rate);
+      attach(b, l.b.port, a.name + "_port", ports.inject.at(lane), ports.eject.at(lane), a.board, a.x, a.y, l);
     } else {
       // A board edge port: the plane's side of it is a pair of zero-latency links.
       PlaneModel& plane = *ports.planes.at(a.plane).at(a.board);
       FlitLink* from_router = make_link(a.name + "_from_router", 0);
       FlitLink* to_router = make_link(a.name + "_to_router", 0);
       plane.connect(a.edge, to_router, from_router);
-      attach(b, l.b.port, a.name, from_router, to_router, a.board, a.x, a.y, l.latency, l.rate);
+      attach(b, l.b.port, a.name, from_router, to_router, a.board, a.x, a.y, l);
     }
   }
 }

@@ -67,17 +67,21 @@ class SwitchFabric : public sc_core::sc_module {
 
  private:
   void on_clock();
-  FlitLink* make_link(const std::string& name, unsigned latency, LinkRate rate = LinkRate{});
+  /// errors: whether the link is a cable, which links.global.bit_error_rate corrupts (each link
+  /// its own stream of draws).
+  FlitLink* make_link(const std::string& name, unsigned latency, LinkRate rate = LinkRate{}, bool errors = false);
   /// A cable between two switch ports: a link each way.
-  void cable(NetworkSwitch* s, unsigned sp, NetworkSwitch* d, unsigned dp, unsigned latency, LinkRate rate);
+  void cable(NetworkSwitch* s, unsigned sp, NetworkSwitch* d, unsigned dp, const LinkDescription& l);
   /// A terminal's cable pair and the edge ports between it and a board's edge port or an
   /// endpoint: flits from `from_node` go up the tree, flits for the node go out on `to_node`.
   void attach(NetworkSwitch* sw, unsigned port, const std::string& name, FlitLink* from_node, FlitLink* to_node,
-              unsigned board, unsigned x, unsigned y, unsigned latency, LinkRate rate);
+              unsigned board, unsigned x, unsigned y, const LinkDescription& l);
 
   PacketTracker* tracker_;
   ErrorHandler on_error_;
   std::vector<std::unique_ptr<FlitLink>> links_;
+  double bit_error_rate_ = 0;  // of the cables (links.global.bit_error_rate)
+  uint64_t seed_ = 1;          // run.seed: each cable's draws are a stream of it
   std::vector<std::unique_ptr<EdgePort>> edge_ports_;
   std::vector<std::unique_ptr<NetworkSwitch>> switches_;
   std::shared_ptr<DragonflyPlan> dragonfly_;  // the routing functions' shared state

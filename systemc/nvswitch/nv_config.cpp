@@ -103,6 +103,11 @@ KeySpec schema(NvConfig& c) {
                              c.link_latency_s = f.time();
                              if (c.link_latency_s < 0 || c.link_latency_s > 1e-6) f.fail("a time in [0, 1 us]");
                            }),
+                      leaf("link_bit_error_rate", P::Defaulted,
+                           "a number in [0, 0.01]: errors per bit on every link, recovered by link-level retry", "0",
+                           [&c](const Field& f) {
+                             c.link_bit_error_rate = f.number({0, 0.01});
+                           }),
                   }),
           // The common routing section: a registered routing function of the switch (nv_routing.h).
           section("routing", P::Defaulted,

@@ -25,6 +25,7 @@ struct NvConfig {
   double link_bandwidth = 25e9 * 8;  // bit/s, GPU links; sets the fabric clock
   double trunk_bandwidth = 0;        // bit/s, switch-to-switch links; 0 until derived
   double link_latency_s = 0;
+  double link_bit_error_rate = 0;  // topology.link_bit_error_rate: every NVLink, link-level retry
   double switch_latency_s = 150e-9;
   double speedup = 2;
   unsigned table_bytes = 256;

@@ -36,9 +36,11 @@ class LinkTx {
 
   /// latency: cycles from a packet's start to its head's arrival (>= 1). queue_flits: each VC
   /// queue's capacity. credits: the receiver's buffer per VC, in flits.
-  void connect(std::string name, unsigned latency, unsigned queue_flits, unsigned credits, LinkRate rate = LinkRate{}) {
+  /// errors: the wire's bit errors, recovered by its link-level retry (credit_link.h).
+  void connect(std::string name, unsigned latency, unsigned queue_flits, unsigned credits, LinkRate rate = LinkRate{},
+               LinkErrors errors = {}) {
     if (latency < 1) throw std::invalid_argument(name + ": a link's latency is at least 1 cycle");
-    wire_ = std::make_unique<Wire>(std::move(name), latency - 1, rate);
+    wire_ = std::make_unique<Wire>(std::move(name), latency - 1, rate, errors);
     capacity_ = queue_flits;
     for (unsigned v = 0; v < kVcs; ++v) {
       credits_[v] = credits;

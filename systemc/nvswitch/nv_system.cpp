@@ -63,7 +63,11 @@ NvSystem::NvSystem(sc_core::sc_module_name name, const NvConfig& cfg, bool trace
   board_.set_namer(node_name);
 
   // The netlist's links: every switch port to its peer, both directions, at the link's latency
-  // and rate.
+  // and rate, and with the config's bit errors (each link its own stream of draws).
+  uint64_t link_index = 0;
+  const auto errors = [&] {
+    return LinkErrors{cfg.link_bit_error_rate, Rng::stream(cfg.seed, 0x6c696e6bu + link_index++).next()};
+  };
   for (unsigned s = 0; s < topo_.switches(); ++s)
     for (unsigned q = 0; q < NvTopology::kPorts; ++q) {
       const PortPeer& peer = topo_.peer(s, q);
@@ -73,14 +77,14 @@ NvSystem::NvSystem(sc_core::sc_module_name name, const NvConfig& cfg, bool trace
       const std::string sw = "switch" + std::to_string(s) + ".port" + std::to_string(q);
       if (peer.kind == PortPeer::Kind::Gpu) {
         const std::string gpu = "gpu" + std::to_string(peer.index) + ".link" + std::to_string(peer.port);
-        out.connect(sw + "->" + gpu, link.latency, sp.output_queue, kGpuInputCredits, link.rate);
+        out.connect(sw + "->" + gpu, link.latency, sp.output_queue, kGpuInputCredits, link.rate, errors());
         gpus_[peer.index]->set_input(peer.port, out.wire());
         LinkTx& up = gpus_[peer.index]->link(peer.port);
-        up.connect(gpu + "->" + sw, link.latency, sp.output_queue, sp.input_buffer, link.rate);
+        up.connect(gpu + "->" + sw, link.latency, sp.output_queue, sp.input_buffer, link.rate, errors());
         switches_[s]->set_input(q, up.wire());
       } else {
         out.connect(sw + "->switch" + std::to_string(peer.index) + ".port" + std::to_string(peer.port), link.latency,
-                    sp.output_queue, sp.input_buffer, link.rate);
+                    sp.output_queue, sp.input_buffer, link.rate, errors());
         switches_[peer.index]->set_input(peer.port, out.wire());
       }
     }
@@ -200,7 +204,10 @@ NvResults NvSystem::run(ProgressMode progress_mode, const std::string& trace) {
     r.partials_merged += g->partials_merged();
     if (r.error.empty() && !c.ok()) r.error = c.first_error;
     done_at = std::max(done_at, g->done_at());
-    for (unsigned j = 0; j < topo_.links(); ++j) r.injection.add(g->link(j));
+    for (unsigned j = 0; j < topo_.links(); ++j) {
+      r.injection.add(g->link(j));
+      if (g->link(j).wire() != nullptr) r.link_errors.add(*g->link(j).wire());
+    }
   }
   unsigned leftover = 0;
   for (const auto& s : switches_) {
@@ -208,6 +215,7 @@ NvResults NvSystem::run(ProgressMode progress_mode, const std::string& trace) {
       const PortPeer::Kind k = topo_.peer(s->id(), q).kind;
       if (k == PortPeer::Kind::Gpu) r.ejection.add(s->output(q));
       if (k == PortPeer::Kind::Switch) r.fabric.add(s->output(q));
+      if (k != PortPeer::Kind::None && s->output(q).wire() != nullptr) r.link_errors.add(*s->output(q).wire());
     }
     const SwitchStats& st = s->stats();
     r.results += st.results;
@@ -301,6 +309,13 @@ nlohmann::ordered_json nv_results(const NvConfig& c, const NvTopology& topo, con
   ordered_json checks;
   write_checks(checks, rc);
   j["checks"] = checks;
+  if (c.link_bit_error_rate > 0) {
+    ordered_json e;
+    RetryTotals rt = r.link_errors;
+    rt.bit_error_rate = c.link_bit_error_rate;
+    write_link_errors(e, rt);
+    j["link_errors"] = e;
+  }
   // Every GPU ends with every line of the result (uniform traffic: receives as many writes as
   // it sends, on average; in total, one per line of every GPU).
   const uint64_t expected_lines = static_cast<uint64_t>(topo.gpus()) * (c.message_bytes / kLineBytes);

@@ -344,6 +344,15 @@ nlohmann::ordered_json Simulation::report(const RunRecord& r) {
   rc.passed = passed_;
   write_checks(checks, rc);
   j["checks"] = checks;
+  // Link-level retry on the cables (links.global.bit_error_rate): the errors it recovered.
+  if (n.fabric && cfg_.global_link.bit_error_rate > 0) {
+    RetryTotals rt;
+    rt.bit_error_rate = cfg_.global_link.bit_error_rate;
+    for (const FlitLink* l : n.fabric->links()) rt.add(*l);
+    ordered_json e;
+    write_link_errors(e, rt);
+    j["link_errors"] = e;
+  }
   // What this model checks beyond them: the run's end, the flits, the credits, the collective's
   // data, the paths against the routing rules and the diameter.
   ordered_json details;
