@@ -1,5 +1,7 @@
 #include "switch_fabric.h"
 
+#include <cmath>
+
 #include <sstream>
 #include <stdexcept>
 
@@ -29,13 +31,20 @@ FlitLink* SwitchFabric::make_link(const std::string& name, unsigned latency, Lin
   return links_.back().get();
 }
 
-void SwitchFabric::cable(NetworkSwitch* s, unsigned sp, NetworkSwitch* d, unsigned dp, unsigned latency,
-                         LinkRate rate) {
+void SwitchFabric::cable(NetworkSwitch* s, unsigned sp, NetworkSwitch* d, unsigned dp, unsigned latency, LinkRate rate,
+                         double length_m) {
   const std::string n = s->name() + "_p" + std::to_string(sp) + "__" + d->name() + "_p" + std::to_string(dp);
   FlitLink* up = make_link(n + "_up", latency, rate);
   FlitLink* down = make_link(n + "_down", latency, rate);
   s->connect(sp, down, up, switch_depth_);
   d->connect(dp, up, down, switch_depth_);
+  if (length_m > 0) {
+    // In micrometres: the tracker sums integers, exact and the same in any order.
+    const auto um = static_cast<uint32_t>(std::llround(length_m * 1e6));
+    s->set_cable_length(sp, um);
+    d->set_cable_length(dp, um);
+    has_lengths_ = true;
+  }
   ++cables_;
 }
 
@@ -74,7 +83,7 @@ void SwitchFabric::build(const NetworkDescription& net, const Ports& ports) {
     NetworkSwitch* b = sw[l.b.node];
     if (b == nullptr) throw std::logic_error("network description: link from " + a.name + " ends at no switch");
     if (a.kind == Kind::Switch) {
-      cable(sw[l.a.node], l.a.port, b, l.b.port, l.latency, l.rate);
+      cable(sw[l.a.node], l.a.port, b, l.b.port, l.latency, l.rate, l.length_m);
       std::vector<FlitLink*>& of_class = cables_by_class_[l.link_class];
       of_class.insert(of_class.end(), {links_[links_.size() - 2].get(), links_.back().get()});
     } else if (a.kind == Kind::Endpoint && l.medium == Medium::Internal) {
