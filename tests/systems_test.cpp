@@ -303,6 +303,20 @@ TEST(Torus3d, AdaptiveOn8x8x8AboveSaturationDoesNotDeadlock) {
   expect_clean(j);
 }
 
+// All-to-all with bounded sources on a 6x6x6 torus under torus_adaptive: when an adaptive VC was
+// reused as soon as the last tail had left, a packet could queue behind another that waited for
+// an escape channel, and the escape channels of one z-ring closed a cycle through it (deadlock
+// at cycle 6,345 here; 8x8x8 too). Adaptive VCs are now allocated only when empty
+// (routing/torus.cpp). About 2 s.
+TEST(Torus3d, AdaptiveAllToAllWithBoundedSourcesDoesNotDeadlock) {
+  const json j = run(config("clex/torus3d_4x4x4_uniform.yaml") +
+                     " --set topology.sides=6x6x6 --set routing.algorithm=torus_adaptive --set router.vcs=4"
+                     " --set traffic.pattern=alltoall --set traffic.injection_rate=0.9 --set traffic.source_queue=16"
+                     " --set run.measure=4000cycles");
+  ASSERT_TRUE(j.contains("checks"));
+  expect_clean(j);
+}
+
 INSTANTIATE_TEST_SUITE_P(K4L3, ClexSaturation,
                          ::testing::Values(ClexCase{"clex_minimal", 3, 2}, ClexCase{"clex_balanced", 4, 3}),
                          [](const auto& info) { return std::string(info.param.routing); });

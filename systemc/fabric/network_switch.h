@@ -81,6 +81,13 @@ class NetworkSwitch {
   bool connected(unsigned o) const { return o < out_.size() && out_[o] != nullptr; }
   /// Output (o, vc) can take a new packet now: no packet holds that VC and its queue has room.
   bool output_free(unsigned o, unsigned vc) const { return owner_[o * vcs_ + vc] == kNone && !obuf_[o].full(vc); }
+  /// Output (o, vc) is free and empty: no packet holds it, its queue is empty and every credit is
+  /// home, so the receiver's buffer of vc holds nothing either. A packet given such a VC never
+  /// waits behind another packet's flits (atomic VC allocation), which Duato's adaptive channels
+  /// need (routing/torus.cpp).
+  bool output_empty(unsigned o, unsigned vc) const {
+    return owner_[o * vcs_ + vc] == kNone && obuf_[o].size(vc) == 0 && credits_[o * vcs_ + vc] == full_credits_[o];
+  }
   /// Room for `vc` behind output o: the receiver's free slots plus the queue's free slots.
   unsigned output_room(unsigned o, unsigned vc) const {
     return credits_[o * vcs_ + vc] + (kOutputQueueDepth - obuf_[o].size(vc));
