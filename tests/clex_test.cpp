@@ -4,6 +4,7 @@
 // (the derivation beside each) or the paper's.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <map>
 #include <set>
@@ -12,7 +13,9 @@
 #include "clex_model.h"
 #include "clex_paths.h"
 #include "clex_rounds.h"
+#include "clex_topology.h"
 #include "config_reader.h"
+#include "fabric_topology.h"
 #include "sim_config.h"
 
 namespace hx::clex {
@@ -393,6 +396,72 @@ TEST(ClexConfig, EffectiveValuesLoadBack) {
     const SimConfig back = load_config_text(to_yaml(c), "effective.yaml");
     EXPECT_EQ(effective_values(back), effective_values(c)) << name;
   }
+}
+
+// ---- coordinates for the coordinate traffic patterns, and the torus's layout ------------------
+
+// The CLEX's cube-in-cube grid and the 3D torus it is compared with have the same extents, so
+// transpose, bit_reversal and tornado mean the same on both (docs/clex.md). Hand-derived: k = 4
+// factors as 1 x 2 x 2, rotated per level: (1,2,2) (2,2,1) (2,1,2) multiply to 4 x 4 x 4; k = 8
+// is 2 x 2 x 2 per level: 8 x 8 x 8.
+TEST(ClexGrid, ExtentsEqualTheTorusOfTheSameSize) {
+  const std::string cycle = "router:\n  vcs: 4\ntraffic:\n  injection_rate: 0.1\n";
+  for (const unsigned k : {4u, 8u}) {
+    const SimConfig clex = load_config_text(
+        "topology:\n  kind: clex\n  clex:\n    k: " + std::to_string(k) + "\n    levels: 3\n" + cycle, "c.yaml");
+    const std::string side = std::to_string(k);
+    const SimConfig torus = load_config_text(
+        "topology:\n  kind: torus3d\n  sides: " + side + "x" + side + "x" + side + "\n" + cycle, "t.yaml");
+    const FabricTopology& ct = fabric_topology("clex");
+    const FabricTopology& tt = fabric_topology("torus3d");
+    EXPECT_EQ(ct.grid_extents(clex), (std::vector<unsigned>{k, k, k}));
+    EXPECT_EQ(ct.grid_extents(clex), tt.grid_extents(torus));
+    // One node per grid point (the NodeGrid constructor checks the bijection), each at the
+    // layout's place: its position in metres is its grid point times the pitch.
+    const NodeGrid g = ct.node_grid(clex);
+    const ClexGraph graph(k, 3, 0.5);
+    for (Node n = 0; n < graph.nodes(); ++n) {
+      const NodeGrid::Coords c = g.coords(n);
+      const std::array<uint32_t, 3> p = graph.grid(n);
+      EXPECT_EQ((std::array<uint32_t, 3>{c[0], c[1], c[2]}), p) << n;
+    }
+    // The torus's grid is its own numbering.
+    const NodeGrid tg = tt.node_grid(torus);
+    for (unsigned n = 0; n < tg.nodes(); ++n) EXPECT_EQ(tg.index(n), n);
+  }
+  // A pattern the grid cannot take is the config's error, on traffic.pattern.
+  const ConfigError e = error_of(
+      "topology:\n  kind: torus3d\n  sides: 4x4x2\nrouter:\n  vcs: 2\ntraffic:\n  pattern: transpose\n"
+      "  injection_rate: 0.1\n");
+  EXPECT_EQ(e.key_path(), "traffic.pattern");
+  EXPECT_EQ(e.found(), "'transpose'");
+  EXPECT_NE(e.hint().find("equal extents along x and z; the node grid is 4x4x2"), std::string::npos) << e.what();
+  const ConfigError b = error_of(
+      "topology:\n  kind: torus3d\n  sides: 4x3x4\nrouter:\n  vcs: 2\ntraffic:\n  pattern: bit_reversal\n"
+      "  injection_rate: 0.1\n");
+  EXPECT_EQ(b.key_path(), "traffic.pattern");
+  EXPECT_NE(b.hint().find("power-of-two node count; the node grid 4x3x4 has 48 nodes"), std::string::npos) << b.what();
+}
+
+// The folded torus: ring neighbours 2 pitches apart except at the two folds of each ring (1
+// pitch), so a ring of k >= 3 has k - 2 cables of 2 pitches and 2 of 1; every cable's latency is
+// links.global.latency plus its length at 2e8 m/s, as the CLEX's.
+TEST(Torus3dLayout, FoldedCablesAndTheirLatency) {
+  const SimConfig c = load_config_text(
+      "topology:\n  kind: torus3d\n  sides: 4x4x4\n  pitch: 1 m\nrouter:\n  vcs: 2\n"
+      "links:\n  global:\n    latency: 5 ns\ntraffic:\n  injection_rate: 0.1\n",
+      "t.yaml");
+  const NetworkDescription net = fabric_topology("torus3d").network(c);
+  std::map<double, unsigned> by_length;
+  for (const LinkDescription& l : net.links) {
+    if (l.medium == Medium::Internal) continue;  // an accelerator's own port
+    ++by_length[l.length_m];
+    EXPECT_EQ(l.latency, clex_cable_cycles(c, l.length_m));
+  }
+  // 3 axes x 16 rings x 4 cables: half 2 m, half 1 m.
+  EXPECT_EQ(by_length, (std::map<double, unsigned>{{1.0, 96u}, {2.0, 96u}}));
+  // 2 m at 2e8 m/s is 10 ns on top of the 5 ns.
+  EXPECT_EQ(clex_cable_cycles(c, 2.0), clex_cable_cycles(c, 0.0) + cycles_for(10e-9, c.router.clock_hz));
 }
 
 TEST(ClexModel, ResultsOfTheSmallConfig) {

@@ -511,10 +511,11 @@ TEST(ConfigEnums, BadValueListsTheAllowedOnes) {
   const ConfigError e = error_of(kBase + "routing:\n  algorithm: north-last\n");
   EXPECT_CONFIG_ERROR(e, 6, 14, "routing.algorithm", "one of xy, north_last, min_adaptive", "'north-last'");
   EXPECT_EQ(e.hint(), "did you mean 'north_last'?");
-  const ConfigError p = error_of(kBase + "  pattern: tornado\n");
+  const ConfigError p = error_of(kBase + "  pattern: cyclone\n");
   EXPECT_CONFIG_ERROR(p, 5, 12, "traffic.pattern",
-                      "one of uniform, permutation, transpose, bit_complement, neighbor, hotspot, alltoall",
-                      "'tornado'");
+                      "one of uniform, permutation, transpose, bit_complement, bit_reversal, tornado, neighbor, "
+                      "hotspot, alltoall",
+                      "'cyclone'");
   EXPECT_EQ(p.hint(), "");
   EXPECT_CONFIG_ERROR(error_of(kBase + "router:\n  vc_policy: [any]\n"), 6, 14, "router.vc_policy", "one of any, keep",
                       "a list");
@@ -630,7 +631,7 @@ TEST(ConfigConsistency, TransposeNeedsSquareBoard) {
       "  pattern: transpose\n"
       "  injection_rate: 0.1\n");
   EXPECT_CONFIG_ERROR(e, 4, 12, "traffic.pattern", "a pattern valid on the 3x4 board", "'transpose'");
-  EXPECT_EQ(e.hint(), "transpose maps (x, y) to (y, x), so it needs as many accelerators along x as along y");
+  EXPECT_EQ(e.hint(), "transpose maps (x, y) to (y, x), so it needs equal extents along x and y; the node grid is 3x4");
 }
 
 TEST(ConfigConsistency, BitComplementNeedsPowerOfTwoNodes) {
@@ -641,7 +642,7 @@ TEST(ConfigConsistency, BitComplementNeedsPowerOfTwoNodes) {
       "  pattern: bit_complement\n"
       "  injection_rate: 0.1\n");
   EXPECT_CONFIG_ERROR(e, 4, 12, "traffic.pattern", "a pattern valid on the 3x3 board", "'bit_complement'");
-  EXPECT_EQ(e.hint(), "bit_complement needs a power-of-two node count; the 3x3 board has 9 nodes");
+  EXPECT_EQ(e.hint(), "bit_complement needs a power-of-two node count; the node grid 3x3 has 9 nodes");
   EXPECT_EQ(
       load_ok("topology: {board: 2x8}\ntraffic: {pattern: bit_complement, injection_rate: 0.1}\n").traffic.pattern,
       Pattern::BitComplement);
@@ -1054,7 +1055,7 @@ TEST(ConfigShipped, DocsDescribeEveryKey) {
   ss << in.rdbuf();
   const std::string docs = ss.str();
   const auto keys = config_keys();
-  EXPECT_EQ(keys.size(), 81u);  // update docs/config.md when the schema changes
+  EXPECT_EQ(keys.size(), 82u);  // update docs/config.md when the schema changes
   for (const KeyInfo& k : keys)
     EXPECT_NE(docs.find("`" + k.path + "`"), std::string::npos) << k.path << " is not in docs/config.md";
 }

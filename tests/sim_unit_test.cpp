@@ -115,6 +115,121 @@ TEST(TrafficPattern, DeterministicPatternsMapAsDocumented) {
   EXPECT_THROW(TrafficPattern(Pattern::BitComplement, 3, 3, {}, 0, 1), std::invalid_argument);
 }
 
+// ---- the coordinate patterns on 2D and 3D node grids (core/node_grid.h) ----------------------
+
+namespace {
+
+// The destinations of a deterministic pattern, every source.
+std::vector<unsigned> destinations(const TrafficPattern& p) {
+  Rng rng(1);
+  std::vector<unsigned> d(p.num_nodes());
+  for (unsigned s = 0; s < d.size(); ++s) d[s] = p.destination(s, rng);
+  return d;
+}
+
+bool is_permutation(const std::vector<unsigned>& d) {
+  std::set<unsigned> seen(d.begin(), d.end());
+  return seen.size() == d.size() && *seen.rbegin() == d.size() - 1;
+}
+
+unsigned fixed_points(const std::vector<unsigned>& d) {
+  unsigned n = 0;
+  for (unsigned s = 0; s < d.size(); ++s) n += d[s] == s;
+  return n;
+}
+
+// The identity grid of X x Y x Z: node x + X (y + Y z) at (x, y, z).
+NodeGrid grid3(unsigned x, unsigned y, unsigned z) {
+  std::vector<unsigned> index(x * y * z);
+  for (unsigned n = 0; n < index.size(); ++n) index[n] = n;
+  return NodeGrid({x, y, z}, index);
+}
+
+}  // namespace
+
+TEST(GridPattern, TransposeReversesTheCoordinates) {
+  // 2D: the formula of the row-by-row grid before node grids existed, node for node.
+  const std::vector<unsigned> t2 = destinations(TrafficPattern(Pattern::Transpose, 8, 8, {}, 0, 1));
+  for (unsigned n = 0; n < 64; ++n) EXPECT_EQ(t2[n], (n % 8) * 8 + n / 8);
+  EXPECT_TRUE(is_permutation(t2));
+  EXPECT_EQ(fixed_points(t2), 8u);  // the diagonal
+  // 3D: (x, y, z) -> (z, y, x), an involution whose fixed points are x == z: 4 x 4 of 64.
+  const NodeGrid g = grid3(4, 4, 4);
+  const TrafficPattern t3(Pattern::Transpose, g, {}, 0, 1);
+  const std::vector<unsigned> d = destinations(t3);
+  EXPECT_TRUE(is_permutation(d));
+  EXPECT_EQ(fixed_points(d), 16u);
+  for (unsigned n = 0; n < 64; ++n) {
+    const NodeGrid::Coords c = g.coords(n), e = g.coords(d[n]);
+    EXPECT_EQ(e, (NodeGrid::Coords{c[2], c[1], c[0]})) << n;
+    EXPECT_EQ(d[d[n]], n);
+    EXPECT_EQ(t3.sends_traffic(n), c[0] != c[2]);
+  }
+  // Unequal extents on the swapped axes: x and z (y may differ).
+  EXPECT_NO_THROW(TrafficPattern(Pattern::Transpose, grid3(4, 2, 4), {}, 0, 1));
+  EXPECT_THROW(TrafficPattern(Pattern::Transpose, grid3(4, 4, 2), {}, 0, 1), std::invalid_argument);
+  EXPECT_EQ(grid_misfit(GridMap::Transpose, {4, 4, 2}),
+            "transpose maps (x, y, z) to (z, y, x), so it needs equal extents along x and z; the node grid is 4x4x2");
+}
+
+TEST(GridPattern, BitReversalReversesTheGridNumbersBits) {
+  const NodeGrid g = grid3(4, 4, 4);  // 64 nodes: 6 bits
+  const std::vector<unsigned> d = destinations(TrafficPattern(Pattern::BitReversal, g, {}, 0, 1));
+  EXPECT_TRUE(is_permutation(d));
+  EXPECT_EQ(d[1], 32u);   // 000001 -> 100000
+  EXPECT_EQ(d[6], 24u);   // 000110 -> 011000
+  EXPECT_EQ(d[63], 63u);  // a palindrome
+  // The fixed points are the 6-bit palindromes: 2^3.
+  EXPECT_EQ(fixed_points(d), 8u);
+  for (unsigned n = 0; n < 64; ++n) EXPECT_EQ(d[d[n]], n);
+  // On 2D grids too: 8 x 8 = 6 bits, the same map.
+  EXPECT_EQ(destinations(TrafficPattern(Pattern::BitReversal, 8, 8, {}, 0, 1)), d);
+  EXPECT_THROW(TrafficPattern(Pattern::BitReversal, 3, 3, {}, 0, 1), std::invalid_argument);
+  EXPECT_THROW(TrafficPattern(Pattern::BitReversal, grid3(4, 4, 3), {}, 0, 1), std::invalid_argument);
+  EXPECT_EQ(grid_misfit(GridMap::BitReversal, {3, 3}),
+            "bit_reversal needs a power-of-two node count; the node grid 3x3 has 9 nodes");
+}
+
+TEST(GridPattern, TornadoMovesEachCoordinateAlmostHalfWayRound) {
+  EXPECT_EQ(tornado_offset(1), 0u);
+  EXPECT_EQ(tornado_offset(2), 0u);
+  EXPECT_EQ(tornado_offset(3), 1u);
+  EXPECT_EQ(tornado_offset(4), 1u);
+  EXPECT_EQ(tornado_offset(5), 2u);
+  EXPECT_EQ(tornado_offset(8), 3u);
+  for (const unsigned k : {4u, 8u}) {
+    const NodeGrid g = grid3(k, k, k);
+    const std::vector<unsigned> d = destinations(TrafficPattern(Pattern::Tornado, g, {}, 0, 1));
+    EXPECT_TRUE(is_permutation(d));
+    EXPECT_EQ(fixed_points(d), 0u);
+    for (unsigned n = 0; n < d.size(); ++n) {
+      const NodeGrid::Coords c = g.coords(n), e = g.coords(d[n]);
+      for (unsigned a = 0; a < 3; ++a) EXPECT_EQ(e[a], (c[a] + (k + 1) / 2 - 1) % k) << n;
+    }
+  }
+  // 2D 8 x 8: (x, y) -> (x + 3, y + 3); axes of extent 2 stay.
+  const std::vector<unsigned> d2 = destinations(TrafficPattern(Pattern::Tornado, 8, 8, {}, 0, 1));
+  EXPECT_EQ(d2[0], 3u + 8 * 3);
+  EXPECT_EQ(d2[7 + 8 * 6], 2u + 8 * 1);
+  EXPECT_EQ(fixed_points(destinations(TrafficPattern(Pattern::Tornado, 2, 2, {}, 0, 1))), 4u);
+}
+
+// A grid whose numbering is not the nodes' (a CLEX's cube-in-cube placement): the pattern maps
+// node -> its grid number -> the pattern's grid number -> the node there.
+TEST(GridPattern, MapsThroughTheGridsNumbering) {
+  // 2 x 2 x 2, nodes placed in reverse: node n at grid number 7 - n.
+  const NodeGrid g({2, 2, 2}, {7, 6, 5, 4, 3, 2, 1, 0});
+  EXPECT_EQ(g.node(7), 0u);
+  EXPECT_EQ(g.coords(0), (NodeGrid::Coords{1, 1, 1}));
+  const std::vector<unsigned> br = destinations(TrafficPattern(Pattern::BitReversal, g, {}, 0, 1));
+  // node 1 = grid 6 = 110b -> 011b = grid 3 = node 4
+  EXPECT_EQ(br[1], 4u);
+  const std::vector<unsigned> nb = destinations(TrafficPattern(Pattern::Neighbor, g, {}, 0, 1));
+  EXPECT_EQ(nb[0], 1u);  // grid 7 = (1, 1, 1) -> (0, 1, 1) = grid 6 = node 1
+  EXPECT_THROW(NodeGrid({2, 2}, {0, 1, 2, 2}), std::invalid_argument);  // two nodes on one point
+  EXPECT_THROW(NodeGrid({2, 2}, {0, 1, 2}), std::invalid_argument);     // a point without a node
+}
+
 // Uniform draws among the other nodes; with include_self (BookSim's uniform) among all of them,
 // the source about 1 in N times.
 TEST(TrafficPattern, UniformIncludesTheSourceOnlyWhenAsked) {

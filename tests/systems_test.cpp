@@ -303,9 +303,72 @@ TEST(Torus3d, AdaptiveOn8x8x8AboveSaturationDoesNotDeadlock) {
   expect_clean(j);
 }
 
+// All-to-all with bounded sources on a 6x6x6 torus under torus_adaptive: when an adaptive VC was
+// reused as soon as the last tail had left, a packet could queue behind another that waited for
+// an escape channel, and the escape channels of one z-ring closed a cycle through it (deadlock
+// at cycle 6,345 here; 8x8x8 too). Adaptive VCs are now allocated only when empty
+// (routing/torus.cpp). About 2 s.
+TEST(Torus3d, AdaptiveAllToAllWithBoundedSourcesDoesNotDeadlock) {
+  const json j = run(config("clex/torus3d_4x4x4_uniform.yaml") +
+                     " --set topology.sides=6x6x6 --set routing.algorithm=torus_adaptive --set router.vcs=4"
+                     " --set traffic.pattern=alltoall --set traffic.injection_rate=0.9 --set traffic.source_queue=16"
+                     " --set run.measure=4000cycles");
+  ASSERT_TRUE(j.contains("checks"));
+  expect_clean(j);
+}
+
 INSTANTIATE_TEST_SUITE_P(K4L3, ClexSaturation,
                          ::testing::Values(ClexCase{"clex_minimal", 3, 2}, ClexCase{"clex_balanced", 4, 3}),
                          [](const auto& info) { return std::string(info.param.routing); });
+
+// ---- the coordinate patterns on the 64-node pair (docs/clex.md): CLEX k=4, L=3 and 4x4x4 torus ----
+
+struct PatternCase {
+  const char* config;
+  const char* routing;
+  const char* pattern;
+};
+
+class CoordinatePatternSaturation : public ::testing::TestWithParam<PatternCase> {};
+
+// Above saturation (0.9 offered, sources bounded to 16 packets), short: clean (every packet
+// delivered exactly once, no deadlock), the senders the pattern's fixed points leave, and the
+// cable metres of the layout reported.
+TEST_P(CoordinatePatternSaturation, AboveSaturationIsClean) {
+  const PatternCase& c = GetParam();
+  const json j = run(config(c.config) + " --set routing.algorithm=" + c.routing + " --set router.vcs=4" +
+                     " --set traffic.pattern=" + c.pattern +
+                     " --set traffic.source_queue=16 --set run.warmup=500cycles --set run.measure=2000cycles");
+  ASSERT_TRUE(j.contains("checks"));
+  expect_clean(j);
+  // Fixed points send nothing: transpose (x, y, z) -> (z, y, x) keeps the 16 nodes with x == z,
+  // bit reversal the 8 six-bit palindromes; tornado moves every coordinate by 1.
+  const unsigned senders = std::string(c.pattern) == "transpose"      ? 48
+                           : std::string(c.pattern) == "bit_reversal" ? 56
+                                                                      : 64;
+  EXPECT_EQ(j["traffic"]["sending_nodes"], senders);
+  EXPECT_GT(j["sim"]["avg_cable_m"].get<double>(), 0.0);
+  // Tornado on a 4-ary torus: one hop on each axis, minimal under both routings.
+  if (std::string(c.config).find("torus3d") != std::string::npos && std::string(c.pattern) == "tornado") {
+    EXPECT_DOUBLE_EQ(j["sim"]["avg_flit_hops"].get<double>(), 4.0);  // 3 cables, 4 routers
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Pair64, CoordinatePatternSaturation,
+    ::testing::Values(PatternCase{"clex/clex_4x3_saturation.yaml", "clex_minimal", "transpose"},
+                      PatternCase{"clex/clex_4x3_saturation.yaml", "clex_minimal", "bit_reversal"},
+                      PatternCase{"clex/clex_4x3_saturation.yaml", "clex_minimal", "tornado"},
+                      PatternCase{"clex/clex_4x3_saturation.yaml", "clex_balanced", "transpose"},
+                      PatternCase{"clex/clex_4x3_saturation.yaml", "clex_balanced", "bit_reversal"},
+                      PatternCase{"clex/clex_4x3_saturation.yaml", "clex_balanced", "tornado"},
+                      PatternCase{"clex/torus3d_4x4x4_uniform.yaml", "dor_dateline", "transpose"},
+                      PatternCase{"clex/torus3d_4x4x4_uniform.yaml", "dor_dateline", "bit_reversal"},
+                      PatternCase{"clex/torus3d_4x4x4_uniform.yaml", "dor_dateline", "tornado"},
+                      PatternCase{"clex/torus3d_4x4x4_uniform.yaml", "torus_adaptive", "transpose"},
+                      PatternCase{"clex/torus3d_4x4x4_uniform.yaml", "torus_adaptive", "bit_reversal"},
+                      PatternCase{"clex/torus3d_4x4x4_uniform.yaml", "torus_adaptive", "tornado"}),
+    [](const auto& info) { return std::string(info.param.routing) + "_" + info.param.pattern; });
 
 // ---- the comparison torus: 2x2 boards, routers of the switch model ------------------------------
 

@@ -69,9 +69,11 @@ void PacketTracker::on_board_exit(const Flit& head, unsigned x, unsigned y) {
   if (p.trees < UINT8_MAX) ++p.trees;
 }
 
-void PacketTracker::on_switch(const Flit& head) {
+void PacketTracker::on_switch(const Flit& head, uint32_t cable_um) {
   Record* r = find_head(head);
-  if (r != nullptr && r->x.switches < UINT8_MAX) ++r->x.switches;
+  if (r == nullptr) return;
+  if (r->x.switches < UINT8_MAX) ++r->x.switches;
+  counts_.cable_um += cable_um;
 }
 
 void PacketTracker::set_jobs(std::vector<int> board_job, std::vector<int> endpoint_job) {

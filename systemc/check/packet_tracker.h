@@ -49,6 +49,11 @@ struct TrackerCounts : ScoreboardCounts {
   /// Router and switch traversals of the delivered flits: each packet's flits times the routers
   /// and switches of its path (see the path accounting below).
   uint64_t flit_hops = 0;
+  /// Cable micrometres the packets' heads travelled (a packet counts once, not per flit): each
+  /// switch adds its output cable's layout length as it sends a head on (NetworkSwitch), so when
+  /// every packet was delivered this is the sum over the delivered packets' paths; 0 where the
+  /// builder gave no lengths.
+  uint64_t cable_um = 0;
   /// The longest path of a delivered packet in cables, as the HammingMesh paper counts a
   /// diameter (section III-B): on-board links plus cables to, between and from switches.
   unsigned max_path_cables = 0;
@@ -123,8 +128,8 @@ class PacketTracker {
   }
   /// The head `head` left its board into a fat tree through the edge port of router (x, y).
   void on_board_exit(const Flit& head, unsigned x, unsigned y);
-  /// The head crossed one fat-tree switch.
-  void on_switch(const Flit& head);
+  /// The head crossed one switch and left it on a cable of `cable_um` micrometres (0: no length).
+  void on_switch(const Flit& head, uint32_t cable_um = 0);
   /// The head entered board `board` from a fat tree through the edge port of router (x, y).
   void on_board_entry(const Flit& head, unsigned board, unsigned x, unsigned y);
 

@@ -61,9 +61,10 @@ const Options<ThemisThreshold> kThemisThresholds = {{"chunk_per_npu", ThemisThre
 const Options<DimKind> kDimKinds = {
     {"ring", DimKind::Ring}, {"fully_connected", DimKind::FullyConnected}, {"switch", DimKind::Switch}};
 const Options<bool> kDataTypes = {{"fp32", false}, {"int32", true}};
-const Options<Pattern> kPatterns = {{"uniform", Pattern::Uniform},     {"permutation", Pattern::Permutation},
-                                    {"transpose", Pattern::Transpose}, {"bit_complement", Pattern::BitComplement},
-                                    {"neighbor", Pattern::Neighbor},   {"hotspot", Pattern::Hotspot},
+const Options<Pattern> kPatterns = {{"uniform", Pattern::Uniform},          {"permutation", Pattern::Permutation},
+                                    {"transpose", Pattern::Transpose},      {"bit_complement", Pattern::BitComplement},
+                                    {"bit_reversal", Pattern::BitReversal}, {"tornado", Pattern::Tornado},
+                                    {"neighbor", Pattern::Neighbor},        {"hotspot", Pattern::Hotspot},
                                     {"alltoall", Pattern::AllToAll}};
 
 template <class E>
@@ -183,16 +184,15 @@ void read_global(const Field& f, SimConfig& c) {
   std::tie(c.topology.global_x, c.topology.global_y) = read_size(f, kGlobalExpected, kMaxGlobalSide);
 }
 
-bool is_power_of_two(unsigned n) { return n > 0 && (n & (n - 1)) == 0; }
-
-// Patterns that only exist on some board shapes. Topology is read before traffic (schema order).
+// Coordinate patterns that only exist on some node grids (core/node_grid.h: the builder's
+// grid_extents). Topology is read before traffic (schema order).
 void check_pattern_fits(const Field& f, const SimConfig& c) {
-  const std::string expected = "a pattern valid on the " + system_text(c);
-  if (c.traffic.pattern == Pattern::Transpose && c.system_x() != c.system_y())
-    f.fail(expected, "transpose maps (x, y) to (y, x), so it needs as many accelerators along x as along y");
-  if (c.traffic.pattern == Pattern::BitComplement && !is_power_of_two(c.node_count()))
-    f.fail(expected, "bit_complement needs a power-of-two node count; the " + system_text(c) + " has " +
-                         std::to_string(c.node_count()) + " nodes");
+  const std::optional<GridMap> m = pattern_grid_map(c.traffic.pattern);
+  if (!m) return;
+  const std::vector<unsigned> extents = fabric_topology(c.topology.kind).grid_extents(c);
+  if (extents.empty()) return;  // topology keys that make no network: the topology's check says why
+  const std::string misfit = grid_misfit(*m, extents);
+  if (!misfit.empty()) f.fail("a pattern valid on the " + system_text(c), misfit);
 }
 
 void read_flit_width(const Field& f, SimConfig& c) {
@@ -484,6 +484,11 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                   leaf("dims", P::Optional, kDimsExpected, "", [&c](const Field& f) { read_dims(f, c); }),
                   leaf("sides", P::Optional, kSidesExpected + std::string(" (torus3d only)"), "",
                        [&c](const Field& f) { read_sides(f, c); }),
+                  leaf("pitch", P::Defaulted, "a length > 0: the layout's node spacing (torus3d only)", "0.5 m",
+                       [&c](const Field& f) {
+                         c.topology.pitch_m = f.length();
+                         if (!(c.topology.pitch_m > 0)) f.fail("a length > 0");
+                       }),
                   section("clex", P::Optional,
                           {
                               leaf("k", P::Required, "an integer in 2..65535: the clique size", "",
@@ -1120,6 +1125,21 @@ RouteMode route_mode_of(const std::string& name) {
 }
 std::string vc_policy_name(VcPolicy policy) { return name_in(kVcPolicies, policy); }
 std::string pattern_name(Pattern pattern) { return name_in(kPatterns, pattern); }
+
+std::optional<GridMap> pattern_grid_map(Pattern kind) {
+  switch (kind) {
+    case Pattern::Transpose: return GridMap::Transpose;
+    case Pattern::BitComplement: return GridMap::BitComplement;
+    case Pattern::BitReversal: return GridMap::BitReversal;
+    case Pattern::Tornado: return GridMap::Tornado;
+    case Pattern::Neighbor: return GridMap::Neighbor;
+    case Pattern::Uniform:
+    case Pattern::Permutation:
+    case Pattern::Hotspot:
+    case Pattern::AllToAll: break;
+  }
+  return std::nullopt;
+}
 std::string tree_span_name(TreeSpan span) { return name_in(kTreeSpans, span); }
 
 }  // namespace hx

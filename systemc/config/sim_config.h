@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "collective_plan.h"
 #include "config_reader.h"
 #include "dim_schedule.h"
+#include "node_grid.h"
 #include "router_straps.h"
 #include "units.h"
 
@@ -32,8 +34,23 @@ constexpr double kMaxLatencyCycles = 1e6;
 
 /// Synthetic traffic pattern: how a source picks each packet's destination (docs/config.md).
 /// alltoall is the HammingMesh paper's balanced shift: in round i = 1..p-1 rank j sends to rank
-/// (j + i) mod p, traffic.message_packets packets per round, and the rounds repeat.
-enum class Pattern : uint8_t { Uniform, Permutation, Transpose, BitComplement, Neighbor, Hotspot, AllToAll };
+/// (j + i) mod p, traffic.message_packets packets per round, and the rounds repeat. transpose,
+/// bit_complement, bit_reversal, tornado and neighbor map the endpoints' grid coordinates
+/// (core/node_grid.h, endpoint/traffic_pattern.h).
+enum class Pattern : uint8_t {
+  Uniform,
+  Permutation,
+  Transpose,
+  BitComplement,
+  BitReversal,
+  Tornado,
+  Neighbor,
+  Hotspot,
+  AllToAll
+};
+/// The coordinate map of a pattern, or none for uniform, permutation, hotspot and alltoall,
+/// which work on endpoint numbers.
+std::optional<GridMap> pattern_grid_map(Pattern kind);
 
 /// How many row/column lines of accelerators one fat tree of a HammingMesh serves: one tree per
 /// line (the paper's large cluster) or one per row/column of boards (its small cluster).
@@ -77,6 +94,7 @@ struct SimConfig {
     /// torus3d: the sides X x Y x Z of a 3D torus of accelerator routers (node n at
     /// (n mod X, (n div X) mod Y, n div XY)).
     unsigned side_x = 0, side_y = 0, side_z = 0;
+    double pitch_m = 0.5;  // torus3d: the layout's node spacing (a folded torus: topology/torus3d.cpp)
     /// clex (topology/clex_graph.h, docs/clex.md): k^L nodes, cliques of k, L levels.
     struct Clex {
       enum class Capacity : uint8_t { Plain, HopWeighted, Given };

@@ -3,49 +3,32 @@
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 
 namespace hx {
 
-TrafficPattern::TrafficPattern(Pattern kind, unsigned size_x, unsigned size_y, std::vector<unsigned> hotspot_nodes,
+TrafficPattern::TrafficPattern(Pattern kind, const NodeGrid& grid, std::vector<unsigned> hotspot_nodes,
                                double hotspot_fraction, uint64_t seed, unsigned message_packets, bool include_self)
     : kind_(kind),
-      size_x_(size_x),
-      size_y_(size_y),
-      nodes_(size_x * size_y),
+      nodes_(grid.nodes()),
       hot_(std::move(hotspot_nodes)),
       hot_fraction_(hotspot_fraction),
       message_packets_(std::max(message_packets, 1u)),
       include_self_(include_self) {
   fixed_.resize(nodes_);
   std::iota(fixed_.begin(), fixed_.end(), 0u);
-  switch (kind_) {
-    case Pattern::Uniform:
-    case Pattern::Hotspot:
-    case Pattern::AllToAll: break;
-    case Pattern::Permutation: {
-      // Sattolo's algorithm: a uniformly random cyclic permutation, so no node maps to itself.
-      Rng rng(seed ^ 0x7065726d75746174ull);
-      for (unsigned i = nodes_; i > 1; --i) {
-        const unsigned j = rng.below(i - 1);
-        std::swap(fixed_[i - 1], fixed_[j]);
-      }
-      break;
+  if (kind_ == Pattern::Permutation) {
+    // Sattolo's algorithm: a uniformly random cyclic permutation, so no node maps to itself.
+    Rng rng(seed ^ 0x7065726d75746174ull);
+    for (unsigned i = nodes_; i > 1; --i) {
+      const unsigned j = rng.below(i - 1);
+      std::swap(fixed_[i - 1], fixed_[j]);
     }
-    case Pattern::Transpose:
-      if (size_x_ != size_y_) throw std::invalid_argument("transpose needs a square board");
-      for (unsigned n = 0; n < nodes_; ++n) fixed_[n] = (n % size_x_) * size_x_ + n / size_x_;
-      break;
-    case Pattern::BitComplement:
-      if ((nodes_ & (nodes_ - 1)) != 0) {
-        throw std::invalid_argument("bit_complement needs a power-of-two number of nodes");
-      }
-      for (unsigned n = 0; n < nodes_; ++n) fixed_[n] = (nodes_ - 1) & ~n;
-      break;
-    case Pattern::Neighbor:
-      for (unsigned n = 0; n < nodes_; ++n) {
-        fixed_[n] = (n / size_x_) * size_x_ + (n % size_x_ + 1) % size_x_;
-      }
-      break;
+  } else if (const std::optional<GridMap> m = pattern_grid_map(kind_)) {
+    // Endpoint -> its grid number -> the pattern's grid number -> the endpoint there.
+    const std::string misfit = grid_misfit(*m, grid.extents());
+    if (!misfit.empty()) throw std::invalid_argument(misfit);
+    for (unsigned n = 0; n < nodes_; ++n) fixed_[n] = grid.node(grid_destination(*m, grid, grid.index(n)));
   }
 }
 

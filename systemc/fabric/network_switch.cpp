@@ -29,6 +29,7 @@ NetworkSwitch::NetworkSwitch(std::string name, unsigned ports, unsigned vcs, uns
       owner_(static_cast<std::size_t>(ports) * vcs, kNone),
       credits_(static_cast<std::size_t>(ports) * vcs, 0),
       full_credits_(ports, 0),
+      out_um_(ports, 0),
       rr_in_(ports, RoundRobin(vcs)),
       rr_out_(ports, RoundRobin(ports)),
       req_out_(ports, kNone),
@@ -189,7 +190,7 @@ void NetworkSwitch::crossbar_round(uint64_t t) {
     if (is_head(f.type)) {
       // A torus router is its accelerator's own: handing a packet to it is no hop.
       const bool ejects_here = o < own_endpoint_ports_;
-      if (tracker_ != nullptr && !ejects_here) tracker_->on_switch(f);
+      if (tracker_ != nullptr && !ejects_here) tracker_->on_switch(f, out_um_[o]);
       if (!is_tail(f.type)) {
         owner_[o * vcs_ + ov] = static_cast<int>(i);
         route_[i * vcs_ + v] = static_cast<int>(o);

@@ -62,6 +62,9 @@ class NetworkSwitch {
   /// switch's `depth`), which is then the depth of this port's input buffer; `out` takes them to
   /// a receiver with `out_credits` slots per VC.
   void connect(unsigned port, FlitLink* in, FlitLink* out, unsigned out_credits, unsigned in_depth = 0);
+  /// The cable on port p is `um` micrometres long in its builder's layout (0: none given); each
+  /// head sent out on p adds it to the packet tracker's cable metres.
+  void set_cable_length(unsigned port, uint32_t um) { out_um_.at(port) = um; }
 
   void step(uint64_t t);
 
@@ -78,6 +81,13 @@ class NetworkSwitch {
   bool connected(unsigned o) const { return o < out_.size() && out_[o] != nullptr; }
   /// Output (o, vc) can take a new packet now: no packet holds that VC and its queue has room.
   bool output_free(unsigned o, unsigned vc) const { return owner_[o * vcs_ + vc] == kNone && !obuf_[o].full(vc); }
+  /// Output (o, vc) is free and empty: no packet holds it, its queue is empty and every credit is
+  /// home, so the receiver's buffer of vc holds nothing either. A packet given such a VC never
+  /// waits behind another packet's flits (atomic VC allocation), which Duato's adaptive channels
+  /// need (routing/torus.cpp).
+  bool output_empty(unsigned o, unsigned vc) const {
+    return owner_[o * vcs_ + vc] == kNone && obuf_[o].size(vc) == 0 && credits_[o * vcs_ + vc] == full_credits_[o];
+  }
   /// Room for `vc` behind output o: the receiver's free slots plus the queue's free slots.
   unsigned output_room(unsigned o, unsigned vc) const {
     return credits_[o * vcs_ + vc] + (kOutputQueueDepth - obuf_[o].size(vc));
@@ -128,6 +138,7 @@ class NetworkSwitch {
   std::vector<int> owner_;              // [out * vcs + vc]: input holding that output VC
   std::vector<unsigned> credits_;       // [out * vcs + vc]: the receiver's free slots
   std::vector<unsigned> full_credits_;  // per output
+  std::vector<uint32_t> out_um_;        // per output: its cable's length, micrometres
   std::vector<RoundRobin> rr_in_;       // per input: its VCs taking turns at requesting
   std::vector<RoundRobin> rr_out_;      // per output: the inputs taking turns at its grant
   // Per cycle scratch: each input's request and each output's best request so far.

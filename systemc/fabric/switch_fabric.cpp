@@ -1,5 +1,7 @@
 #include "switch_fabric.h"
 
+#include <cmath>
+
 #include <sstream>
 #include <stdexcept>
 
@@ -45,6 +47,13 @@ void SwitchFabric::cable(NetworkSwitch* s, unsigned sp, NetworkSwitch* d, unsign
   FlitLink* down = make_link(n + "_down", l.latency, l.rate, is_cable(l));
   s->connect(sp, down, up, switch_depth_);
   d->connect(dp, up, down, switch_depth_);
+  if (l.length_m > 0) {
+    // In micrometres: the tracker sums integers, exact and the same in any order.
+    const auto um = static_cast<uint32_t>(std::llround(l.length_m * 1e6));
+    s->set_cable_length(sp, um);
+    d->set_cable_length(dp, um);
+    has_lengths_ = true;
+  }
   ++cables_;
 }
 

@@ -54,6 +54,9 @@ class SwitchFabric : public sc_core::sc_module {
 
   unsigned num_switches() const { return static_cast<unsigned>(switches_.size()); }
   unsigned num_cables() const { return cables_; }
+  /// Its builder gave the cables between switches physical lengths (NetworkDescription's
+  /// length_m): the run then reports the cable metres packets travelled.
+  bool has_cable_lengths() const { return has_lengths_; }
   /// The netlist's switches and cables by medium, every plane (what the cost model prices).
   const NetworkEquipment& equipment() const { return equipment_; }
   /// The netlist's links by class, medium, latency and rate.
@@ -70,7 +73,7 @@ class SwitchFabric : public sc_core::sc_module {
   /// errors: whether the link is a cable, which links.global.bit_error_rate corrupts (each link
   /// its own stream of draws).
   FlitLink* make_link(const std::string& name, unsigned latency, LinkRate rate = LinkRate{}, bool errors = false);
-  /// A cable between two switch ports: a link each way.
+  /// A cable between two switch ports: a link each way, and its length for the tracker's metres.
   void cable(NetworkSwitch* s, unsigned sp, NetworkSwitch* d, unsigned dp, const LinkDescription& l);
   /// A terminal's cable pair and the edge ports between it and a board's edge port or an
   /// endpoint: flits from `from_node` go up the tree, flits for the node go out on `to_node`.
@@ -87,6 +90,7 @@ class SwitchFabric : public sc_core::sc_module {
   std::shared_ptr<DragonflyPlan> dragonfly_;  // the routing functions' shared state
   std::shared_ptr<ClexPlan> clex_;            // the same for a CLEX
   unsigned cables_ = 0;
+  bool has_lengths_ = false;
   NetworkEquipment equipment_;
   std::vector<LinkGroup> link_groups_;
   std::map<std::string, std::vector<FlitLink*>> cables_by_class_;

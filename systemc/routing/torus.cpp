@@ -72,6 +72,14 @@ class DorDateline : public RoutingFunction {
 // dateline, which closes VC 0's ring through the adaptive channels (the 8x8x8 torus deadlocked
 // so above saturation). A minimal route moves monotonically in each dimension, so it has
 // wrapped in dimension d iff its coordinate has passed the source's the other way round.
+// An adaptive VC is taken only when it is empty downstream (NetworkSwitch::output_empty: atomic
+// allocation). With the switch's usual reuse of a VC as soon as the last packet's tail has left,
+// a packet P could queue on an adaptive VC behind a packet X that waits for an escape channel;
+// P then holds its own escape channel (the one it arrived on) while waiting for X, a dependency
+// between two packets that Duato's argument does not cover. The 6x6x6 and 8x8x8 tori deadlocked
+// that way under all-to-all with bounded sources: P sat on the z dateline's VC 1 waiting behind
+// X on an adaptive VC, X waited for VC 0 further round the ring, whose packets waited for VC 1
+// at the dateline, held by P (docs/results/2026-11-27-clex-patterns.md).
 class TorusAdaptive : public RoutingFunction {
  public:
   explicit TorusAdaptive(const RoutingContext& ctx) : c_(ctx) {}
@@ -98,7 +106,7 @@ class TorusAdaptive : public RoutingFunction {
     for (unsigned d = 0; d < 3; ++d) {
       if (s.port[d] == 0) continue;
       for (unsigned v = 2; v < sw.vcs(); ++v) {
-        if (!sw.output_free(s.port[d], v)) continue;
+        if (!sw.output_empty(s.port[d], v)) continue;
         const unsigned room = sw.output_room(s.port[d], v);
         if (best < 0 || room > best_room) {
           best = static_cast<int>(s.port[d]);

@@ -47,9 +47,9 @@ std::vector<EndpointAddress> endpoint_addresses(const SimConfig& cfg) {
 }  // namespace
 
 TrafficPattern make_pattern(const SimConfig& cfg) {
-  return TrafficPattern(cfg.traffic.pattern, cfg.system_x(), cfg.system_y(), cfg.traffic.hotspot_nodes,
-                        cfg.traffic.hotspot_fraction, cfg.run.seed, cfg.traffic.message_packets,
-                        cfg.traffic.include_self);
+  return TrafficPattern(cfg.traffic.pattern, fabric_topology(cfg.topology.kind).node_grid(cfg),
+                        cfg.traffic.hotspot_nodes, cfg.traffic.hotspot_fraction, cfg.run.seed,
+                        cfg.traffic.message_packets, cfg.traffic.include_self);
 }
 
 namespace {

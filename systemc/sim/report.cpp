@@ -386,6 +386,18 @@ nlohmann::ordered_json Simulation::report(const RunRecord& r) {
   sim["routers"] = routers;
   sim["switches"] = n.fabric ? n.fabric->num_switches() : 0;
   sim["flit_hops"] = c.flit_hops;
+  // Per delivered flit, warmup and drain included like flit_hops.
+  sim["avg_flit_hops"] = c.flits_delivered > 0 ? flit_hops / static_cast<double>(c.flits_delivered) : 0.0;
+  // The cable metres of the delivered packets' paths, where the builder lays its cables out
+  // (CLEX, 3D torus); null elsewhere. Counted per packet head as it leaves each switch.
+  if (n.fabric && n.fabric->has_cable_lengths()) {
+    sim["cable_m"] = static_cast<double>(c.cable_um) * 1e-6;
+    sim["avg_cable_m"] =
+        c.delivered > 0 ? static_cast<double>(c.cable_um) * 1e-6 / static_cast<double>(c.delivered) : 0.0;
+  } else {
+    sim["cable_m"] = nullptr;
+    sim["avg_cable_m"] = nullptr;
+  }
   sim["wall_seconds"] = wall;
   sim["cycles_per_second"] = wall > 0 ? cycles / wall : 0.0;
   sim["router_cycles_per_second"] = wall > 0 ? cycles * static_cast<double>(routers) / wall : 0.0;

@@ -24,7 +24,7 @@ class BoardTopology : public FabricTopology {
     c.router.routing = route_mode_of(c.routing.algorithm);
     require(reader, "topology.board", kBoardExpected);
     forbid(reader, {"topology.endpoints", "topology.dragonfly", "topology.global", "topology.tree", "topology.clex",
-                    "topology.sides", "links.global", "switch"});
+                    "topology.sides", "topology.pitch", "links.global", "switch"});
   }
   void topology_values(const SimConfig& c, std::vector<std::pair<std::string, std::string>>& v) const override {
     v.emplace_back("topology.board", size_text(c.topology.board_x, c.topology.board_y));

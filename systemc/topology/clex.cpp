@@ -88,7 +88,7 @@ class ClexTopology : public FabricTopology {
         net.add_link({router[n], plan.port_to(n, m)}, {router[m], plan.port_to(m, n)},
                      clex_cable_cycles(cfg, g.length_m(n, m)),
                      LinkRate::from_bandwidth(bps[l], cfg.local_link.bandwidth_bps), "global",
-                     l == 1 ? Medium::Dac : Medium::Aoc);
+                     l == 1 ? Medium::Dac : Medium::Aoc, g.length_m(n, m));
       }
     return net;
   }
@@ -131,10 +131,29 @@ class ClexTopology : public FabricTopology {
     const uint64_t n = clex::node_count(c.topology.clex.k, c.topology.clex.levels);
     return {static_cast<unsigned>(n), n ? 1u : 0u, 0};
   }
+  // The coordinate patterns see each node where the cube-in-cube layout puts it (clex_graph.h:
+  // grid(), in pitches), so that they mean the same as on a torus of the same extents (k=4, L=3:
+  // 4x4x4; k=8, L=3: 8x8x8). None when k and L make no graph (check() says why) or more nodes
+  // than a cycle-level run takes (only the extents are computed then).
+  std::vector<unsigned> grid_extents(const SimConfig& c) const override {
+    if (clex::node_count(c.topology.clex.k, c.topology.clex.levels) == 0) return {};
+    const std::array<uint32_t, 3> e = clex_graph(c).extent();
+    return {e[0], e[1], e[2]};
+  }
+  NodeGrid node_grid(const SimConfig& c) const override {
+    const clex::ClexGraph g = clex_graph(c);
+    const std::array<uint32_t, 3> e = g.extent();
+    std::vector<unsigned> index(g.nodes());
+    for (clex::Node n = 0; n < g.nodes(); ++n) {
+      const std::array<uint32_t, 3> p = g.grid(n);
+      index[n] = p[0] + e[0] * (p[1] + e[1] * p[2]);
+    }
+    return NodeGrid({e[0], e[1], e[2]}, std::move(index));
+  }
   std::vector<std::string> routing_names() const override { return {"clex_minimal", "clex_balanced"}; }
   void check(const ConfigReader& reader, SimConfig& c) const override {
     forbid(reader, {"topology.board", "topology.global", "topology.endpoints", "topology.dragonfly", "topology.tree",
-                    "topology.dims", "topology.sides"});
+                    "topology.dims", "topology.sides", "topology.pitch"});
     require(reader, "topology.clex", "a map with k and levels");
     const auto& x = c.topology.clex;
     using Capacity = SimConfig::Topology::Clex::Capacity;

@@ -93,7 +93,7 @@ class DragonflyTopology : public FabricTopology {
   std::string default_routing() const override { return "ugal_l"; }
   void check(const ConfigReader& reader, SimConfig& c) const override {
     forbid(reader, {"topology.board", "topology.global", "topology.endpoints", "topology.tree", "topology.clex",
-                    "topology.sides"});
+                    "topology.sides", "topology.pitch"});
     require(reader, "topology.dragonfly", "a map with a, p, h and groups");
     c.topology.dragonfly.ugal = c.routing.algorithm == "ugal_l";  // UGAL-L's plan state (dragonfly_plan.h)
     const SimConfig::Dragonfly& d = c.topology.dragonfly;

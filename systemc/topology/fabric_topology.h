@@ -23,6 +23,7 @@
 #include "config_reader.h"
 #include "network_description.h"
 #include "nlohmann/json.hpp"
+#include "node_grid.h"
 #include "sim_config.h"
 #include "topology_builder.h"
 #include "topology_cost.h"
@@ -76,6 +77,12 @@ class FabricTopology : public TopologyBuilder {
     unsigned x = 0, y = 0, boards = 0;
   };
   virtual Size size(const SimConfig& c) const = 0;
+  /// The axes of the endpoints' node grid (core/node_grid.h), which the coordinate traffic
+  /// patterns map: (size().x, size().y) unless the builder places its endpoints otherwise. From
+  /// the topology keys alone, like size(); empty when they make no network (check() says why).
+  virtual std::vector<unsigned> grid_extents(const SimConfig& c) const;
+  /// The node grid itself: by default endpoint n at grid number n, (n mod x, n div x).
+  virtual NodeGrid node_grid(const SimConfig& c) const;
   /// routing.algorithm: the names this kind accepts (registered routing functions, or the board
   /// routers' rules), in the order the schema lists them, and the one it takes by default. The
   /// schema reads the name into SimConfig::routing; check() turns it into what the switches use.

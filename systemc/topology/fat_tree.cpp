@@ -47,7 +47,8 @@ class FatTreeTopology : public FabricTopology {
   Size size(const SimConfig& c) const override { return {c.topology.endpoints, 1, 0}; }
   std::vector<std::string> routing_names() const override { return {"updown"}; }
   void check(const ConfigReader& reader, SimConfig& c) const override {
-    forbid(reader, {"topology.board", "topology.global", "topology.dragonfly", "topology.clex", "topology.sides"});
+    forbid(reader, {"topology.board", "topology.global", "topology.dragonfly", "topology.clex", "topology.sides",
+                    "topology.pitch"});
     require(reader, "topology.endpoints", "an integer in 2..65536");
     check_tree(reader, c, c.topology.endpoints);
   }

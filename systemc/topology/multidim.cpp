@@ -147,7 +147,7 @@ class MultidimTopology : public FabricTopology {
   std::vector<std::string> routing_names() const override { return {"dim_order"}; }
   void check(const ConfigReader& reader, SimConfig& c) const override {
     forbid(reader, {"topology.board", "topology.global", "topology.endpoints", "topology.dragonfly", "topology.tree",
-                    "topology.clex", "topology.sides"});
+                    "topology.clex", "topology.sides", "topology.pitch"});
     require(reader, "topology.dims", "a list of 1..4 dimensions");
     // One lane per dimension (dim_layout.h).
     const unsigned lanes = static_cast<unsigned>(c.topology.dims.size());

@@ -68,6 +68,9 @@ struct LinkDescription {
   LinkRate rate;
   std::string link_class;  ///< the config's links.<class> it was derived from: "local", "global"
   Medium medium = Medium::Dac;
+  /// The cable's length in its builder's physical layout, metres; 0 where the builder has no
+  /// layout (then the runs report no cable metres). Its latency already includes it.
+  double length_m = 0;
 };
 
 /// What a plane costs: its switches and cables by medium (what cost::Equipment counts). The
@@ -122,8 +125,9 @@ struct NetworkDescription {
     nodes.push_back(std::move(n));
     return static_cast<unsigned>(nodes.size() - 1);
   }
-  void add_link(PortRef a, PortRef b, unsigned latency, LinkRate rate, std::string link_class, Medium medium) {
-    links.push_back(LinkDescription{a, b, latency, rate, std::move(link_class), medium});
+  void add_link(PortRef a, PortRef b, unsigned latency, LinkRate rate, std::string link_class, Medium medium,
+                double length_m = 0) {
+    links.push_back(LinkDescription{a, b, latency, rate, std::move(link_class), medium, length_m});
   }
   bool empty() const { return nodes.empty(); }
   /// Switches and cables of `plane` (every plane when -1). A link is in the plane of its switch

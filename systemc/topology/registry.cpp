@@ -112,6 +112,16 @@ FabricTopology::RoundTrip FabricTopology::credit_round_trip(const SimConfig& c) 
                                                 (rate > 1 ? ")" : "")};
 }
 
+std::vector<unsigned> FabricTopology::grid_extents(const SimConfig& c) const {
+  const Size s = size(c);
+  return {s.x, s.y};
+}
+
+NodeGrid FabricTopology::node_grid(const SimConfig& c) const {
+  const Size s = size(c);
+  return NodeGrid(s.x, s.y);
+}
+
 ScheduleRequest hierarchical_request(const SimConfig& c) {
   ScheduleRequest req;
   req.dims = fabric_topology(c.topology.kind).dimensions(c);

@@ -75,7 +75,8 @@ class TorusTopology : public FabricTopology {
   std::vector<std::string> routing_names() const override { return {"dor_dateline"}; }
   void check(const ConfigReader& reader, SimConfig& c) const override {
     require(reader, "topology.board", kBoardExpected);
-    forbid(reader, {"topology.endpoints", "topology.dragonfly", "topology.tree", "topology.clex", "topology.sides"});
+    forbid(reader, {"topology.endpoints", "topology.dragonfly", "topology.tree", "topology.clex", "topology.sides",
+                    "topology.pitch"});
     require(reader, "topology.global", kGlobalExpected);
     if (c.node_count() > 65536)
       reader.field("topology.global")
