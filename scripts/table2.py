@@ -206,7 +206,12 @@ def allreduce_row(args, cache, name, label, config, sets, reduced, message, algs
 
     def best(key):
         vals = [(a[key]["fraction_of_peak"], alg) for alg, a in r["algorithms"].items() if a.get(key)]
-        return max(vals) if vals else (None, None)
+        if not vals:
+            return None, None
+        top = max(vals)
+        # Algorithms within 0.05 points of each other tie: the table names both.
+        tied = [alg for v, alg in vals if v >= top[0] - 5e-4]
+        return top[0], " = ".join(tied)
 
     for key in ("flow_small", "flow_reduced", "cycle", "cycle_2x", "cycle_full", "flow_large"):
         r["best_" + key], r["best_" + key + "_algorithm"] = best(key)

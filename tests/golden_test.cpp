@@ -157,7 +157,8 @@ TEST(ResultsReference, ListsEveryFieldOfEveryWriter) {
        {"model configs/themis/2d_sw_sw.yaml", "run configs/dgx2_uniform.yaml", "model configs/rail/table4_1t.yaml",
         "model configs/rail/gpt146b_gh200_n32768.yaml", "model configs/hx2mesh_4x4_alltoall.yaml",
         "model configs/dragonfly_1024_alltoall.yaml --set topology.dragonfly.groups=4",
-        "model configs/clex/clex_4x3_rounds.yaml", "model configs/hx2mesh_4x4_allreduce.yaml"}) {
+        "model configs/clex/clex_4x3_rounds.yaml", "model configs/hx2mesh_4x4_allreduce.yaml",
+        "model configs/table2/dragonfly_1024_allreduce.yaml --set topology.dragonfly.groups=4"}) {
     const hx::test::CliResult r = hx::test::hxsim(args + " --quiet --out '" + out + "'", HX_SOURCE_DIR);
     ASSERT_EQ(r.exit_code, 0) << args << "\n" << r.output;
     std::ifstream in(out);
