@@ -8,11 +8,22 @@ cluster (`hxsim run`, slow: about 10 minutes for all designs on two cores; cache
 paper's numbers. Writes JSON, a Markdown table and a bar plot:
 
     scripts/table2.py [--hxsim build/hxsim] [--out build/table2/table2.json]
-                      [--cycle] [--no-large] [--only NAME,...]
+                      [--cycle] [--full] [--no-large] [--no-allreduce] [--only NAME,...]
 
 --cycle runs the cycle model where build/table2/cycle/NAME.json is missing (it is kept, so a
 second call reuses it); without it the table shows the cached cycle figures, or "-". The cycle
 runs use 2,000 warm-up and 8,000 measured cycles (as scripts/bench_global.py).
+
+The allreduce column (docs/table2.md, "Allreduce"): per design the paper's algorithms (ring on
+fat trees and the Dragonfly; the two Hamiltonian cycles and the 2D-torus algorithm on the
+HammingMesh family and the torus, the better reported), by the collective flow model on the
+small cluster (configs/table2/*_allreduce.yaml, configs/hx*_allreduce.yaml) and the large one
+(configs/table2/large_*_allreduce.yaml), and by the cycle model on reduced systems of 64-72
+endpoints at message M and 2M (cached in build/table2/cycle/ar_*.json; --cycle runs them, about
+15 minutes on two cores), with the flow model on the same reduced systems beside them.
+--full also runs the 1,024-endpoint allreduces of the switch-model systems (fat tree,
+Dragonfly, torus; about 30 minutes), cached as build/table2/cycle/ar_full_*.json.
+--no-allreduce skips the column.
 
 HammingMesh-family routers (HxMesh, HyperX, torus) have one local port of one link's bandwidth in
 the configs, as the cycle model's RTL router has: their share of the plane's four links is then
@@ -46,6 +57,45 @@ DESIGNS = [
     ("torus", "2D torus", "torus_32x32_alltoall.yaml", [], "table2/large_torus_128x128.yaml", 2.0, 1.1, False),
 ]
 FOUR_LANES = ["router.local_ports=4"]
+
+# The allreduce column: name (as DESIGNS), small-cluster config, overrides, the reduced system's
+# overrides for the cycle model, its message M (bandwidth bound: chunks of 16 KiB, 16 segments
+# per pipeline step), the algorithms, the large-cluster config (or None), Table II's figures.
+# The HammingMesh family has four local ports (the paper's four NICs per plane, in the
+# configs); fat trees and the Dragonfly one NIC per plane; the torus's switch-model routers
+# have one local port (no lanes), so its four rings share it.
+FT_REDUCED = ["topology.endpoints=64", "topology.tree.radix=16"]
+DF_REDUCED = ["topology.dragonfly.a=4", "topology.dragonfly.p=2", "topology.dragonfly.h=2",
+              "topology.dragonfly.groups=9"]
+HX_ALGS = ["hamiltonian", "torus2d"]
+ALLREDUCE = [
+    ("fat_tree", "table2/fat_tree_1024_allreduce.yaml", [], FT_REDUCED, "1 MiB", ["ring"], None, 98.9, 99.8),
+    ("fat_tree_50", "table2/fat_tree_1024_allreduce.yaml", ["topology.tree.taper=0.5238"], FT_REDUCED, "1 MiB",
+     ["ring"], None, 98.9, 99.8),
+    ("fat_tree_75", "table2/fat_tree_1024_allreduce.yaml", ["topology.tree.taper=0.2549"], FT_REDUCED, "1 MiB",
+     ["ring"], None, 98.9, 99.8),
+    ("dragonfly", "table2/dragonfly_1024_allreduce.yaml", [], DF_REDUCED, "1 MiB", ["ring"],
+     "table2/large_dragonfly_30g_allreduce.yaml", 98.8, 98.6),
+    ("hyperx", "table2/hyperx_32x32_allreduce.yaml", [], ["topology.global=8x8"], "4 MiB", HX_ALGS,
+     "table2/large_hyperx_128x128_allreduce.yaml", 98.1, 91.4),
+    ("hx2mesh", "hx2mesh_16x16_allreduce.yaml", [], ["topology.global=4x4"], "4 MiB", HX_ALGS,
+     "table2/large_hx2mesh_64x64_allreduce.yaml", 98.3, 92.3),
+    ("hx4mesh", "hx4mesh_8x8_allreduce.yaml", [], ["topology.global=2x2"], "4 MiB", HX_ALGS,
+     "table2/large_hx4mesh_32x32_allreduce.yaml", 98.4, 92.2),
+    ("torus", "table2/torus_32x32_allreduce.yaml", [], ["topology.global=4x4"], "1 MiB", HX_ALGS,
+     "table2/large_torus_128x128_allreduce.yaml", 98.1, 91.4),
+]
+
+# The small cluster itself (1,024 endpoints) by the cycle model, where a run takes minutes, not
+# hours: the switch-model systems (no RTL boards), at 8 MiB (chunks of 8 KiB). --full runs them
+# (about 30 minutes on two shared cores); cached as build/table2/cycle/ar_full_*.json.
+FULL = {"fat_tree": ["ring"], "dragonfly": ["ring"], "torus": ["hamiltonian", "torus2d"]}
+FULL_MESSAGE = "8 MiB"
+
+
+def double(message):
+    n, unit = message.split()
+    return f"{2 * int(n)} {unit}"
 
 
 def hxsim(exe, verb, config, sets, extra=()):
@@ -97,6 +147,123 @@ def cycle(exe, name, config, sets, cache_dir, run):
     return {"share_of_local_port": g["share_of_local_port"], "share_of_plane_links": g["share_of_plane_links"]}
 
 
+def ar_flow(exe, config, sets):
+    """The collective flow model's allreduce share (fraction_of_peak) and its slowest stage's bound."""
+    j, wall = hxsim(exe, "model", config, sets)
+    job = j["collective"]["jobs"][0]
+    worst = min(job["stages"], key=lambda st: st["min_ring_rate_flits_per_cycle"])
+    return {"fraction_of_peak": job["fraction_of_peak"], "endpoints": j["config"]["endpoints"],
+            "bottleneck": worst["bottleneck"], "min_ring_rate": worst["min_ring_rate_flits_per_cycle"],
+            "wall_seconds": round(wall, 2)}
+
+
+def ar_cycle(exe, key, config, sets, cache_dir, run):
+    """A cycle-level allreduce, cached; None when not cached and not run. Fails on a dirty run."""
+    path = os.path.join(cache_dir, "ar_" + key + ".json")
+    if not os.path.exists(path):
+        if not run:
+            return None
+        print(f"  cycle run {key} ...", flush=True)
+        j, wall = hxsim(exe, "run", config, sets, ["--quiet", "--seed", "1"])
+        j.setdefault("table2", {})["wall_seconds"] = wall
+        os.makedirs(cache_dir, exist_ok=True)
+        with open(path, "w") as f:
+            json.dump(j, f)
+    with open(path) as f:
+        j = json.load(f)
+    job = j["collective"]["jobs"][0]
+    clean = (j["checks"]["passed"] and job["complete"] and job["wrong_elements"] == 0
+             and job["coverage_errors"] == 0)
+    if not clean:
+        sys.exit(f"table2: the cycle run {path} is not clean (checks, wrong elements or coverage)")
+    return {"fraction_of_peak": job["fraction_of_peak"], "time_cycles": job["time_cycles"],
+            "output_elements": job["output_elements"], "wrong_elements": job["wrong_elements"],
+            "wall_seconds": round(j.get("table2", {}).get("wall_seconds", 0), 1)}
+
+
+def allreduce_row(args, cache, name, label, config, sets, reduced, message, algs, large, paper_small, paper_large):
+    r = {"name": name, "label": label, "config": "configs/" + config, "overrides": sets, "reduced": reduced,
+         "message": message, "paper_small": paper_small, "paper_large": paper_large, "algorithms": {}}
+    for alg in algs:
+        a = {}
+        alg_set = [f"collective.algorithm={alg}"]
+        a["flow_small"] = ar_flow(args.hxsim, config, sets + alg_set)
+        red = sets + reduced + alg_set
+        a["flow_reduced"] = ar_flow(args.hxsim, config, red + [f"collective.message={message}"])
+        a["cycle"] = ar_cycle(args.hxsim, f"{name}_{alg}_{message.replace(' ', '')}", config,
+                              red + [f"collective.message={message}"], cache, args.cycle)
+        m2 = double(message)
+        a["cycle_2x"] = ar_cycle(args.hxsim, f"{name}_{alg}_{m2.replace(' ', '')}", config,
+                                 red + [f"collective.message={m2}"], cache, args.cycle)
+        if alg in FULL.get(name, []):
+            full = sets + alg_set + [f"collective.message={FULL_MESSAGE}"]
+            a["cycle_full"] = ar_cycle(args.hxsim, f"full_{name}_{alg}", config, full, cache, args.full)
+            a["flow_full"] = ar_flow(args.hxsim, config, full) if a["cycle_full"] else None
+        if large and not args.no_large:
+            a["flow_large"] = ar_flow(args.hxsim, large, alg_set)
+        r["algorithms"][alg] = a
+    r["large_config"] = "configs/" + large if large else None
+
+    def best(key):
+        vals = [(a[key]["fraction_of_peak"], alg) for alg, a in r["algorithms"].items() if a.get(key)]
+        if not vals:
+            return None, None
+        top = max(vals)
+        # Algorithms within 0.05 points of each other tie: the table names both.
+        tied = [alg for v, alg in vals if v >= top[0] - 5e-4]
+        return top[0], " = ".join(tied)
+
+    for key in ("flow_small", "flow_reduced", "cycle", "cycle_2x", "cycle_full", "flow_large"):
+        r["best_" + key], r["best_" + key + "_algorithm"] = best(key)
+    print(f"  allreduce {name}: flow small {pct(r['best_flow_small'])}%, reduced flow {pct(r['best_flow_reduced'])}%"
+          f", cycle {pct(r['best_cycle'])}% / 2M {pct(r['best_cycle_2x'])}%, large {pct(r['best_flow_large'])}%, "
+          f"paper {paper_small}% / {paper_large}%", flush=True)
+    return r
+
+
+def allreduce_markdown(rows):
+    lines = [
+        "Allreduce, share of the optimum (half the injection bandwidth), %. Flow model: "
+        "`hxsim model` (collective_flow.h); cycle model: `hxsim run` on the reduced system (64-72 "
+        "endpoints) at message M and 2M, every element checked. Per algorithm:",
+        "",
+        "| design | algorithm | Table II small | flow small (1,024) | reduced system, M | flow reduced | cycle, M "
+        "| cycle, 2M | cycle / flow | Table II large | flow large | large bound by |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        for alg, a in r["algorithms"].items():
+            c, fr = a.get("cycle"), a["flow_reduced"]
+            ratio = f"{c['fraction_of_peak'] / fr['fraction_of_peak']:.3f}" if c else "-"
+            lg = a.get("flow_large")
+            lines.append(
+                f"| {r['label']} | {alg} | {r['paper_small']} | {pct(a['flow_small']['fraction_of_peak'])} "
+                f"| {fr['endpoints']}, {r['message']} | {pct(fr['fraction_of_peak'])} "
+                f"| {pct(c['fraction_of_peak']) if c else '-'} "
+                f"| {pct(a['cycle_2x']['fraction_of_peak']) if a.get('cycle_2x') else '-'} | {ratio} "
+                f"| {r['paper_large']} | {pct(lg['fraction_of_peak']) if lg else '-'} "
+                f"| {lg['bottleneck'] if lg else '-'} |")
+    full = [(r, alg, a) for r in rows for alg, a in r["algorithms"].items() if a.get("cycle_full")]
+    if full:
+        lines += ["", f"The small cluster itself (1,024 endpoints), {FULL_MESSAGE}, cycle model (--full):", "",
+                  "| design | algorithm | flow | cycle | cycle / flow | cycles | wall s |", "|---|---|---|---|---|---|---|"]
+        for r, alg, a in full:
+            c, f = a["cycle_full"], a["flow_full"]
+            lines.append(f"| {r['label']} | {alg} | {pct(f['fraction_of_peak'])} | {pct(c['fraction_of_peak'])} "
+                         f"| {c['fraction_of_peak'] / f['fraction_of_peak']:.3f} | {c['time_cycles']:,} "
+                         f"| {c['wall_seconds']:.0f} |")
+    lines += ["", "The better algorithm per design:", "",
+              "| design | Table II small | flow small | cycle (reduced) | cycle (1,024) | Table II large | flow large |",
+              "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        def cell(key):
+            v = r["best_" + key]
+            return "-" if v is None else f"{100 * v:.1f} ({r['best_' + key + '_algorithm']})"
+        lines.append(f"| {r['label']} | {r['paper_small']} | {cell('flow_small')} | {cell('cycle')} "
+                     f"| {cell('cycle_full')} | {r['paper_large']} | {cell('flow_large')} |")
+    return "\n".join(lines) + "\n"
+
+
 def pct(x):
     return "-" if x is None else f"{100 * x:.1f}"
 
@@ -135,7 +302,7 @@ def markdown(rows):
     return "\n".join(lines) + "\n"
 
 
-def plot(rows, png):
+def plot(rows, ar_rows, png):
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -143,7 +310,8 @@ def plot(rows, png):
     except ImportError:
         print("table2: no matplotlib, no plot")
         return
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.2), sharey=True)
+    fig, grid = plt.subplots(2 if ar_rows else 1, 2, figsize=(12, 8.4 if ar_rows else 4.2), squeeze=False)
+    axes = grid[0]
     for ax, size in zip(axes, ("small", "large")):
         names = [r["name"] for r in rows]
         x = range(len(rows))
@@ -166,6 +334,34 @@ def plot(rows, png):
         ax.grid(alpha=0.3, axis="y")
     axes[0].set_ylabel("% of injection bandwidth")
     axes[0].legend(fontsize=8)
+    for ax, size in zip(grid[1] if ar_rows else [], ("small", "large")):
+        names = [r["name"] for r in ar_rows]
+        x = range(len(ar_rows))
+
+        def val(r, key):
+            v = r.get("best_" + key)
+            return 100 * v if v is not None else 0
+
+        if size == "small":
+            series = [("Table II (SST, ~1,024)", [r["paper_small"] for r in ar_rows]),
+                      ("flow model, 1,024", [val(r, "flow_small") for r in ar_rows]),
+                      ("cycle model, reduced (64-72)", [val(r, "cycle") for r in ar_rows])]
+            if any(r.get("best_cycle_full") is not None for r in ar_rows):
+                series.append(("cycle model, 1,024 (0: not run)", [val(r, "cycle_full") for r in ar_rows]))
+        else:
+            series = [("Table II (SST, ~16,000)", [r["paper_large"] for r in ar_rows]),
+                      ("flow model, ~16,000", [val(r, "flow_large") for r in ar_rows])]
+        w = 0.8 / len(series)
+        for k, (label, ys) in enumerate(series):
+            ax.bar([i + (k - (len(series) - 1) / 2) * w for i in x], ys, w, label=label)
+        ax.set_xticks(list(x))
+        ax.set_xticklabels(names, rotation=30, ha="right")
+        ax.set_ylim(40, 102)  # the HyperX's cycle figure is 50% (docs/table2.md)
+        ax.set_title(f"{size} cluster: allreduce (better algorithm)")
+        ax.grid(alpha=0.3, axis="y")
+        ax.legend(fontsize=8, loc="lower left")
+    if ar_rows:
+        grid[1][0].set_ylabel("% of the optimum (injection / 2)")
     fig.tight_layout()
     fig.savefig(png, dpi=120)
     print(f"wrote {png}")
@@ -177,6 +373,9 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "table2", "table2.json"))
     ap.add_argument("--cycle", action="store_true", help="run the cycle model where no cached result exists")
     ap.add_argument("--no-large", action="store_true", help="skip the large cluster")
+    ap.add_argument("--no-allreduce", action="store_true", help="skip the allreduce column")
+    ap.add_argument("--full", action="store_true",
+                    help="run the allreduce's 1,024-endpoint cycle runs (switch-model systems) where not cached")
     ap.add_argument("--only", default="", help="comma-separated design names")
     args = ap.parse_args()
     only = set(filter(None, args.only.split(",")))
@@ -202,15 +401,26 @@ def main():
               + f", paper {paper_small}% / {paper_large}%", flush=True)
         rows.append(r)
 
+    ar_rows = []
+    labels = {d[0]: d[1] for d in DESIGNS}
+    for name, config, sets, reduced, message, algs, large, paper_small, paper_large in ALLREDUCE:
+        if args.no_allreduce or (only and name not in only):
+            continue
+        ar_rows.append(allreduce_row(args, cache, name, labels[name], config, sets, reduced, message, algs, large,
+                                     paper_small, paper_large))
+
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w") as f:
-        json.dump({"table": "HammingMesh Table II, global all-to-all bandwidth", "date":
-                   time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "designs": rows}, f, indent=1)
+        json.dump({"table": "HammingMesh Table II, global all-to-all and allreduce bandwidth", "date":
+                   time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "designs": rows, "allreduce": ar_rows},
+                  f, indent=1)
     md = os.path.splitext(args.out)[0] + ".md"
     with open(md, "w") as f:
         f.write(markdown(rows))
+        if ar_rows:
+            f.write("\n" + allreduce_markdown(ar_rows))
     print(f"wrote {args.out}\nwrote {md}")
-    plot(rows, os.path.splitext(args.out)[0] + ".png")
+    plot(rows, ar_rows, os.path.splitext(args.out)[0] + ".png")
 
 
 if __name__ == "__main__":

@@ -148,7 +148,7 @@ TEST_P(Golden, SameResults) {
 
 // The results reference covers what the golden table does not run: the analytical backend (a
 // collective, an LLM workload given and searched, the flow model of all-to-all with minimal and
-// UGAL routing) and the NVSwitch model's uniform traffic. And it can fail: a field it
+// UGAL routing, the flow model of an allreduce) and the NVSwitch model's uniform traffic. And it can fail: a field it
 // does not list is reported.
 TEST(ResultsReference, ListsEveryFieldOfEveryWriter) {
   const std::filesystem::path dir = hx::test::scratch_dir("hx_results_reference");
@@ -157,7 +157,8 @@ TEST(ResultsReference, ListsEveryFieldOfEveryWriter) {
        {"model configs/themis/2d_sw_sw.yaml", "run configs/dgx2_uniform.yaml", "model configs/rail/table4_1t.yaml",
         "model configs/rail/gpt146b_gh200_n32768.yaml", "model configs/hx2mesh_4x4_alltoall.yaml",
         "model configs/dragonfly_1024_alltoall.yaml --set topology.dragonfly.groups=4",
-        "model configs/clex/clex_4x3_rounds.yaml"}) {
+        "model configs/clex/clex_4x3_rounds.yaml", "model configs/hx2mesh_4x4_allreduce.yaml",
+        "model configs/table2/dragonfly_1024_allreduce.yaml --set topology.dragonfly.groups=4"}) {
     const hx::test::CliResult r = hx::test::hxsim(args + " --quiet --out '" + out + "'", HX_SOURCE_DIR);
     ASSERT_EQ(r.exit_code, 0) << args << "\n" << r.output;
     std::ifstream in(out);

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "clex_model.h"
+#include "collective_flow.h"
 #include "fabric_topology.h"
 #include "flow_model.h"
 #include "llm_report.h"
@@ -114,6 +115,10 @@ ModelOutput model_file(const std::string& path, const std::vector<std::string>& 
   if (!cfg.collective.enabled && cfg.traffic.pattern == Pattern::AllToAll) {
     const nlohmann::ordered_json j = flow_results(cfg);
     return {j, flow_summary(j)};
+  }
+  if (collective_flow_applies(cfg)) {
+    const nlohmann::ordered_json j = collective_flow_results(cfg);
+    return {j, collective_flow_summary(j)};
   }
   const nlohmann::ordered_json j = model_results(cfg);
   return {j, model_summary(j)};

@@ -8,8 +8,11 @@
 // exhaustive search. A config without a collective section whose traffic.pattern is alltoall
 // is saturating all-to-all on a fabric (HammingMesh, HyperX, fat tree, Dragonfly, torus): the
 // flow-level model of flow_model.h gives its global bandwidth from the same netlist the cycle
-// model builds (max-min fair rates over each routing function's routes, docs/table2.md). Every
-// other config is a collective on a system, as follows.
+// model builds (max-min fair rates over each routing function's routes, docs/table2.md). A
+// config whose collective runs a ring-based algorithm (ring, bidirectional_ring, hamiltonian,
+// torus2d) on a fabric without dimensions goes to the collective flow model
+// (collective_flow.h): the rate its rings reach under max-min fair sharing. Every other config
+// is a collective on a system, as follows.
 //
 // Collectives: a hierarchical collective (collective.algorithm hierarchical) on a
 // platform of dimensions (FabricTopology::dimensions(), topology.kind multidim): the chunk
@@ -51,7 +54,8 @@ struct ModelOutput {
 };
 
 /// `hxsim model PATH`: dispatches on the config -- a `workload:` config to the LLM iteration
-/// model, an all-to-all traffic config to the flow model (flow_results), any other to
+/// model, an all-to-all traffic config to the flow model (flow_results), a ring-based collective
+/// on a fabric to the collective flow model (collective_flow_results), any other to
 /// model_results. Throws ConfigError (bad input), std::invalid_argument (a
 /// config the backend does not model), llm::NoValidStrategy (a search that finds nothing).
 ModelOutput model_file(const std::string& path, const std::vector<std::string>& overrides);
