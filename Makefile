@@ -137,7 +137,7 @@ fuzz:
 	cmake --build $(FUZZ_BUILD) -j$(NPROC) --target config_fuzz
 	$(PYTHON) scripts/fuzz_seeds.py $(FUZZ_BUILD)/seeds
 	@mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/findings
-	$(FUZZ_BUILD)/config_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	$(FUZZ_BUILD)/config_fuzz -fork=1 -ignore_timeouts=1 -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
 	  -dict=$(FUZZ_BUILD)/seeds.dict -artifact_prefix=$(FUZZ_BUILD)/findings/ $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/seeds
 
 # Keep $(BUILD)/deps: it holds the extracted Liberty file.

@@ -222,7 +222,7 @@ enum class Presence {
 void check_yaml_text(const std::string& text, const Origin& origin, const std::string& key_path = "");
 
 /// The time limit of the child's parse (default 5 s: a config parses in milliseconds); tests
-/// lower it so that the hang inputs replay fast.
+/// lower it so that the hang inputs replay fast. 0 turns the child parse off.
 double yaml_parse_limit_seconds();
 void set_yaml_parse_limit_seconds(double seconds);
 
