@@ -90,13 +90,6 @@ const char* channel_kind(const FlowGraph& g, uint32_t c) {
   return "network";
 }
 
-std::vector<uint32_t> group_routers(const FlowGraph& g, unsigned G) {
-  std::vector<uint32_t> t;
-  for (uint32_t v = 0; v < g.nodes(); ++v)
-    if (!g.is_endpoint[v] && g.group[v] == static_cast<int32_t>(G)) t.push_back(v);
-  return t;
-}
-
 // Per stage, the max-min fair rates of its rings (ring i's channel weights: use(i)); the stage
 // waits for its slowest ring, the collective for the sum of its stages.
 template <class UseOf>
@@ -216,20 +209,11 @@ nlohmann::ordered_json collective_flow_results(const SimConfig& cfg) {
   // minimally to any router of that group, then minimally to the destination.
   FlowRouter router(g);
   const bool ugal = g.routing == FlowGraph::Routing::Ugal && g.groups > 2;
-  std::vector<std::unique_ptr<FlowRouter>> via;
-  if (ugal) {
-    for (unsigned G = 0; G < g.groups; ++G) {
-      via.push_back(std::make_unique<FlowRouter>(g));
-      via.back()->search(group_routers(g, G));
-    }
-  }
+  const std::vector<std::unique_ptr<FlowRouter>> via = ugal ? group_searches(g) : decltype(group_searches(g)){};
   const auto none = [](uint32_t, double) {};
   for (unsigned d = 0; d < N; ++d) {
     if (into[d].empty()) continue;
-    if (g.routing == FlowGraph::Routing::DimOrder)
-      router.search_dim_order(d);
-    else
-      router.search({g.endpoints[d]});
+    router.search_endpoint(d);
     const int32_t D = g.group[g.endpoints[d]];
     for (const Hop& h : into[d]) {
       Uses& use = rings[h.ring].use;

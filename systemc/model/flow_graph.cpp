@@ -35,6 +35,13 @@ void FlowGraph::add_link(uint32_t a, uint32_t b, double capacity) {
   }
 }
 
+std::vector<uint32_t> group_routers(const FlowGraph& g, unsigned G) {
+  std::vector<uint32_t> t;
+  for (uint32_t v = 0; v < g.nodes(); ++v)
+    if (!g.is_endpoint[v] && g.group[v] == static_cast<int32_t>(G)) t.push_back(v);
+  return t;
+}
+
 namespace {
 
 FlowGraph::Routing routing_of(const std::string& name) {

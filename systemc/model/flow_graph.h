@@ -26,6 +26,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,9 @@ struct FlowGraph {
 /// the flow model cannot route (a routing function it does not know, a node without ports).
 FlowGraph flow_graph(const SimConfig& cfg, const NetworkDescription& net);
 
+/// The routers (not endpoints) of Dragonfly group G.
+std::vector<uint32_t> group_routers(const FlowGraph& g, unsigned G);
+
 /// Routes the flows of one destination (or one set of targets) and adds their loads.
 class FlowRouter {
  public:
@@ -99,6 +103,13 @@ class FlowRouter {
   /// push_one(); a later minimal() or dim_order() replaces the search.
   void search(const std::vector<uint32_t>& targets);
   void search_dim_order(unsigned dst);
+  /// The search of the graph's own routing for the flows into endpoint `dst`.
+  void search_endpoint(unsigned dst) {
+    if (g_.routing == FlowGraph::Routing::DimOrder)
+      search_dim_order(dst);
+    else
+      search({g_.endpoints[dst]});
+  }
   /// Moves `m` from node `src` along the last search's routes, calling channel(c, amount) for
   /// each channel it takes and arrive(t, amount) where it ends. Costs the routes' size only.
   template <class Channel, class Arrive>
@@ -127,6 +138,16 @@ class FlowRouter {
   std::vector<int32_t> next_;
   std::vector<uint32_t> in_start_, in_from_, out_start_, out_ch_, out_to_;
 };
+
+/// Valiant's first leg: per group, a search to any of its routers (push_one along search G).
+inline std::vector<std::unique_ptr<FlowRouter>> group_searches(const FlowGraph& g) {
+  std::vector<std::unique_ptr<FlowRouter>> via;
+  for (unsigned G = 0; G < g.groups; ++G) {
+    via.push_back(std::make_unique<FlowRouter>(g));
+    via.back()->search(group_routers(g, G));
+  }
+  return via;
+}
 
 template <class Channel, class Arrive>
 void FlowRouter::push_one(uint32_t src, double m, Channel&& channel, Arrive&& arrive) {

@@ -59,13 +59,6 @@ Loads direct_loads(const FlowGraph& g, FlowRouter& r) {
   return l;
 }
 
-std::vector<uint32_t> group_routers(const FlowGraph& g, unsigned G) {
-  std::vector<uint32_t> t;
-  for (uint32_t v = 0; v < g.nodes(); ++v)
-    if (!g.is_endpoint[v] && g.group[v] == static_cast<int32_t>(G)) t.push_back(v);
-  return t;
-}
-
 // Valiant routes of the inter-group flows (intra-group flows stay minimal): a flow from group S
 // to group D goes, 1 / (groups - 2) of it through each other group G: minimally to any router of
 // G, then minimally to its destination. Phase 1 depends only on S and G; what arrives in G from
@@ -153,19 +146,10 @@ std::vector<double> phase_rates(const FlowGraph& g, bool valiant) {
   const std::size_t C = g.channels.size();
   std::vector<float> load(static_cast<std::size_t>(N) * C, 0.0f);
   FlowRouter r(g);
-  std::vector<std::unique_ptr<FlowRouter>> via;
-  if (valiant) {
-    for (unsigned G = 0; G < g.groups; ++G) {
-      via.push_back(std::make_unique<FlowRouter>(g));
-      via.back()->search(group_routers(g, G));
-    }
-  }
+  const std::vector<std::unique_ptr<FlowRouter>> via = valiant ? group_searches(g) : decltype(group_searches(g)){};
   const auto none = [](uint32_t, double) {};
   for (unsigned d = 0; d < N; ++d) {
-    if (g.routing == FlowGraph::Routing::DimOrder)
-      r.search_dim_order(d);
-    else
-      r.search({g.endpoints[d]});
+    r.search_endpoint(d);
     const int32_t D = g.group[g.endpoints[d]];
     for (unsigned s = 0; s < N; ++s) {
       if (s == d) continue;
