@@ -29,7 +29,7 @@ double g_yaml_parse_limit = 5.0;
 /// Parsed in a forked child (check_yaml_text says why). Empty: yes, or the child could not be
 /// made (then the parse runs unguarded, as before); else what went wrong, for the error.
 std::string yaml_parse_fails(const std::string& text) {
-  if (g_yaml_parse_limit <= 0) return "";  // the guard is off (the fuzzer: see config_fuzz.cpp)
+  if (g_yaml_parse_limit <= 0) return "";            // the guard is off (the fuzzer: see config_fuzz.cpp)
   static std::unordered_set<std::size_t> timed_out;  // hashes of texts that did not finish
   const std::size_t h = std::hash<std::string>{}(text);
   const std::string too_slow = "a text on which the YAML parser (yaml-cpp) did not finish within " +

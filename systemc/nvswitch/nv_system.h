@@ -47,7 +47,7 @@ struct NvResults {
     double max_busy_cycles = 0;  // of the busiest link
     void add(const LinkTx& link);
   } injection, ejection, fabric;
-  RetryTotals link_errors;  // link-level retry over every link (topology.link_bit_error_rate)
+  RetryTotals link_errors;              // link-level retry over every link (topology.link_bit_error_rate)
   double reduction_latency_cycles = 0;  // mean, push write or pull request to its result
   // Pull: the cycle each GPU's last owned line came back reduced, earliest and latest over GPUs.
   // Their spread shows GPUs (in the DGX-2, whole groups) falling behind each other.
