@@ -159,10 +159,7 @@ nlohmann::ordered_json collective_flow_results(const SimConfig& cfg) {
     throw std::invalid_argument(cfg.source + ": the collective flow model times allreduce, reduce_scatter and " +
                                 "all_gather; this config has " + collective_op_name(k.op));
   const FabricTopology& topo = fabric_topology(cfg.topology.kind);
-  const NetworkDescription net = topo.network(cfg);
-  if (net.empty())
-    throw std::invalid_argument(cfg.source + ": the flow model needs a netlist of switches and links; the " +
-                                topo.describe(cfg) + " has none");
+  const NetworkDescription net = flow_netlist(cfg);
   const FlowGraph g = flow_graph(cfg, net);
   const unsigned N = g.endpoint_count();
   const CollectivePlan plan = make_collective_plan(k.op, k.algorithm, cfg.system_x(), cfg.system_y(), k.elements());

@@ -7,6 +7,7 @@
 
 #include "board_geometry.h"
 #include "dragonfly_plan.h"
+#include "fabric_topology.h"
 #include "torus_route.h"
 #include "tree_builder.h"
 
@@ -33,6 +34,15 @@ void FlowGraph::add_link(uint32_t a, uint32_t b, double capacity) {
     in[v].push_back(static_cast<uint32_t>(channels.size()));
     channels.push_back(FlowChannel{u, v, capacity});
   }
+}
+
+NetworkDescription flow_netlist(const SimConfig& cfg) {
+  const FabricTopology& topo = fabric_topology(cfg.topology.kind);
+  NetworkDescription net = topo.network(cfg);
+  if (net.empty())
+    throw std::invalid_argument(cfg.source + ": the flow model needs a netlist of switches and links; the " +
+                                topo.describe(cfg) + " has none");
+  return net;
 }
 
 std::vector<uint32_t> group_routers(const FlowGraph& g, unsigned G) {

@@ -81,6 +81,9 @@ struct FlowGraph {
 /// The graph of `net`, the network `cfg` describes. Throws std::invalid_argument for a netlist
 /// the flow model cannot route (a routing function it does not know, a node without ports).
 FlowGraph flow_graph(const SimConfig& cfg, const NetworkDescription& net);
+/// The netlist cfg's topology builder describes, for the flow models; std::invalid_argument
+/// (naming the config) for a system without one (a lone board).
+NetworkDescription flow_netlist(const SimConfig& cfg);
 
 /// The routers (not endpoints) of Dragonfly group G.
 std::vector<uint32_t> group_routers(const FlowGraph& g, unsigned G);

@@ -208,10 +208,7 @@ nlohmann::ordered_json flow_results(const SimConfig& cfg) {
     throw std::invalid_argument(cfg.source + ": the flow model times traffic.pattern alltoall; this config has " +
                                 pattern_name(cfg.traffic.pattern));
   const FabricTopology& topo = fabric_topology(cfg.topology.kind);
-  const NetworkDescription net = topo.network(cfg);
-  if (net.empty())
-    throw std::invalid_argument(cfg.source + ": the flow model needs a netlist of switches and links; the " +
-                                topo.describe(cfg) + " has none");
+  const NetworkDescription net = flow_netlist(cfg);
   const FlowGraph g = flow_graph(cfg, net);
   const unsigned N = g.endpoint_count();
   FlowRouter router(g);
