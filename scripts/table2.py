@@ -130,19 +130,27 @@ def flow(exe, config, sets):
     return r
 
 
-def cycle(exe, name, config, sets, cache_dir, run):
-    path = os.path.join(cache_dir, name + ".json")
+def cached_run(exe, path, config, sets, run):
+    """A cycle-level run's results, kept at path: read if there, else run (when run) and kept;
+    None when neither."""
     if not os.path.exists(path):
         if not run:
             return None
-        j, wall = hxsim(exe, "run", config, sets + ["run.warmup=2000cycles", "run.measure=8000cycles"],
-                        ["--quiet", "--seed", "1"])
+        print(f"  cycle run {os.path.basename(path)} ...", flush=True)
+        j, wall = hxsim(exe, "run", config, sets, ["--quiet", "--seed", "1"])
         j.setdefault("table2", {})["wall_seconds"] = wall
-        os.makedirs(cache_dir, exist_ok=True)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
             json.dump(j, f)
     with open(path) as f:
-        j = json.load(f)
+        return json.load(f)
+
+
+def cycle(exe, name, config, sets, cache_dir, run):
+    j = cached_run(exe, os.path.join(cache_dir, name + ".json"), config,
+                   sets + ["run.warmup=2000cycles", "run.measure=8000cycles"], run)
+    if j is None:
+        return None
     g = j["traffic"]["global_bandwidth"]
     return {"share_of_local_port": g["share_of_local_port"], "share_of_plane_links": g["share_of_plane_links"]}
 
@@ -160,17 +168,9 @@ def ar_flow(exe, config, sets):
 def ar_cycle(exe, key, config, sets, cache_dir, run):
     """A cycle-level allreduce, cached; None when not cached and not run. Fails on a dirty run."""
     path = os.path.join(cache_dir, "ar_" + key + ".json")
-    if not os.path.exists(path):
-        if not run:
-            return None
-        print(f"  cycle run {key} ...", flush=True)
-        j, wall = hxsim(exe, "run", config, sets, ["--quiet", "--seed", "1"])
-        j.setdefault("table2", {})["wall_seconds"] = wall
-        os.makedirs(cache_dir, exist_ok=True)
-        with open(path, "w") as f:
-            json.dump(j, f)
-    with open(path) as f:
-        j = json.load(f)
+    j = cached_run(exe, path, config, sets, run)
+    if j is None:
+        return None
     job = j["collective"]["jobs"][0]
     clean = (j["checks"]["passed"] and job["complete"] and job["wrong_elements"] == 0
              and job["coverage_errors"] == 0)

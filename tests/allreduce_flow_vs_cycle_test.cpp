@@ -29,12 +29,7 @@ struct Case {
 void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 
 json results(const std::string& verb, const Case& c) {
-  const std::filesystem::path dir = hx::test::scratch_dir("hx_allreduce_flow_vs_cycle");
-  const std::string out = (dir / (std::string(c.name) + "_" + verb + ".json")).string();
-  const hx::test::CliResult r =
-      hx::test::hxsim(verb + " configs/" + c.config + " " + c.sets + " --quiet --out '" + out + "'", HX_SOURCE_DIR);
-  EXPECT_EQ(r.exit_code, 0) << r.output;
-  std::ifstream in(out);
+  std::ifstream in(hx::test::hxsim_results("hx_allreduce_flow_vs_cycle", c.name, verb, c.config, c.sets));
   return json::parse(in);
 }
 

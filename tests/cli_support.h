@@ -46,4 +46,21 @@ inline std::filesystem::path scratch_dir(const std::string& suite_dir) {
   return d;
 }
 
+/// `hxsim VERB configs/CONFIG ARGS --quiet --out FILE`, run in the source tree (HX_SOURCE_DIR),
+/// into FILE = <scratch_dir(suite_dir)>/<name>_<verb>.json; expects exit 0 and returns FILE.
+inline std::filesystem::path hxsim_results(const std::string& suite_dir, const std::string& name,
+                                           const std::string& verb, const std::string& config,
+                                           const std::string& args) {
+  const std::filesystem::path out = scratch_dir(suite_dir) / (name + "_" + verb + ".json");
+  const CliResult r = hxsim(verb + " configs/" + config + " " + args + " --quiet --out '" + out.string() + "'",
+#ifdef HX_SOURCE_DIR
+                            HX_SOURCE_DIR
+#else
+                            ""
+#endif
+  );
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  return out;
+}
+
 }  // namespace hx::test

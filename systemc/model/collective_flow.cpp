@@ -11,6 +11,7 @@
 #include "collective_plan.h"
 #include "fabric_topology.h"
 #include "flow_graph.h"
+#include "flow_model.h"
 #include "maxmin.h"
 #include "network_cost.h"
 
@@ -158,7 +159,6 @@ nlohmann::ordered_json collective_flow_results(const SimConfig& cfg) {
   if (k.op != CollectiveOp::AllReduce && k.op != CollectiveOp::ReduceScatter && k.op != CollectiveOp::AllGather)
     throw std::invalid_argument(cfg.source + ": the collective flow model times allreduce, reduce_scatter and " +
                                 "all_gather; this config has " + collective_op_name(k.op));
-  const FabricTopology& topo = fabric_topology(cfg.topology.kind);
   const NetworkDescription net = flow_netlist(cfg);
   const FlowGraph g = flow_graph(cfg, net);
   const unsigned N = g.endpoint_count();
@@ -269,13 +269,7 @@ nlohmann::ordered_json collective_flow_results(const SimConfig& cfg) {
   }
   const double total = timing.time;
 
-  ordered_json j = model_document(cfg, "flow", N);
-  ordered_json config = j["config"];
-  config["network"] = network_cost_json(net.equipment(), net.link_groups(), topo.analytic_spec(cfg), 1);
-  config["routing_summary"] = topo.routing_summary(cfg);
-  config["flow_channels"] = g.channels.size();
-  config["injection_flits_per_cycle"] = g.injection;
-  j["config"] = config;
+  ordered_json j = flow_document(cfg, net, g);
 
   // As the cycle model's report (sim/report.cpp) defines them.
   const double clock = cfg.router.clock_hz;

@@ -202,6 +202,19 @@ nlohmann::ordered_json loads_json(const FlowGraph& g, const Loads& l) {
 
 }  // namespace
 
+nlohmann::ordered_json flow_document(const SimConfig& cfg, const NetworkDescription& net, const FlowGraph& g) {
+  using nlohmann::ordered_json;
+  const FabricTopology& topo = fabric_topology(cfg.topology.kind);
+  ordered_json j = model_document(cfg, "flow", g.endpoint_count());
+  ordered_json config = j["config"];
+  config["network"] = network_cost_json(net.equipment(), net.link_groups(), topo.analytic_spec(cfg), 1);
+  config["routing_summary"] = topo.routing_summary(cfg);
+  config["flow_channels"] = g.channels.size();
+  config["injection_flits_per_cycle"] = g.injection;
+  j["config"] = config;
+  return j;
+}
+
 nlohmann::ordered_json flow_results(const SimConfig& cfg) {
   using nlohmann::ordered_json;
   if (cfg.traffic.pattern != Pattern::AllToAll)
@@ -247,13 +260,7 @@ nlohmann::ordered_json flow_results(const SimConfig& cfg) {
     routing["choice"] = valiant ? "valiant" : "minimal";
   }
 
-  ordered_json j = model_document(cfg, "flow", N);
-  ordered_json config = j["config"];
-  config["network"] = network_cost_json(net.equipment(), net.link_groups(), topo.analytic_spec(cfg), 1);
-  config["routing_summary"] = topo.routing_summary(cfg);
-  config["flow_channels"] = g.channels.size();
-  config["injection_flits_per_cycle"] = g.injection;
-  j["config"] = config;
+  ordered_json j = flow_document(cfg, net, g);
 
   ordered_json t;
   t["pattern"] = "alltoall";

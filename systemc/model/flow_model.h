@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <string>
 
+#include "flow_graph.h"
 #include "nlohmann/json.hpp"
 #include "sim_config.h"
 
@@ -37,6 +38,10 @@ constexpr unsigned kMaxMinEndpoints = 128;
 /// Systems whose endpoints x channels are at most this also get the phase-by-phase figure
 /// (one float per phase and channel: 128 MB at most).
 constexpr uint64_t kMaxPhasedCells = uint64_t{1} << 25;
+
+/// The start of every flow-model document (the all-to-all's and the collectives'): the model
+/// document with the netlist's equipment, the routing and the flow graph's size.
+nlohmann::ordered_json flow_document(const SimConfig& cfg, const NetworkDescription& net, const FlowGraph& g);
 
 /// The flow model of `cfg`'s all-to-all. Throws std::invalid_argument for a config it does not
 /// model (the message says why).
