@@ -453,8 +453,11 @@ class CreditLink {
     throw std::logic_error(name_ + ": " + what);
   }
   [[gnu::noinline]] unsigned budget_on_time_line(uint64_t t) const {
-    if (retry_ && retry_->blocks(t)) return 0;
-    // The same arithmetic as send(), so that what this promises, send() accepts.
+    return retry_ && retry_->blocks(t) ? 0 : wire_budget(t);
+  }
+  /// Single-flit units the time line lets start in cycle t (whoever sends them: the owner, or a
+  /// replay). The same arithmetic as send(), so that what this promises, send() accepts.
+  unsigned wire_budget(uint64_t t) const {
     const double now = static_cast<double>(t), hold = 1u / rate_;
     double free_at = free_at_;
     unsigned n = 0;
@@ -517,7 +520,7 @@ class CreditLink {
     }
     /// The owner may not send in cycle t: a NAK has reached the sender (or will have by then) and
     /// its replay is not done.
-    bool blocks(uint64_t t) const { return (t >= block_from && t < block_until) || t >= next_block; }
+    bool blocks(uint64_t t) const { return (t >= block_from && t < block_until) || t >= nak_at; }
     /// Number a new unit and keep a copy in the retry buffer until the receiver has it.
     uint32_t keep(const Unit& u, const std::string& name) {
       if (next_seq - expected > buffer_mask) throw std::logic_error(name + ": retry buffer overflow");
@@ -536,7 +539,6 @@ class CreditLink {
           nak_at = t + lead;  // the NAK travels back as a credit does
           nak_seq = expected;
           quiet_until = nak_at + lead;  // until the replay can arrive, bad units ask for nothing
-          next_block = nak_at;          // the owner stops when the NAK is back
         }
         return false;
       }
@@ -560,8 +562,8 @@ class CreditLink {
     uint64_t nak_at = UINT64_MAX;  // a NAK on its way back arrives in this cycle
     uint32_t nak_seq = 0;          // ... asking for this unit and the ones after it
     // The owner may not send in [block_from, block_until) (a replay: open-ended until it is done)
-    // nor from next_block on (a NAK on its way).
-    uint64_t block_from = UINT64_MAX, block_until = UINT64_MAX, next_block = UINT64_MAX;
+    // nor from nak_at on (a NAK on its way stops it when it arrives).
+    uint64_t block_from = UINT64_MAX, block_until = UINT64_MAX;
     uint32_t expected = 0;     // receiver: the number it takes next
     bool recovering = false;   // receiver: a NAK is out, the expected unit has not come back
     uint64_t quiet_until = 0;  // receiver: no new NAK before this cycle
@@ -604,25 +606,21 @@ class CreditLink {
       r.replay_seq = r.nak_seq;
       if (!r.replaying) {
         r.replaying = true;
-        r.block_from = r.next_block;
+        r.block_from = r.nak_at;
         r.block_until = UINT64_MAX;
       }
-      r.next_block = UINT64_MAX;
       r.nak_at = UINT64_MAX;
     }
     if (!r.replaying) return;
-    while (r.replay_seq != r.next_seq && free_at_ <= static_cast<double>(t) && budget_lanes_free(t))
+    // As many as the wire takes in cycle t: the owner's budget for flits; a packet at most one
+    // per cycle, as its sender (nv_link.h) starts them.
+    for (unsigned n = Unit::kMaxFlits == 1 ? wire_budget(t) : (free_at_ <= static_cast<double>(t) ? 1u : 0u);
+         n != 0 && r.replay_seq != r.next_seq; --n)
       send_numbered(t, r.replay_seq++, true);
     if (r.replay_seq == r.next_seq) {
       r.replaying = false;
       r.block_until = t + 1;
     }
-  }
-  /// May another unit start in cycle t on the time line (a fast link starts several per cycle)?
-  bool budget_lanes_free(uint64_t t) const {
-    const double hold = 1u / rate_;
-    const double begin = free_at_ > static_cast<double>(t) - 1.0 ? free_at_ : static_cast<double>(t);
-    return begin <= static_cast<double>(t) + 1.0 - hold || rate_ <= 1.0;
   }
 
   // What every cycle touches, together (see the file comment).
