@@ -149,4 +149,22 @@ CollectivePlan make_collective_plan(CollectiveOp op, CollectiveAlgorithm alg, un
 /// exists when rows or cols is even or one of them is 1. Throws std::invalid_argument otherwise.
 std::vector<unsigned> torus_ring(unsigned cols, unsigned rows);
 
+/// A collective's peak against the accelerators' injection bandwidth (bytes/s), into a results
+/// job `j` (any JSON type with operator[]): an allreduce's algbw against half the injection (the
+/// HammingMesh paper's Table II "share of the theoretical optimum"), any other operation's busbw
+/// against the injection. One definition for the cycle model's report and the flow model, so that
+/// their fraction_of_peak compare.
+template <class Json>
+void write_injection_peak(Json& j, CollectiveOp op, double algbw, double busbw, double injection) {
+  if (op == CollectiveOp::AllReduce) {
+    j["peak_algbw_GBps"] = injection / 2 / 1e9;
+    j["fraction_of_peak"] = algbw / (injection / 2);
+    j["peak_definition"] = "allreduce: half the injection bandwidth (HammingMesh paper, Table II)";
+  } else {
+    j["peak_busbw_GBps"] = injection / 1e9;
+    j["fraction_of_peak"] = busbw / injection;
+    j["peak_definition"] = "busbw / injection bandwidth";
+  }
+}
+
 }  // namespace hx

@@ -294,15 +294,7 @@ nlohmann::ordered_json collective_flow_results(const SimConfig& cfg) {
   job["time_us"] = seconds * 1e6;
   job["algbw_GBps"] = algbw / 1e9;
   job["busbw_GBps"] = busbw / 1e9;
-  if (plan.op == CollectiveOp::AllReduce) {
-    job["peak_algbw_GBps"] = injection / 2 / 1e9;
-    job["fraction_of_peak"] = algbw / (injection / 2);
-    job["peak_definition"] = "allreduce: half the injection bandwidth (HammingMesh paper, Table II)";
-  } else {
-    job["peak_busbw_GBps"] = injection / 1e9;
-    job["fraction_of_peak"] = busbw / injection;
-    job["peak_definition"] = "busbw / injection bandwidth";
-  }
+  write_injection_peak(job, plan.op, algbw, busbw, injection);
   if (ugal) job["ugal"] = ugal_json;
   job["stages"] = timing.stages;
   out["jobs"] = ordered_json::array({job});

@@ -203,14 +203,8 @@ nlohmann::ordered_json collective_results(const SimConfig& cfg, const Collective
       j["peak_busbw_GBps"] = peak / 1e9;
       j["fraction_of_peak"] = busbw / peak;
       j["peak_definition"] = kHierarchicalPeakDefinition;
-    } else if (plan.op == CollectiveOp::AllReduce) {
-      j["peak_algbw_GBps"] = injection / 2 / 1e9;
-      j["fraction_of_peak"] = algbw / (injection / 2);
-      j["peak_definition"] = "allreduce: half the injection bandwidth (HammingMesh paper, Table II)";
     } else {
-      j["peak_busbw_GBps"] = injection / 1e9;
-      j["fraction_of_peak"] = busbw / injection;
-      j["peak_definition"] = "busbw / injection bandwidth";
+      write_injection_peak(j, plan.op, algbw, busbw, injection);
     }
     j["packets"] = r.packets;
     j["payload_bytes"] = r.payload_bytes;
