@@ -96,6 +96,22 @@ class NetworkSwitch {
   unsigned output_load(unsigned o, unsigned vc) const {
     return obuf_[o].size(vc) + (full_credits_[o] - credits_[o * vcs_ + vc]);
   }
+  /// Of the `count` outputs first, first + stride, ..., the free one (output_free) with the most
+  /// room for `vc`, the first of equals; port -1 when none is free. The adaptive choice among
+  /// parallel links or up ports.
+  struct Roomiest {
+    RouteChoice choice;
+    unsigned room = 0;
+  };
+  Roomiest roomiest_output(unsigned first, unsigned stride, unsigned count, unsigned vc) const {
+    Roomiest best;
+    for (unsigned i = 0, o = first; i < count; ++i, o += stride) {
+      if (!output_free(o, vc)) continue;
+      const unsigned room = output_room(o, vc);
+      if (best.choice.port < 0 || room > best.room) best = {RouteChoice{static_cast<int>(o), vc}, room};
+    }
+    return best;
+  }
   /// (o, vc) if that output can take a new packet now, else no route.
   RouteChoice if_free(int o, unsigned vc) const {
     if (o < 0 || !output_free(static_cast<unsigned>(o), vc)) return RouteChoice{};

@@ -25,6 +25,11 @@ class DimOrder : public RoutingFunction {
 
   RouteChoice route(const Flit& head, unsigned in, unsigned vc, const NetworkSwitch& sw) override {
     const unsigned dst = c_.addressing.terminal(head);
+    if (c_.dim_switch >= static_cast<int>(L_.dims.size())) {
+      // A switch above the dimensions (a rail-optimized spine): dimension order never leads there.
+      sw.report("dim_order routes no packet through a spine");
+      return {};
+    }
     if (c_.dim_switch >= 0)
       return sw.if_free(static_cast<int>(L_.coord(dst, static_cast<unsigned>(c_.dim_switch))), vc);
     const unsigned me = c_.index;
@@ -41,17 +46,17 @@ class DimOrder : public RoutingFunction {
           const auto way = [&](bool forward) {
             const bool wraps = forward ? c == d.size - 1 : c == 0;
             const unsigned ov = wraps ? 1 : (same_dim ? vc : 0);
-            return roomiest(sw, d.first_port + (forward ? 0 : 1), 2, d.links / 2, ov);
+            return sw.roomiest_output(d.first_port + (forward ? 0 : 1), 2, d.links / 2, ov);
           };
           if (2 * ahead != d.size) return way(2 * ahead < d.size).choice;
-          const Candidate f = way(true), b = way(false);
+          const NetworkSwitch::Roomiest f = way(true), b = way(false);
           return (b.choice.port >= 0 && (f.choice.port < 0 || b.room > f.room)) ? b.choice : f.choice;
         }
         case DimKind::FullyConnected: {
           const unsigned q = (t + d.size - c) % d.size;  // steps ahead, 1..P-1
-          return roomiest(sw, d.first_port + q - 1, d.size - 1, d.links / (d.size - 1), 0).choice;
+          return sw.roomiest_output(d.first_port + q - 1, d.size - 1, d.links / (d.size - 1), 0).choice;
         }
-        case DimKind::Switch: return roomiest(sw, d.first_port, 1, d.links, 0).choice;
+        case DimKind::Switch: return sw.roomiest_output(d.first_port, 1, d.links, 0).choice;
       }
     }
     // Arrived: to the NPU, on the lane of the dimension it came from (its own lane if it never left).
@@ -63,22 +68,6 @@ class DimOrder : public RoutingFunction {
   }
 
  private:
-  struct Candidate {
-    RouteChoice choice;  ///< port -1: none free
-    unsigned room = 0;
-  };
-  // Of the `count` ports first, first + stride, ..., the free one with the most room for `vc`.
-  static Candidate roomiest(const NetworkSwitch& sw, unsigned first, unsigned stride, unsigned count, unsigned vc) {
-    Candidate best;
-    for (unsigned i = 0; i < count; ++i) {
-      const unsigned o = first + i * stride;
-      if (!sw.output_free(o, vc)) continue;
-      const unsigned room = sw.output_room(o, vc);
-      if (best.choice.port < 0 || room > best.room) best = {RouteChoice{static_cast<int>(o), vc}, room};
-    }
-    return best;
-  }
-
   RoutingContext c_;
   const DimLayout& L_;
 };

@@ -14,6 +14,7 @@ std::unique_ptr<RoutingFunction> make_torus_adaptive(const RoutingContext& ctx);
 std::unique_ptr<RoutingFunction> make_dragonfly_minimal(const RoutingContext& ctx);
 std::unique_ptr<RoutingFunction> make_ugal_l(const RoutingContext& ctx);
 std::unique_ptr<RoutingFunction> make_dim_order(const RoutingContext& ctx);
+std::unique_ptr<RoutingFunction> make_rail_clos(const RoutingContext& ctx);
 std::unique_ptr<RoutingFunction> make_board_xy(const RoutingContext& ctx);
 std::unique_ptr<RoutingFunction> make_clex_minimal(const RoutingContext& ctx);
 std::unique_ptr<RoutingFunction> make_clex_balanced(const RoutingContext& ctx);
@@ -31,6 +32,9 @@ const std::vector<RegisteredRouting>& routing_functions() {
       {"ugal_l", "Dragonfly: UGAL-L at the source router, VC + 1 on every global link", &make_ugal_l},
       {"dim_order", "multi-dimensional platforms: dimension order, the roomiest parallel link, ring datelines",
        &make_dim_order},
+      {"rail_clos",
+       "rail-optimized clusters: NVLink within the HB domain, else the GPU's own NIC into the Clos (leaf, spine, leaf)",
+       &make_rail_clos},
       {"clex_minimal",
        "CLEX: hierarchical, one clique hop to the long-range link's owner per level, VC + 1 per long-range link",
        &make_clex_minimal},

@@ -16,6 +16,8 @@
 //                  (torus.cpp)
 //   dim_order      multi-dimensional platforms' NPU routers and switches: dimension order, the
 //                  parallel link with the most room, datelines on rings (dim_order.cpp)
+//   rail_clos      rail-optimized GPU clusters: within the HB domain over NVLink, else through the
+//                  GPU's own NIC into the Clos, the spine of the destination's domain (rail.cpp)
 //   dragonfly_minimal, ugal_l
 //                  Dragonfly routers: minimal, or UGAL-L's choice of an intermediate group at the
 //                  source router; VC + 1 on every global link (dragonfly.cpp)

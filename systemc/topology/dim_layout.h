@@ -11,7 +11,8 @@
 //                    ahead (q = 1 .. P - 1) is port j (P - 1) + q - 1;
 //   switch           one port per switch plane.
 // A switch of dimension K serves the P_K NPUs that differ only in coordinate K: its port q leads
-// to the one with coordinate q.
+// to the one with coordinate q. A rail-optimized cluster (rail.cpp) adds spine switches above its
+// two dimensions, with dim_switch 2: spine port r leads to the leaf (the rail switch) of rail r.
 #pragma once
 
 #include <string>

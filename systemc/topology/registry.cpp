@@ -21,6 +21,8 @@ const FabricTopology& dragonfly_topology();
 const FabricTopology& multidim_topology();
 const FabricTopology& clex_topology();
 const FabricTopology& torus3d_topology();
+const FabricTopology& rail_only_topology();
+const FabricTopology& rail_optimized_topology();
 namespace nv {
 const NvSystemBuilder& dgx2_builder();
 const NvSystemBuilder& nvswitch_tree_builder();
@@ -39,6 +41,8 @@ const std::vector<const TopologyBuilder*>& topology_builders() {
       &multidim_topology(),
       &clex_topology(),
       &torus3d_topology(),
+      &rail_only_topology(),
+      &rail_optimized_topology(),
       &nv::dgx2_builder(),
       &nv::nvswitch_tree_builder(),
   };
