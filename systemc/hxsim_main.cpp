@@ -174,6 +174,16 @@ void print_summary(const nlohmann::ordered_json& j, bool passed, const std::stri
         u64(n["table_results"]), u64(n["table_evictions"]), u64(n["table_bypasses"]),
         n["max_table_occupancy"].get<unsigned>(), n["reduction_latency_cycles"].get<double>());
   }
+  // Packets relayed through a third accelerator's router (rail_only's PXN relay; a torus's
+  // intermediate routers count too), in a synthetic-traffic run, and what the relay costs.
+  if (sim.contains("transit_packets") && u64(sim["transit_packets"]) > 0 &&
+      !sim["direct_avg_latency_cycles"].is_null() && !sim["transit_avg_latency_cycles"].is_null()) {
+    std::printf(
+        "  relays   %llu packets crossed a third accelerator's router (%llu crossings, at most %u a packet); "
+        "mean latency %.0f cycles, %.0f without\n",
+        u64(sim["transit_packets"]), u64(sim["transits"]), sim["max_transits_per_packet"].get<unsigned>(),
+        sim["transit_avg_latency_cycles"].get<double>(), sim["direct_avg_latency_cycles"].get<double>());
+  }
   std::printf(
       "  checks   %s: %llu injected, %llu delivered; %llu lost, %llu duplicated, %llu corrupted, %llu misdelivered%s\n",
       passed ? "PASSED" : "FAILED", u64(ck["injected"]), u64(ck["delivered"]), u64(ck["lost"]), u64(ck["duplicated"]),

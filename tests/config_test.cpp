@@ -519,9 +519,10 @@ TEST(ConfigEnums, BadValueListsTheAllowedOnes) {
   EXPECT_EQ(p.hint(), "");
   EXPECT_CONFIG_ERROR(error_of(kBase + "router:\n  vc_policy: [any]\n"), 6, 14, "router.vc_policy", "one of any, keep",
                       "a list");
-  EXPECT_CONFIG_ERROR(error_of("topology:\n  kind: ring\n  board: 4x4\ntraffic:\n  injection_rate: 0.1\n"), 2, 9,
-                      "topology.kind", "one of board, hammingmesh, fat_tree, torus, dragonfly, multidim, clex, torus3d",
-                      "'ring'");
+  EXPECT_CONFIG_ERROR(
+      error_of("topology:\n  kind: ring\n  board: 4x4\ntraffic:\n  injection_rate: 0.1\n"), 2, 9, "topology.kind",
+      "one of board, hammingmesh, fat_tree, torus, dragonfly, multidim, clex, torus3d, rail_only, rail_optimized",
+      "'ring'");
 }
 
 TEST(ConfigEnums, CodesMatchTheRtlStraps) {

@@ -85,7 +85,7 @@ TEST(HxsimList, OneTableOfKindsWithTheirModels) {
   const std::vector<std::pair<std::string, std::string>> expected = {
       {"board", "fabric"},     {"hammingmesh", "fabric"},    {"fat_tree", "fabric"}, {"torus", "fabric"},
       {"dragonfly", "fabric"}, {"multidim", "fabric"},       {"clex", "fabric"},     {"torus3d", "fabric"},
-      {"dgx2", "nvswitch"},    {"nvswitch_tree", "nvswitch"}};
+      {"rail_only", "fabric"}, {"rail_optimized", "fabric"}, {"dgx2", "nvswitch"},   {"nvswitch_tree", "nvswitch"}};
   EXPECT_EQ(kinds, expected);
   // The models follow, each once, and no second table of kinds.
   EXPECT_EQ(line, "model fabric: flit level: Verilated RTL board planes and C++ input-buffered VC switches, FlitLinks");

@@ -243,7 +243,8 @@ TEST(NvSwitchConfig, OldKeysNameTheirNewNames) {
   const CliResult r3 = hxsim("run " + (dir / "old3.yaml").string());
   EXPECT_EQ(r3.exit_code, 2);
   EXPECT_NE(r3.output.find("old3.yaml:2:9: topology.kind: expected one of board, hammingmesh, fat_tree, torus, "
-                           "dragonfly, multidim, clex, torus3d, dgx2, nvswitch_tree, found 'fat_treee'"),
+                           "dragonfly, multidim, clex, torus3d, rail_only, rail_optimized, dgx2, nvswitch_tree, found "
+                           "'fat_treee'"),
             std::string::npos)
       << r3.output;
 }

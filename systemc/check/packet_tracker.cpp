@@ -69,10 +69,11 @@ void PacketTracker::on_board_exit(const Flit& head, unsigned x, unsigned y) {
   if (p.trees < UINT8_MAX) ++p.trees;
 }
 
-void PacketTracker::on_switch(const Flit& head, uint32_t cable_um) {
+void PacketTracker::on_switch(const Flit& head, uint32_t cable_um, bool transit) {
   Record* r = find_head(head);
   if (r == nullptr) return;
   if (r->x.switches < UINT8_MAX) ++r->x.switches;
+  if (transit && r->x.transits < UINT8_MAX) ++r->x.transits;
   counts_.cable_um += cable_um;
 }
 
@@ -226,6 +227,13 @@ PacketTracker::Arrival PacketTracker::on_delivered(unsigned dst, unsigned lane, 
       counts_.max_path_cables = std::max(counts_.max_path_cables, cables);
       counts_.max_trees = std::max<unsigned>(counts_.max_trees, x.trees);
       counts_.max_vc = std::max(counts_.max_vc, f.vc);
+      counts_.transits += x.transits;
+      counts_.transit_packets += x.transits > 0;
+      counts_.max_transits = std::max<unsigned>(counts_.max_transits, x.transits);
+      if (x.measured) {
+        (x.transits > 0 ? counts_.transit_latency_sum : counts_.direct_latency_sum) += cycle - r->created;
+        ++(x.transits > 0 ? counts_.transit_measured : counts_.direct_measured);
+      }
       if (path_rule_ && (x.trees > 2 || f.vc > max_path_vc_)) {
         ++counts_.path_violations;
         sb_.note("packet " + std::to_string(id) + " crossed " + std::to_string(x.trees) +

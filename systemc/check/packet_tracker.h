@@ -58,7 +58,15 @@ struct TrackerCounts : ScoreboardCounts {
   /// diameter (section III-B): on-board links plus cables to, between and from switches.
   unsigned max_path_cables = 0;
   unsigned max_trees = 0;  ///< most fat trees one packet crossed
-  unsigned max_vc = 0;     ///< highest VC a packet arrived on
+  /// Transits: a packet's head crossed the router of an accelerator that is neither its source
+  /// nor its destination, from one link to another (a rail-only cluster's PXN relay through a
+  /// GPU of the destination's rail; every intermediate router of a torus). Of the delivered
+  /// packets: how many crossed one at least, all crossings, the most of one packet, and the
+  /// latency sums of the measured ones with transits and without.
+  uint64_t transit_packets = 0, transits = 0;
+  unsigned max_transits = 0;
+  uint64_t transit_latency_sum = 0, transit_measured = 0, direct_latency_sum = 0, direct_measured = 0;
+  unsigned max_vc = 0;  ///< highest VC a packet arrived on
   /// Packets that crossed more than two trees or arrived on a VC above 2 (the paper's rule:
   /// at most two trees, at most three VCs).
   uint64_t path_violations = 0;
@@ -128,8 +136,9 @@ class PacketTracker {
   }
   /// The head `head` left its board into a fat tree through the edge port of router (x, y).
   void on_board_exit(const Flit& head, unsigned x, unsigned y);
-  /// The head crossed one switch and left it on a cable of `cable_um` micrometres (0: no length).
-  void on_switch(const Flit& head, uint32_t cable_um = 0);
+  /// The head crossed one switch and left it on a cable of `cable_um` micrometres (0: no length);
+  /// `transit`: the switch is an accelerator's router, entered and left by links (a transit).
+  void on_switch(const Flit& head, uint32_t cable_um = 0, bool transit = false);
   /// The head entered board `board` from a fat tree through the edge port of router (x, y).
   void on_board_entry(const Flit& head, unsigned board, unsigned x, unsigned y);
 
@@ -192,7 +201,7 @@ class PacketTracker {
                              ///< (its body flits are counted in the Assembly entry)
     bool measured = false;
     bool data = false;  ///< a data packet: body checked by the record's payload_hash
-    uint8_t trees = 0, switches = 0;
+    uint8_t trees = 0, switches = 0, transits = 0;
     uint8_t at_x = 0, at_y = 0;  ///< router where the packet entered its current board
     uint16_t routers = 0;        ///< routers crossed on the boards it has left
     uint64_t user = 0;

@@ -190,7 +190,9 @@ void NetworkSwitch::crossbar_round(uint64_t t) {
     if (is_head(f.type)) {
       // A torus router is its accelerator's own: handing a packet to it is no hop.
       const bool ejects_here = o < own_endpoint_ports_;
-      if (tracker_ != nullptr && !ejects_here) tracker_->on_switch(f, out_um_[o]);
+      // Entered and left by links, an accelerator's router forwards another's packet: a transit.
+      const bool transit = own_endpoint_ports_ > 0 && i >= own_endpoint_ports_ && !ejects_here;
+      if (tracker_ != nullptr && !ejects_here) tracker_->on_switch(f, out_um_[o], transit);
       if (!is_tail(f.type)) {
         owner_[o * vcs_ + ov] = static_cast<int>(i);
         route_[i * vcs_ + v] = static_cast<int>(o);

@@ -382,6 +382,17 @@ nlohmann::ordered_json Simulation::report(const RunRecord& r) {
   sim["flit_hops"] = c.flit_hops;
   // Per delivered flit, warmup and drain included like flit_hops.
   sim["avg_flit_hops"] = c.flits_delivered > 0 ? flit_hops / static_cast<double>(c.flits_delivered) : 0.0;
+  // Transits through accelerators' routers (PacketTracker): a rail-only cluster's relays.
+  sim["transit_packets"] = c.transit_packets;
+  sim["transits"] = c.transits;
+  sim["max_transits_per_packet"] = c.max_transits;
+  // ... and what they cost: the mean latency of the measured packets with transits and without
+  // (synthetic traffic's measurement window; null when there are none).
+  const auto mean_or_null = [](uint64_t sum, uint64_t n) -> ordered_json {
+    return n > 0 ? ordered_json(static_cast<double>(sum) / static_cast<double>(n)) : ordered_json(nullptr);
+  };
+  sim["transit_avg_latency_cycles"] = mean_or_null(c.transit_latency_sum, c.transit_measured);
+  sim["direct_avg_latency_cycles"] = mean_or_null(c.direct_latency_sum, c.direct_measured);
   // The cable metres of the delivered packets' paths, where the builder lays its cables out
   // (CLEX, 3D torus); null elsewhere. Counted per packet head as it leaves each switch.
   if (n.fabric && n.fabric->has_cable_lengths()) {

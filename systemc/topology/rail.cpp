@@ -25,6 +25,8 @@
 // bisection of that Clos and one switch's latency (the cycle model's sizes fit one switch).
 // A GPU's router (multidim's NPU router) stands for its NVLink ports, its NIC and the PXN path
 // between them: a relayed packet crosses it as a transit (check/packet_tracker.h counts them).
+#include <algorithm>
+
 #include "dim_layout.h"
 #include "multidim.h"
 #include "tree_builder.h"
@@ -66,6 +68,10 @@ class RailTopology : public MultidimTopology {
       return "the HB domain within a domain, else straight through the GPU's own NIC: leaf, spine, leaf";
     return "HB domain first, then the rail: a GPU of another rail and domain is reached through the domain's GPU "
            "on its rail (PXN)";
+  }
+  // rail_clos carries a NIC's packets on VC (destination mod router.vcs) to the end.
+  unsigned max_path_vc(const SimConfig& c) const override {
+    return spine_ ? std::max(MultidimTopology::max_path_vc(c), c.router.vcs - 1) : MultidimTopology::max_path_vc(c);
   }
   std::vector<std::string> routing_names() const override {
     if (spine_) return {"rail_clos", "dim_order"};
