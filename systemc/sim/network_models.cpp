@@ -210,7 +210,8 @@ std::string config_reference() {
     std::string kinds;
     for (const TopologyBuilder* t : topology_builders())
       if (t->model() == m.name) kinds += (kinds.empty() ? "`" : ", `") + std::string(t->kind()) + "`";
-    md += "\n## Model " + m.name + ": topology.kind " + kinds + "\n\n" + keys_markdown(m.keys());
+    // The heading names only the model, so that links to it survive a new kind.
+    md += "\n## Model " + m.name + "\n\ntopology.kind " + kinds + "\n\n" + keys_markdown(m.keys());
   }
   md += "\n## LLM training workload: `hxsim model` on a config with `workload:` (docs/rail.md)\n\n" +
         keys_markdown(llm::workload_config_keys());
