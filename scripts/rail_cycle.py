@@ -6,9 +6,11 @@ collective, runs the cycle model (`hxsim run`, every element verified) and its a
 counterpart:
   - all_gather, reduce_scatter, allreduce by the hierarchical algorithm (rail stage and HB stage,
     dim_schedule.h): against `hxsim model` on the same file;
+  - all_to_all by the hierarchical algorithm of Appendix D (HB domain, then rail): against
+    `hxsim model` (Eq. 21 plus each phase's latency);
   - all_to_all by the direct algorithm (per-packet: on rail-only every cross-rail packet is
     relayed once through the HB domain): against Appendix D's Eq. 20 (full bisection) and Eq. 21
-    (rail-only, hierarchical), computed here from the config's C_F and C_S.
+    (rail-only, hierarchical), computed here from the run's C_F and C_S.
 Writes build/rail/cycle.json and prints the markdown tables docs/rail.md shows.
 
   python3 scripts/rail_cycle.py                 # 1 MiB, both sizes (about 6 minutes on one core)
@@ -23,7 +25,9 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HXSIM = os.path.join(ROOT, "build", "hxsim")
 OUT = os.path.join(ROOT, "build", "rail")
-HIERARCHICAL = ["all_gather", "reduce_scatter", "allreduce"]
+# (operation, algorithm); the analytical counterpart is `hxsim model` for every hierarchical one.
+COLLECTIVES = [("all_gather", "hierarchical"), ("reduce_scatter", "hierarchical"), ("allreduce", "hierarchical"),
+               ("all_to_all", "hierarchical"), ("all_to_all", "direct")]
 
 
 def run(cmd, config, overrides, out):
@@ -57,20 +61,20 @@ def main():
     rows = []
     for size in args.sizes.split(","):
         for message in args.messages.split(","):
-            for op in HIERARCHICAL + ["all_to_all"]:
-                row = {"cluster": size, "message": message, "operation": op}
+            for op, alg in COLLECTIVES:
+                row = {"cluster": size, "message": message, "operation": op, "algorithm": alg}
                 for kind in ("rail_only", "rail_optimized"):
                     config = os.path.join(ROOT, "configs", "rail", f"{kind}_{size}.yaml")
-                    sets = [f"collective.message={message}", f"collective.operation={op}"]
+                    sets = [f"collective.message={message}", f"collective.operation={op}",
+                            f"collective.algorithm={alg}"]
                     if op == "all_to_all":
-                        # The direct algorithm takes no chunks: run a copy of the config without them.
+                        # An all-to-all has no chunks: run a copy of the config without them.
                         with open(config) as f:
                             text = "".join(l for l in f if not l.strip().startswith("chunks:"))
-                        config = os.path.join(OUT, f"{kind}_{size}_direct.yaml")
+                        config = os.path.join(OUT, f"{kind}_{size}_a2a.yaml")
                         with open(config, "w") as f:
                             f.write(text)
-                        sets += ["collective.algorithm=direct"]
-                    tag = f"{kind}_{size}_{op}_{message}"
+                    tag = f"{kind}_{size}_{op}_{alg}_{message}"
                     r = run("run", config, sets, os.path.join(OUT, tag + ".json"))
                     job = r["collective"]["jobs"][0]
                     if not r["checks"]["passed"] or job["wrong_elements"] != 0:
@@ -82,7 +86,7 @@ def main():
                         "transit_packets": r["sim"]["transit_packets"],
                         "packets": job["packets"],
                     }
-                    if op in HIERARCHICAL:
+                    if alg == "hierarchical":
                         m = run("model", config, sets, os.path.join(OUT, tag + ".model.json"))
                         cell["model_us"] = m["collective"]["jobs"][0]["time_us"]
                     else:
@@ -99,17 +103,17 @@ def main():
     with open(os.path.join(OUT, "cycle.json"), "w") as f:
         json.dump({"rows": rows}, f, indent=1)
 
-    print("| cluster | message | collective | rail-only us | algbw GB/s | busbw GB/s | rail-optimized us | algbw GB/s "
+    print("| cluster | message | collective | algorithm | rail-only us | algbw GB/s | busbw GB/s | rail-optimized us | algbw GB/s "
           "| busbw GB/s | only / optimized |")
-    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         a, b = r["rail_only"], r["rail_optimized"]
-        print(f"| {r['cluster']} | {r['message']} | {r['operation']} | {a['time_us']:.1f} | {a['algbw_GBps']:.2f} | "
+        print(f"| {r['cluster']} | {r['message']} | {r['operation']} | {r['algorithm']} | {a['time_us']:.1f} | {a['algbw_GBps']:.2f} | "
               f"{a['busbw_GBps']:.2f} | {b['time_us']:.1f} | {b['algbw_GBps']:.2f} | {b['busbw_GBps']:.2f} | "
               f"{r['ratio_only_to_optimized']:.3f} |")
     print()
-    print("| cluster | message | collective | network | cycle us | analytical us | source | cycle / analytical |")
-    print("|---|---|---|---|---:|---:|---|---:|")
+    print("| cluster | message | collective | algorithm | network | cycle us | analytical us | source | cycle / analytical |")
+    print("|---|---|---|---|---|---:|---:|---|---:|")
     for r in rows:
         for kind in ("rail_only", "rail_optimized"):
             c = r[kind]
@@ -118,7 +122,7 @@ def main():
             else:
                 pairs = [(c["eq20_us"], "Eq. 20"), (c["eq21_us"], "Eq. 21")]
             for t, src in pairs:
-                print(f"| {r['cluster']} | {r['message']} | {r['operation']} | {kind} | {c['time_us']:.1f} | {t:.1f} | "
+                print(f"| {r['cluster']} | {r['message']} | {r['operation']} | {r['algorithm']} | {kind} | {c['time_us']:.1f} | {t:.1f} | "
                       f"{src} | {c['time_us'] / t:.3f} |")
 
 

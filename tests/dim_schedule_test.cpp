@@ -178,5 +178,24 @@ TEST(DimSchedule, RefusesWhatItCannotSchedule) {
   EXPECT_THROW(schedule_chunks(r), std::invalid_argument);
 }
 
+// Appendix D's hierarchical all-to-all on x = 4 HB GPUs and y = 2 domains, 8 MiB per GPU: shards of
+// D = 1 MiB; phase 1 sends (x - 1) y D = 6 MiB at 16 GB/s, phase 2 (y - 1) x D = 4 MiB at 2 GB/s,
+// each after its latency (Eq. 21 plus 100 ns and 500 ns).
+TEST(HierarchicalAllToAll, TwoPhasesOfEq21EachWithItsLatency) {
+  ScheduleRequest r;
+  r.op = CollectiveOp::AllToAll;
+  r.message_bytes = 8 * kMB;
+  r.dims = {dim(4, DimKind::Switch, 32, 4, 100), dim(2, DimKind::Switch, 16, 1, 500)};
+  const ScheduleTimeline tl = hierarchical_all_to_all_time(r);
+  const double p1 = 6 * kMB / 16e9, p2 = 4 * kMB / 2e9;
+  EXPECT_DOUBLE_EQ(tl.dim_bytes[0], 6 * kMB);
+  EXPECT_DOUBLE_EQ(tl.dim_bytes[1], 4 * kMB);
+  EXPECT_NEAR(tl.time_s, 100e-9 + p1 + 500e-9 + p2, 1e-15);
+  EXPECT_NEAR(tl.busy_fraction(1), p2 / tl.time_s, 1e-12);
+  EXPECT_NEAR(tl.by_dim[1][0].start_s, 100e-9 + p1, 1e-15);
+  r.dims.pop_back();
+  EXPECT_THROW(hierarchical_all_to_all_time(r), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace hx

@@ -257,8 +257,8 @@ TEST(RoutingRegistry, EveryFunctionByNameAndAClearErrorOtherwise) {
   std::vector<std::string> names;
   for (const RegisteredRouting& r : routing_functions()) names.push_back(r.name);
   EXPECT_EQ(names, (std::vector<std::string>{"updown", "dor_dateline", "torus_adaptive", "dragonfly_minimal", "ugal_l",
-                                             "dim_order", "clex_minimal", "clex_balanced", "xy", "north_last",
-                                             "min_adaptive"}));
+                                             "dim_order", "rail_clos", "clex_minimal", "clex_balanced", "xy",
+                                             "north_last", "min_adaptive"}));
   try {
     make_routing("xyz", RoutingContext{});
     FAIL() << "an unknown routing function must be refused";

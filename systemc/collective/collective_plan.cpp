@@ -269,4 +269,17 @@ CollectivePlan make_collective_plan(CollectiveOp op, CollectiveAlgorithm alg, un
   return plan;
 }
 
+CollectivePlan hierarchical_all_to_all_plan(unsigned group, unsigned groups, uint64_t elements) {
+  if (group * groups < 2) throw std::invalid_argument("a hierarchical all_to_all needs two ranks or more");
+  if (groups > 255) throw std::invalid_argument("a hierarchical all_to_all has at most 255 groups");
+  CollectivePlan plan;
+  plan.op = CollectiveOp::AllToAll;
+  plan.algorithm = CollectiveAlgorithm::Hierarchical;
+  plan.cols = group * groups;
+  plan.rows = 1;
+  plan.elements = elements;
+  plan.a2a_group = group;
+  return plan;
+}
+
 }  // namespace hx

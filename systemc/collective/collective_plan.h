@@ -36,7 +36,11 @@
 //                       balanced order d = s + 1, s + 2, ... (mod p)
 //   hierarchical        a multi-dimensional platform's RS and AG stages per dimension, chunk by
 //                       chunk (dim_schedule.h); it is scheduled over the platform's dimensions,
-//                       not planned on a torus of ranks, so make_collective_plan refuses it
+//                       not planned on a torus of ranks, so make_collective_plan refuses it.
+//                       An all_to_all on two dimensions (hierarchical_all_to_all_plan): a local
+//                       all-to-all within each dim1 group that leaves every rank holding what its
+//                       group sends to the ranks of its own dim1 coordinate, then one all-to-all
+//                       among those (Wang et al., Appendix D: the HB domain, then the rail)
 //
 // Data: an allreduce of S elements gives every rank all S elements; reduce_scatter leaves rank r
 // with block r of the S elements (blocks partition 0..S-1 in rank order); all_gather gives every
@@ -112,7 +116,10 @@ struct CollectivePlan {
   unsigned cols = 0, rows = 0;  ///< the job's virtual torus
   unsigned root = 0;            ///< broadcast
   uint64_t elements = 0;        ///< S: the message in elements (see the header comment)
-  std::vector<Flow> flows;      ///< empty for direct all-to-all
+  std::vector<Flow> flows;      ///< empty for an all-to-all
+  /// A hierarchical all-to-all's dim1 group size x (ranks r with equal r div x form a group);
+  /// 0 for any other plan.
+  unsigned a2a_group = 0;
   /// Each flow has its own DMA queue on its lane, served by its stages' priority and round robin
   /// among equals (a hierarchical plan's flows share their dimension's lane); else one FIFO per
   /// lane.
@@ -143,6 +150,11 @@ struct CollectivePlan {
 /// names the condition, e.g. the Hamiltonian cycles' r multiple of c and gcd(r, c - 1) = 1).
 CollectivePlan make_collective_plan(CollectiveOp op, CollectiveAlgorithm alg, unsigned cols, unsigned rows,
                                     uint64_t elements, unsigned root = 0);
+
+/// The hierarchical all-to-all of `groups` groups of `group` ranks (rank r in group r div group,
+/// at r mod group in it), S = `elements` per rank. Throws std::invalid_argument for fewer than two
+/// ranks or more than 255 groups (its packets name the destination's group in 8 bits).
+CollectivePlan hierarchical_all_to_all_plan(unsigned group, unsigned groups, uint64_t elements);
 
 /// A Hamiltonian cycle of a cols x rows torus as a rank sequence: the first of the two
 /// edge-disjoint cycles when the shape has them, else a boustrophedon ("snake") cycle, which

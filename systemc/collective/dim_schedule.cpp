@@ -332,4 +332,24 @@ CollectivePlan hierarchical_plan(const ScheduleRequest& r, const ChunkSchedule& 
   return plan;
 }
 
+ScheduleTimeline hierarchical_all_to_all_time(const ScheduleRequest& r) {
+  if (r.dims.size() != 2) throw std::invalid_argument("a hierarchical all_to_all runs on two dimensions");
+  const double x = r.dims[0].size, y = r.dims[1].size, shard = r.message_bytes / (x * y);
+  ScheduleTimeline tl;
+  const double bytes[2] = {(x - 1) * y * shard, (y - 1) * x * shard};
+  for (unsigned k = 0; k < 2; ++k) {
+    const double start = tl.time_s;
+    tl.dim_busy_s.push_back(bytes[k] / r.dims[k].bytes_per_s());
+    tl.dim_bytes.push_back(bytes[k]);
+    tl.time_s += r.dims[k].latency_s + tl.dim_busy_s.back();
+    StageRun run;
+    run.stage = k;
+    run.start_s = start;
+    run.sent_s = start + tl.dim_busy_s.back();
+    run.end_s = tl.time_s;
+    tl.by_dim.push_back({run});
+  }
+  return tl;
+}
+
 }  // namespace hx

@@ -159,6 +159,16 @@ struct ScheduleTimeline {
 /// fill it, section 4.3); its bandwidth does not.
 ScheduleTimeline simulate_schedule(const ScheduleRequest& r, const ChunkSchedule& s);
 
+/// A hierarchical all_to_all on a platform of two dimensions, x = dims[0].size, y = dims[1].size
+/// (collective_plan.h: hierarchical_all_to_all_plan; Wang et al., Appendix D): a direct exchange
+/// in dim1 of shards y D to each of its x - 1 peers, then one in dim2 of shards x D to each of
+/// y - 1 peers, with D = S / (x y). Each phase takes its dimension's latency and its bytes at the
+/// dimension's bandwidth, one after the other (Eq. 21 plus the two latencies):
+///   T = latency1 + (x - 1) y D / B1 + latency2 + (y - 1) x D / B2
+/// by_dim holds one stage per dimension. Throws std::invalid_argument unless there are two
+/// dimensions.
+ScheduleTimeline hierarchical_all_to_all_time(const ScheduleRequest& r);
+
 /// The schedule as the cycle model's plan (collective_plan.h) for a collective of `elements` on
 /// the platform's N NPUs (rank n = NPU n): chunk c is elements split_range(0..S, c, C); its
 /// stages, in the schedule's order, are rings along their dimension (the NPUs that differ only

@@ -722,9 +722,27 @@ void check_hierarchical(const ConfigReader& reader, const SimConfig& c, const Fa
     reader.field("collective.algorithm")
         .fail("an algorithm for the " + system_text(c),
               "hierarchical runs over a platform's dimensions (topology.dims of a multidim)");
-  if (k.op != CollectiveOp::AllReduce && k.op != CollectiveOp::ReduceScatter && k.op != CollectiveOp::AllGather)
-    reader.field("collective.operation").fail("allreduce, reduce_scatter or all_gather for algorithm hierarchical");
+  if (k.op != CollectiveOp::AllReduce && k.op != CollectiveOp::ReduceScatter && k.op != CollectiveOp::AllGather &&
+      k.op != CollectiveOp::AllToAll)
+    reader.field("collective.operation")
+        .fail("allreduce, reduce_scatter, all_gather or all_to_all for algorithm hierarchical");
   if (!k.jobs.empty()) reader.field("collective.jobs").fail("no jobs for algorithm hierarchical");
+  if (k.op == CollectiveOp::AllToAll) {
+    // Two phases, one per dimension (collective_plan.h: hierarchical_all_to_all_plan); no chunks.
+    const std::vector<Dimension> dims = topo.dimensions(c);
+    if (dims.size() != 2)
+      reader.field("topology.dims")
+          .fail_found("two dimensions for a hierarchical all_to_all (within dim1's groups, then across them)",
+                      std::to_string(dims.size()));
+    if (dims[1].size > 255)
+      reader.field("topology.dims")
+          .fail_found("at most 255 groups (dims[1].size) for a hierarchical all_to_all", std::to_string(dims[1].size));
+    for (const char* key : {"collective.scheduler", "collective.intra", "collective.chunks", "collective.threshold"})
+      if (reader.present(key))
+        reader.field(key).fail("no " + std::string(key) + " for a hierarchical all_to_all",
+                               "it sends whole blocks in two phases, with no chunks to schedule");
+    return;
+  }
   if (reader.present("collective.threshold") && k.scheduler != ChunkScheduler::Themis)
     reader.field("collective.threshold").fail("no threshold unless collective.scheduler is themis");
   // Every chunk gives every NPU at least one element of its own.

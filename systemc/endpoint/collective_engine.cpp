@@ -494,13 +494,88 @@ void CollectiveEngine::a2a_start(unsigned job, unsigned rank, uint64_t t) {
   for (uint64_t i = mine.begin; i < mine.end; ++i)  // its own block stays local
     write_output(job, rank, uint64_t{rank} * mine.size() + (i - mine.begin), i, input_bits(cfg_.int32, rank, i));
   rs.a2a_expected = uint64_t{plan.ranks() - 1} * segments(mine.size());
-  for (unsigned lane = 0; lane < cfg_.lanes; ++lane)
-    for (unsigned k = 0; k < kA2aAhead; ++k) a2a_send_next(job, rank, lane, t);
+  if (plan.a2a_group > 0) {
+    const unsigned x = plan.a2a_group, y = plan.ranks() / x;
+    const uint64_t block = plan.block(0).size();  // the largest
+    rs.h_expected = uint64_t{x - 1} * y * segments(block);
+    rs.relay.assign(std::size_t{x} * y * block, 0);
+    for (unsigned k = 0; k < kA2aAhead; ++k) h_send_next(job, rank, 0, t);
+    if (rs.h_expected == 0) h_phase1_received(job, rank, t);
+  } else {
+    for (unsigned lane = 0; lane < cfg_.lanes; ++lane)
+      for (unsigned k = 0; k < kA2aAhead; ++k) a2a_send_next(job, rank, lane, t);
+  }
   if (rs.a2a_expected == 0) rank_finished(job, rank, t);
+}
+
+// Phase 1, index i over (peer offset o = 1..x-1, destination group k, segment g): block (a', j')
+// to the peer a' = a + o of this group, j' = j + k (staggered, so that the peers' packets for one
+// group do not all come at once). Phase 2, index i over (group offset o = 1..y-1, source s of
+// this group, segment g): to rank (a, j + o), what s sends it: this rank's own block, or the one
+// relayed for s.
+void CollectiveEngine::h_send_next(unsigned job, unsigned rank, unsigned phase, uint64_t t) {
+  const CollectivePlan& plan = jobs_[job].plan;
+  RankState& rs = state_[job].ranks[rank];
+  const unsigned x = plan.a2a_group, y = plan.ranks() / x, a = rank % x, j = rank / x;
+  const uint64_t per = segments(plan.block(0).size()), stride = plan.block(0).size();
+  uint64_t& i = rs.h_next[phase];
+  while (true) {
+    const uint64_t g = i % per;
+    unsigned to = 0, dst = 0, src = rank, group = 0;
+    if (phase == 0) {
+      if (i >= uint64_t{x - 1} * y * per) return;
+      const unsigned o = static_cast<unsigned>(i / (uint64_t{y} * per)) + 1, k = static_cast<unsigned>(i / per % y);
+      group = (j + k) % y;
+      to = j * x + (a + o) % x;
+      dst = group * x + (a + o) % x;
+    } else {
+      if (!rs.h_phase2 || i >= uint64_t{y - 1} * x * per) return;
+      const unsigned o = static_cast<unsigned>(i / (uint64_t{x} * per)) + 1, k = static_cast<unsigned>(i / per % x);
+      group = (j + o) % y;
+      to = dst = group * x + a;
+      src = j * x + (a + k) % x;
+    }
+    ++i;
+    const ElementRange block = plan.block(dst);
+    if (g >= segments(block.size())) continue;  // a smaller block has fewer segments
+    const ElementRange seg = segment({0, block.size()}, g);
+    const uint32_t b = alloc_buffer();
+    for (uint64_t e = seg.begin; e < seg.end; ++e) {
+      const uint32_t bits = src == rank ? input_bits(cfg_.int32, rank, block.begin + e)
+                                        : rs.relay[(std::size_t{src % x} * y + group) * stride + e];
+      set(b, e - seg.begin, bits);
+    }
+    send(Meta{job, group, phase + 1, src, g}, rank, to, b, seg.size(), phase, t);
+    return;
+  }
+}
+
+// A phase-1 packet for another group: kept until phase 2 sends it on.
+void CollectiveEngine::h_relay(unsigned job, unsigned rank, const Meta& m, uint32_t buffer, uint64_t t) {
+  const CollectivePlan& plan = jobs_[job].plan;
+  RankState& rs = state_[job].ranks[rank];
+  const unsigned x = plan.a2a_group, y = plan.ranks() / x;
+  const uint64_t stride = plan.block(0).size();
+  const ElementRange seg = segment({0, plan.block(m.flow * x + rank % x).size()}, m.seg);
+  for (uint64_t e = seg.begin; e < seg.end; ++e)
+    rs.relay[(std::size_t{m.step % x} * y + m.flow) * stride + e] = get(buffer, e - seg.begin);
+  free_buffer(buffer);
+  h_phase1_received(job, rank, t);
+}
+
+void CollectiveEngine::h_phase1_received(unsigned job, unsigned rank, uint64_t t) {
+  RankState& rs = state_[job].ranks[rank];
+  if (rs.h_expected > 0 && ++rs.h_received < rs.h_expected) return;
+  rs.h_phase2 = true;
+  for (unsigned k = 0; k < kA2aAhead; ++k) h_send_next(job, rank, 1, t);
 }
 
 void CollectiveEngine::a2a_send_next(unsigned job, unsigned rank, unsigned lane, uint64_t t) {
   const CollectivePlan& plan = jobs_[job].plan;
+  if (plan.a2a_group > 0) {
+    h_send_next(job, rank, lane, t);
+    return;
+  }
   RankState& rs = state_[job].ranks[rank];
   const unsigned p = plan.ranks();
   while (rs.a2a_offset < p) {
@@ -548,6 +623,11 @@ void CollectiveEngine::on_flit(unsigned endpoint, unsigned lane, const Flit& f, 
   const uint64_t flits = a.index;  // the tail's index = body flits
   if (plan.op == CollectiveOp::AllToAll) {
     RankState& rs = state_[j].ranks[r];
+    if (plan.a2a_group > 0 && m.stage == 1 && m.flow != r / plan.a2a_group) {
+      h_relay(j, r, m, buffer, t);
+      return;
+    }
+    if (plan.a2a_group > 0 && m.stage == 1) h_phase1_received(j, r, t);
     const ElementRange mine = plan.block(r);
     const ElementRange seg = segment({0, mine.size()}, m.seg);
     if ((seg.size() + 3) / 4 != flits) note(jobs_[j].name + ": an all-to-all segment of the wrong length");

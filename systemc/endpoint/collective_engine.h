@@ -6,7 +6,11 @@
 // what arrives: a reduce-scatter step adds its own data to the received segment and sends the
 // sum on (the buffer that received it becomes the one that sends it, as a DMA engine would
 // reduce in place); an all-gather or chain step keeps the segment and forwards it. All-to-all
-// sends block d of its buffer to rank d, a few packets ahead per local port.
+// sends block d of its buffer to rank d, a few packets ahead per local port. A hierarchical
+// all-to-all (plan.a2a_group = x) does it in two phases, each on its dimension's lane: rank
+// (a, j) (a = r mod x, j = r div x) first sends its blocks for every rank (a', j') to its group
+// peer (a', j); once a rank has everything of its phase 1, it sends to each (a, j') of the other
+// groups the blocks its group holds for it, its own and those it keeps for its peers.
 //
 // Data. Rank r's input element i is ((7 r + i) mod 31) - 15, as fp32 (or int32). Sums of up
 // to 2^20 such values are exact in fp32, so every result is checked for equality, with no
@@ -147,6 +151,11 @@ class CollectiveEngine {
     // all-to-all: the next (destination offset, segment) to send, and receipts
     unsigned a2a_offset = 1;
     uint64_t a2a_seg = 0, a2a_received = 0, a2a_expected = 0;
+    // hierarchical all-to-all: the next send of each phase (a flat index), phase 1's receipts,
+    // and what this rank relays: [(source mod x) * groups + destination group] * block + e
+    uint64_t h_next[2] = {0, 0}, h_received = 0, h_expected = 0;
+    bool h_phase2 = false;
+    std::vector<uint32_t> relay;
   };
   struct JobState {
     std::vector<RankState> ranks;
@@ -195,6 +204,11 @@ class CollectiveEngine {
 
   void a2a_start(unsigned job, unsigned rank, uint64_t t);
   void a2a_send_next(unsigned job, unsigned rank, unsigned lane, uint64_t t);
+  /// Hierarchical all-to-all: the next packet of `phase` (0: within the group, on lane 0; 1:
+  /// across the groups, on lane 1), if any; the receipt of a phase-1 packet for another rank.
+  void h_send_next(unsigned job, unsigned rank, unsigned phase, uint64_t t);
+  void h_relay(unsigned job, unsigned rank, const Meta& m, uint32_t buffer, uint64_t t);
+  void h_phase1_received(unsigned job, unsigned rank, uint64_t t);
 
   void note(std::string msg);
 

@@ -40,8 +40,10 @@ nlohmann::ordered_json model_results(const SimConfig& cfg) {
     throw std::invalid_argument(cfg.source + ": hxsim model needs a collective section with algorithm hierarchical");
 
   const ScheduleRequest req = hierarchical_request(cfg);
-  const ChunkSchedule schedule = schedule_chunks(req);
-  const ScheduleTimeline tl = simulate_schedule(req, schedule);
+  // An all_to_all is two phases, no chunks (dim_schedule.h); the others are scheduled chunk by chunk.
+  const bool a2a = req.op == CollectiveOp::AllToAll;
+  const ChunkSchedule schedule = a2a ? ChunkSchedule{} : schedule_chunks(req);
+  const ScheduleTimeline tl = a2a ? hierarchical_all_to_all_time(req) : simulate_schedule(req, schedule);
 
   ordered_json j = model_document(cfg, "analytic", cfg.node_count());
   ordered_json config = j["config"];
@@ -72,10 +74,14 @@ nlohmann::ordered_json model_results(const SimConfig& cfg) {
   job["name"] = "job0";
   job["operation"] = collective_op_name(req.op);
   job["algorithm"] = "hierarchical";
-  job["scheduler"] = chunk_scheduler_name(req.scheduler);
-  job["intra"] = intra_dim_order_name(req.intra);
-  job["chunks"] = req.chunks;
-  if (req.scheduler == ChunkScheduler::Themis) {
+  if (a2a) {
+    job["formula"] = "Wang et al., Appendix D, Eq. 21 plus each phase's latency (dim_schedule.h)";
+  } else {
+    job["scheduler"] = chunk_scheduler_name(req.scheduler);
+    job["intra"] = intra_dim_order_name(req.intra);
+    job["chunks"] = req.chunks;
+  }
+  if (!a2a && req.scheduler == ChunkScheduler::Themis) {
     job["threshold"] = themis_threshold_name(req.threshold);
     job["baseline_fallbacks"] = schedule.fallbacks;
   }
@@ -134,10 +140,12 @@ std::string model_summary(const nlohmann::ordered_json& j) {
                 j["hxsim"]["config"].get<std::string>().c_str(), cfg["system"].get<std::string>().c_str(),
                 cfg["endpoints"].get<unsigned>());
   s += line;
-  std::snprintf(line, sizeof line, "  %s  %s by %s, %s + %s, %u chunks, %llu B each: %.2f us\n",
-                job["name"].get<std::string>().c_str(), job["operation"].get<std::string>().c_str(),
-                job["algorithm"].get<std::string>().c_str(), job["scheduler"].get<std::string>().c_str(),
-                job["intra"].get<std::string>().c_str(), job["chunks"].get<unsigned>(),
+  const std::string how = job.contains("chunks")
+                              ? job["scheduler"].get<std::string>() + " + " + job["intra"].get<std::string>() + ", " +
+                                    std::to_string(job["chunks"].get<unsigned>()) + " chunks"
+                              : "two phases";
+  std::snprintf(line, sizeof line, "  %s  %s by %s, %s, %llu B each: %.2f us\n", job["name"].get<std::string>().c_str(),
+                job["operation"].get<std::string>().c_str(), job["algorithm"].get<std::string>().c_str(), how.c_str(),
                 static_cast<unsigned long long>(job["message_bytes"].get<uint64_t>()), job["time_us"].get<double>());
   s += line;
   std::snprintf(line, sizeof line, "        algbw %.2f GB/s, busbw %.2f GB/s, %.1f%% of peak (%.1f GB/s)\n",

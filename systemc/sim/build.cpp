@@ -81,8 +81,12 @@ std::vector<CollectiveJob> collective_jobs(const SimConfig& cfg, std::vector<all
               "); the cycle model's NPU would hold the dimension back: raise router.clock or scale the bandwidths "
               "down (hxsim model takes the config as it is)");
       }
-      const ChunkSchedule schedule = schedule_chunks(req);
-      job.plan = hierarchical_plan(req, schedule, simulate_schedule(req, schedule), k.elements());
+      if (k.op == CollectiveOp::AllToAll) {
+        job.plan = hierarchical_all_to_all_plan(req.dims[0].size, req.dims[1].size, k.elements());
+      } else {
+        const ChunkSchedule schedule = schedule_chunks(req);
+        job.plan = hierarchical_plan(req, schedule, simulate_schedule(req, schedule), k.elements());
+      }
     } else {
       job.plan = make_collective_plan(k.op, k.algorithm, cfg.system_x(), cfg.system_y(), k.elements(), k.root);
     }
