@@ -10,7 +10,7 @@ NPROC       := $(shell nproc 2>/dev/null || echo 2)
 PYTHON      ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
 
 .DEFAULT_GOAL := help
-.PHONY: help deps configure build lint test test-long run bench table2 synth formal clean format format-check tidy docs fuzz
+.PHONY: help deps configure build lint test test-long test-asan run bench table2 synth formal clean format format-check tidy docs fuzz
 
 help:
 	@echo "hxsim make targets:"
@@ -36,6 +36,7 @@ help:
 	@echo "  make synth      yosys synthesis estimates into $(BUILD)/synth/ (scripts/synth.sh)"
 	@echo "  make fuzz       fuzz the config loaders for FUZZ_SECONDS (default 300) with libFuzzer, ASan and"
 	@echo "                  UBSan, from a seed corpus of configs/; build-fuzz/ (docs/reliability.md)"
+	@echo "  make test-asan  the test suite (but the long tests) under ASan and UBSan, in build-asan/"
 	@echo "  make formal     prove the RTL's assertions (yosys + ABC; scripts/formal.py, docs/formal.md):"
 	@echo "                  a table per property, $(BUILD)/formal/formal.json"
 	@echo "  make deps       install missing Debian packages and the OSU018 Liberty file"
@@ -139,6 +140,16 @@ fuzz:
 	@mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/findings
 	$(FUZZ_BUILD)/config_fuzz -fork=1 -ignore_timeouts=1 -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
 	  -dict=$(FUZZ_BUILD)/seeds.dict -artifact_prefix=$(FUZZ_BUILD)/findings/ $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/seeds
+
+# The test suite under ASan and UBSan (docs/reliability.md): a build tree of its own, the project's
+# own C++ instrumented (HX_SANITIZE), every test but the long ones. A leak, an invalid access or
+# undefined behaviour fails the test that ran into it.
+ASAN_BUILD ?= build-asan
+test-asan: deps
+	@test -f $(ASAN_BUILD)/CMakeCache.txt || cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHX_SANITIZE=ON
+	cmake --build $(ASAN_BUILD) -j$(NPROC)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --test-dir $(ASAN_BUILD) --output-on-failure -j$(NPROC) -LE long
 
 # Keep $(BUILD)/deps: it holds the extracted Liberty file.
 clean:

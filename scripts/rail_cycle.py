@@ -13,7 +13,7 @@ counterpart:
     (rail-only, hierarchical), computed here from the run's C_F and C_S.
 Writes build/rail/cycle.json and prints the markdown tables docs/rail.md shows.
 
-  python3 scripts/rail_cycle.py                 # 1 MiB, both sizes (about 6 minutes on one core)
+  python3 scripts/rail_cycle.py                 # 1 MiB, both sizes (about 8 minutes on one core)
   python3 scripts/rail_cycle.py --sizes n64_k8 --messages 1MiB,4MiB
 """
 import argparse
