@@ -123,6 +123,9 @@ void print_summary(const nlohmann::ordered_json& j, bool passed, const std::stri
   std::printf("hxsim run %s: %s (%llu endpoints, %llu switches), %s\n", j["hxsim"]["config"].get<std::string>().c_str(),
               cfg["system"].get<std::string>().c_str(), u64(cfg["endpoints"]), u64(cfg["switches"]),
               cfg["routing_summary"].get<std::string>().c_str());
+  if (cfg.contains("failed_links") && (!cfg["failed_links"].empty() || !cfg["failed_switches"].empty()))
+    std::printf("  faults   %zu links and %zu switches failed; routing avoids them\n", cfg["failed_links"].size(),
+                cfg["failed_switches"].size());
   if (j.contains("collective")) {
     for (const auto& job : j["collective"]["jobs"]) {
       const std::string grid = job.contains("grid") ? " (" + job["grid"].get<std::string>() + ")" : "";

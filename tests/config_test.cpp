@@ -120,7 +120,7 @@ TEST(ConfigFile, TopLevelMustBeAMap) {
   const ConfigError e = error_of("- 1\n- 2\n");
   EXPECT_CONFIG_ERROR(
       e, 1, 1, "",
-      "a map with keys name, description, topology, routing, router, links, switch, traffic, collective, rounds, run",
+      "a map with keys name, description, topology, routing, router, links, switch, traffic, collective, rounds, faults, run",
       "a list");
 }
 
@@ -140,7 +140,7 @@ TEST(ConfigKeys, UnknownTopLevelKeySuggestsClosest) {
   const ConfigError e = error_of(kBase + "routr:\n  vcs: 3\n");
   EXPECT_CONFIG_ERROR(
       e, 5, 1, "routr",
-      "one of name, description, topology, routing, router, links, switch, traffic, collective, rounds, run",
+      "one of name, description, topology, routing, router, links, switch, traffic, collective, rounds, faults, run",
       "'routr'");
   EXPECT_EQ(e.problem(), "unknown key");
   EXPECT_EQ(e.hint(), "did you mean 'router'?");
@@ -167,7 +167,7 @@ TEST(ConfigKeys, UnknownKeyAtTheWrongLevelNamesItsPlace) {
   const ConfigError e = error_of(kBase + "vcs: 3\n");
   EXPECT_CONFIG_ERROR(
       e, 5, 1, "vcs",
-      "one of name, description, topology, routing, router, links, switch, traffic, collective, rounds, run", "'vcs'");
+      "one of name, description, topology, routing, router, links, switch, traffic, collective, rounds, faults, run", "'vcs'");
   EXPECT_EQ(e.hint(), "did you mean 'router.vcs'?");
 }
 
@@ -1056,7 +1056,7 @@ TEST(ConfigShipped, DocsDescribeEveryKey) {
   ss << in.rdbuf();
   const std::string docs = ss.str();
   const auto keys = config_keys();
-  EXPECT_EQ(keys.size(), 82u);  // update docs/config.md when the schema changes
+  EXPECT_EQ(keys.size(), 85u);  // update docs/config.md when the schema changes
   for (const KeyInfo& k : keys)
     EXPECT_NE(docs.find("`" + k.path + "`"), std::string::npos) << k.path << " is not in docs/config.md";
 }

@@ -1,4 +1,5 @@
 #include "sim_config.h"
+#include "faults.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -250,6 +251,16 @@ void read_injection_rate(const Field& f, SimConfig& c, Given& g) {
   c.traffic.injection_rate = std::min(rate, 1.0);
   g.rate_is_bandwidth = true;
   g.rate_bps = bps;
+}
+
+const char* const kFaultLinksExpected =
+    "a list of failed links, each named by one end, 'SWITCH:PORT' (a switch of a two-level fat tree)";
+const char* const kFaultSwitchesExpected = "a list of failed switches of two-level fat trees, by name";
+
+std::vector<std::string> read_names(const Field& f, const char* expected) {
+  std::vector<std::string> names;
+  for (const Field& e : f.elements(expected)) names.push_back(e.text());
+  return names;
 }
 
 void read_hotspot_nodes(const Field& f, SimConfig& c) {
@@ -659,6 +670,14 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                              if (!(c.rounds.memory_bits > 0)) f.fail("a data size > 0");
                            }),
                   }),
+          // Failed links and switches (topology/faults.h, docs/reliability.md).
+          section("faults", P::Optional,
+                  {
+                      leaf("links", P::Optional, kFaultLinksExpected, "",
+                           [&c](const Field& f) { c.faults.links = read_names(f, kFaultLinksExpected); }),
+                      leaf("switches", P::Optional, kFaultSwitchesExpected, "",
+                           [&c](const Field& f) { c.faults.switches = read_names(f, kFaultSwitchesExpected); }),
+                  }),
           section("run", P::Defaulted,
                   {
                       duration_key("warmup", "1000 cycles", g.warmup, c.run.warmup_cycles, false),
@@ -712,6 +731,20 @@ void check_topology(const ConfigReader& reader, SimConfig& c) {
   if (reader.present("topology.dims") && topo.dimensions(c).empty())
     reader.field("topology.dims")
         .fail("no dims, since topology.kind is '" + c.topology.kind + "'", "remove it, or change topology.kind");
+}
+
+// Failed links and switches must name the netlist's tree switches and leave a path between every
+// two leaves of a tree: applied here to the netlist the run will build (topology/faults.h).
+void check_faults(const ConfigReader& reader, const SimConfig& c) {
+  if (c.faults.empty()) return;
+  NetworkDescription net = fabric_topology(c.topology.kind).network(c);
+  try {
+    apply_faults(net, c.faults);
+  } catch (const FaultError& e) {
+    const Field f = reader.field(e.key);
+    if (e.index < 0) f.fail_found(e.expected, e.found);
+    f.elements("a list")[static_cast<std::size_t>(e.index)].fail_found(e.expected, e.found);
+  }
 }
 
 // A hierarchical collective runs over the platform's dimensions (dim_schedule.h), one job on
@@ -920,6 +953,7 @@ SimConfig load(const std::function<void(ConfigReader&)>& parse, const std::strin
   c.rounds.enabled = reader.present("rounds");  // the kind's check reads it (clex: which model)
   check_topology(reader, c);
   check_collective(reader, c);
+  check_faults(reader, c);
   c.source = source;
   reader.default_name(c.name);
   derive(c, g, reader);
@@ -986,6 +1020,19 @@ run:
 )";
 }
 
+namespace {
+// faults.links and faults.switches, when the config has them, as YAML lists of quoted names.
+void add_fault_values(const SimConfig& c, std::vector<std::pair<std::string, std::string>>& v) {
+  const auto list = [](const std::vector<std::string>& names) {
+    std::string s;
+    for (const std::string& n : names) s += (s.empty() ? "'" : ", '") + n + "'";
+    return "[" + s + "]";
+  };
+  if (!c.faults.links.empty()) v.emplace_back("faults.links", list(c.faults.links));
+  if (!c.faults.switches.empty()) v.emplace_back("faults.switches", list(c.faults.switches));
+}
+}  // namespace
+
 std::vector<std::pair<std::string, std::string>> effective_values(const SimConfig& c) {
   const auto cycles = [](uint64_t n) { return std::to_string(n) + " cycles"; };
   const FabricTopology& topo = fabric_topology(c.topology.kind);
@@ -1038,6 +1085,7 @@ std::vector<std::pair<std::string, std::string>> effective_values(const SimConfi
       v.emplace_back("collective.jobs", "[" + jobs + "]");
       v.emplace_back("collective.only_job", k.only_job < 0 ? "all" : std::to_string(k.only_job));
     }
+    add_fault_values(c, v);
     v.emplace_back("run.watchdog", cycles(c.run.watchdog_cycles));
     v.emplace_back("run.seed", std::to_string(c.run.seed));
     return v;
@@ -1062,6 +1110,7 @@ std::vector<std::pair<std::string, std::string>> effective_values(const SimConfi
   v.emplace_back("traffic.message_packets", std::to_string(c.traffic.message_packets));
   v.emplace_back("traffic.include_self", c.traffic.include_self ? "true" : "false");
   v.emplace_back("traffic.source_queue", std::to_string(c.traffic.source_queue));
+  add_fault_values(c, v);
   v.emplace_back("run.warmup", cycles(c.run.warmup_cycles));
   v.emplace_back("run.measure", cycles(c.run.measure_cycles));
   v.emplace_back("run.drain", cycles(c.run.drain_cycles));

@@ -19,6 +19,7 @@
 #include "collective_plan.h"
 #include "config_reader.h"
 #include "dim_schedule.h"
+#include "fault_set.h"
 #include "node_grid.h"
 #include "router_straps.h"
 #include "units.h"
@@ -190,6 +191,9 @@ struct SimConfig {
     uint64_t elements() const { return message_bytes / 4; }
     unsigned segment_flits(unsigned flit_bits) const { return segment_bytes * 8 / flit_bits; }
   } collective;
+
+  /// Failed links and switches of the fabric (topology/faults.h): names in the netlist.
+  FaultSet faults;
 
   struct Run {
     uint64_t warmup_cycles = 0;

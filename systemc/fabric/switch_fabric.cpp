@@ -87,6 +87,7 @@ void SwitchFabric::build(const NetworkDescription& net, const Ports& ports) {
     sw[i] = switches_.back().get();
   }
   for (const LinkDescription& l : net.links) {
+    if (l.failed) continue;  // installed (in equipment_), broken: its ports stay unconnected
     const NodeDescription& a = net.nodes[l.a.node];
     const std::size_t lane = std::size_t{a.endpoint} * ports.lanes + l.a.port;  // an endpoint's link
     NetworkSwitch* b = sw[l.b.node];

@@ -8,6 +8,10 @@
 // output queue, among those whose output VC is free; ties broken round-robin); a spine sends it
 // down, deterministically, to the leaf of the terminal. Up/down routes have no cycles, so the
 // tree cannot deadlock by itself. A flit keeps its VC in the tree.
+//
+// Failed links (topology/faults.h): a leaf goes up only by a working link to a spine that still
+// reaches the destination's leaf (its up_reach table), and a spine with parallel links to a leaf
+// takes the working one the terminal picks, counting from the one it would pick without faults.
 #include "network_switch.h"
 #include "routing_function.h"
 
@@ -22,9 +26,9 @@ class UpDown : public RoutingFunction {
   RouteChoice route(const Flit& head, unsigned, unsigned vc, const NetworkSwitch& sw) override {
     const unsigned terminal = c_.addressing.terminal(head);
     if (c_.tree_place == RoutingContext::TreePlace::Leaf && terminal / c_.down != c_.index) {
-      return RouteChoice{pick_up_port(vc, sw), vc};
+      return RouteChoice{pick_up_port(vc, sw, terminal / c_.down), vc};
     }
-    const int o = down_port(terminal);
+    const int o = down_port(terminal, sw);
     if (o < 0 || !sw.connected(static_cast<unsigned>(o))) {
       sw.report("no port towards tree terminal " + std::to_string(terminal) + " for " +
                 Header::decode(c_.addressing.fmt, head.payload).to_string());
@@ -38,7 +42,7 @@ class UpDown : public RoutingFunction {
   }
 
  private:
-  int down_port(unsigned terminal) const {
+  int down_port(unsigned terminal, const NetworkSwitch& sw) const {
     switch (c_.tree_place) {
       case RoutingContext::TreePlace::Single: return static_cast<int>(terminal);
       case RoutingContext::TreePlace::Leaf: return static_cast<int>(terminal % c_.down);
@@ -52,19 +56,25 @@ class UpDown : public RoutingFunction {
         const unsigned last_g = (leaf + 1) * c_.up - 1;
         if (first_g > last_g) return -1;  // no link to that leaf (TreeShape rules this out)
         const unsigned first = first_g / s, count = (last_g - first_g) / s + 1;
-        return static_cast<int>(first + terminal % count);
+        for (unsigned k = 0; k < count; ++k) {
+          const unsigned o = first + (terminal + k) % count;
+          if (sw.connected(o)) return static_cast<int>(o);
+        }
+        return -1;  // every link to that leaf failed: the leaves' up_reach never sends a packet here
       }
     }
     return -1;
   }
 
-  // The least loaded up port: the most room downstream, counting what its queue still holds.
-  int pick_up_port(unsigned vc, const NetworkSwitch& sw) {
+  // The least loaded up port towards leaf `to`: the most room downstream, counting what its queue
+  // still holds; with faults, only the up ports whose spine still reaches that leaf.
+  int pick_up_port(unsigned vc, const NetworkSwitch& sw, unsigned to) {
+    const uint64_t reach = !c_.up_reach ? ~uint64_t{0} : to < c_.up_reach->size() ? (*c_.up_reach)[to] : 0;
     int best = -1;
     unsigned best_room = 0;
     for (unsigned i = 0; i < c_.up; ++i) {
-      const unsigned o = c_.down + (rr_up_ + i) % c_.up;
-      if (!sw.connected(o) || !sw.output_free(o, vc)) continue;
+      const unsigned j = (rr_up_ + i) % c_.up, o = c_.down + j;
+      if ((c_.up_reach && !(reach >> j & 1)) || !sw.connected(o) || !sw.output_free(o, vc)) continue;
       const unsigned room = sw.output_room(o, vc);
       if (room > best_room) {
         best_room = room;

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "fabric_topology.h"
+#include "faults.h"
 #include "netlist.h"
 
 namespace hx {
@@ -279,7 +280,9 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
       }
       ports.lanes = lanes;
     }
-    n.fabric->build(topo.network(cfg), ports);
+    NetworkDescription net = topo.network(cfg);
+    apply_faults(net, cfg.faults);  // checked when the config was read: cannot throw here
+    n.fabric->build(net, ports);
     SwitchFabric* fabric = n.fabric.get();
     acc->set_network_report([fabric] { return fabric->describe(40); });
   }

@@ -293,6 +293,9 @@ nlohmann::ordered_json Simulation::report(const RunRecord& r) {
   derived["endpoints"] = cfg_.node_count();
   derived["switches"] = n.fabric ? n.fabric->num_switches() : 0;
   derived["routing_summary"] = topo.routing_summary(cfg_);
+  // Failed links and switches (faults.*, topology/faults.h), as the config names them.
+  derived["failed_links"] = cfg_.faults.links;
+  derived["failed_switches"] = cfg_.faults.switches;
   if (n.fabric) {
     derived["accelerators"] = cfg_.node_count();
     derived["cables"] = n.fabric->num_cables();

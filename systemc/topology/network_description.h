@@ -71,6 +71,9 @@ struct LinkDescription {
   /// The cable's length in its builder's physical layout, metres; 0 where the builder has no
   /// layout (then the runs report no cable metres). Its latency already includes it.
   double length_m = 0;
+  /// Installed but broken (faults.links, topology/faults.h): counted as equipment, never built
+  /// into the cycle model, so the switches at its ends see an unconnected port.
+  bool failed = false;
 };
 
 /// What a plane costs: its switches and cables by medium (what cost::Equipment counts). The

@@ -55,6 +55,9 @@ struct RoutingContext {
   enum class TreePlace : uint8_t { Single, Leaf, Spine } tree_place = TreePlace::Single;
   unsigned index = 0;  ///< leaf, spine or Dragonfly router number
   unsigned down = 0, up = 0, spines = 0;
+  /// A leaf of a tree with failed links (topology/faults.h): per destination leaf, bit j set when
+  /// up port down + j works and its spine still reaches that leaf. Null: no faults, every up port.
+  std::shared_ptr<const std::vector<uint64_t>> up_reach;
   // dragonfly
   DragonflyPlan* plan = nullptr;
   unsigned group = 0;

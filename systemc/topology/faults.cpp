@@ -1,0 +1,127 @@
+#include "faults.h"
+
+#include <map>
+#include <set>
+
+namespace hx {
+
+namespace {
+
+using Kind = NodeDescription::Kind;
+using Place = RoutingContext::TreePlace;
+
+bool is_tree_switch(const NodeDescription& n) {
+  return n.kind == Kind::Switch && n.routing == "updown" && n.place.tree_place != Place::Single;
+}
+
+// "a switch of this netlist, such as a_leaf0, a_leaf1, ... (40 tree switches)"
+std::string switch_names(const NetworkDescription& net) {
+  std::string names;
+  unsigned count = 0;
+  for (const NodeDescription& n : net.nodes) {
+    if (!is_tree_switch(n)) continue;
+    if (count++ < 4) names += (names.empty() ? "" : ", ") + n.name;
+  }
+  if (count == 0) return "nothing: this network has no switches of a two-level fat tree, whose links may fail";
+  return "a switch of a two-level fat tree of this network, such as " + names + (count > 4 ? ", ..." : "") + " (" +
+         std::to_string(count) + " of them)";
+}
+
+}  // namespace
+
+void apply_faults(NetworkDescription& net, const FaultSet& faults) {
+  if (faults.empty()) return;
+  std::map<std::string, unsigned> node_of;
+  for (unsigned i = 0; i < net.nodes.size(); ++i) node_of[net.nodes[i].name] = i;
+  // The link at each switch port.
+  std::map<std::pair<unsigned, unsigned>, std::size_t> link_at;
+  for (std::size_t l = 0; l < net.links.size(); ++l) {
+    link_at[{net.links[l].a.node, net.links[l].a.port}] = l;
+    link_at[{net.links[l].b.node, net.links[l].b.port}] = l;
+  }
+  const auto find_switch = [&](const std::string& key, std::ptrdiff_t i, const std::string& name) {
+    const auto it = node_of.find(name);
+    if (it == node_of.end() || !is_tree_switch(net.nodes[it->second]))
+      throw FaultError(key, i, switch_names(net), "'" + name + "'");
+    return it->second;
+  };
+  // A link may fail if it joins two tree switches (see the header comment).
+  std::set<std::size_t> failed;
+  const auto fail = [&](const std::string& key, std::ptrdiff_t i, std::size_t l, const std::string& what) {
+    const LinkDescription& link = net.links[l];
+    if (!is_tree_switch(net.nodes[link.a.node]) || !is_tree_switch(net.nodes[link.b.node]))
+      throw FaultError(key, i,
+                       "a link between two switches of a fat tree (a board's or an endpoint's cable cannot fail: "
+                       "nothing routes around it)",
+                       what + ", which joins " + net.nodes[link.a.node].name + " and " + net.nodes[link.b.node].name);
+    return failed.insert(l).second;
+  };
+  for (std::size_t i = 0; i < faults.links.size(); ++i) {
+    const std::string& spec = faults.links[i];
+    const std::size_t colon = spec.rfind(':');
+    const auto idx = static_cast<std::ptrdiff_t>(i);
+    const std::string expected = "SWITCH:PORT, a link named by one of its ends";
+    if (colon == std::string::npos || colon + 1 == spec.size() ||
+        spec.find_first_not_of("0123456789", colon + 1) != std::string::npos || spec.size() - colon > 6)
+      throw FaultError("faults.links", idx, expected, "'" + spec + "'");
+    const unsigned sw = find_switch("faults.links", idx, spec.substr(0, colon));
+    const unsigned port = static_cast<unsigned>(std::stoul(spec.substr(colon + 1)));
+    const auto at = link_at.find({sw, port});
+    if (at == link_at.end())
+      throw FaultError("faults.links", idx,
+                       expected + ": " + net.nodes[sw].name + " has ports 0.." +
+                           std::to_string(net.nodes[sw].ports - 1) + ", not all of them linked",
+                       "'" + spec + "', a port with no link");
+    if (!fail("faults.links", idx, at->second, "'" + spec + "'"))
+      throw FaultError("faults.links", idx, "each link once", "'" + spec + "', a link already failed");
+  }
+  for (std::size_t i = 0; i < faults.switches.size(); ++i) {
+    const auto idx = static_cast<std::ptrdiff_t>(i);
+    const unsigned sw = find_switch("faults.switches", idx, faults.switches[i]);
+    for (unsigned p = 0; p < net.nodes[sw].ports; ++p) {
+      const auto at = link_at.find({sw, p});
+      if (at != link_at.end()) fail("faults.switches", idx, at->second, "'" + faults.switches[i] + "'");
+    }
+  }
+  for (std::size_t l : failed) net.links[l].failed = true;
+
+  // Each leaf's reach: for destination leaf d, the up ports whose link works and whose spine has a
+  // working link down to d. Trees are told apart by their spines: a leaf's spines are its tree's.
+  std::map<unsigned, std::set<unsigned>> spine_reaches;  // spine node -> leaf indices it reaches
+  std::map<unsigned, std::set<unsigned>> leaves_of;      // spine node -> every leaf node it was cabled to
+  for (const LinkDescription& l : net.links) {
+    const NodeDescription &a = net.nodes[l.a.node], &b = net.nodes[l.b.node];
+    if (!is_tree_switch(a) || !is_tree_switch(b) || a.place.tree_place != Place::Leaf) continue;
+    leaves_of[l.b.node].insert(l.a.node);
+    if (!l.failed) spine_reaches[l.b.node].insert(a.place.index);
+  }
+  for (unsigned leaf = 0; leaf < net.nodes.size(); ++leaf) {
+    NodeDescription& n = net.nodes[leaf];
+    if (!is_tree_switch(n) || n.place.tree_place != Place::Leaf) continue;
+    if (n.place.up > 64)
+      throw FaultError("faults", -1, "faults in trees whose leaves have at most 64 up ports (topology.tree.radix 128)",
+                       n.name + " with " + std::to_string(n.place.up));
+    std::set<unsigned> tree_leaves;  // this tree's leaf nodes
+    std::vector<uint64_t> reach;
+    for (unsigned j = 0; j < n.place.up; ++j) {
+      const auto at = link_at.find({leaf, n.place.down + j});
+      if (at == link_at.end()) continue;
+      const LinkDescription& l = net.links[at->second];
+      for (unsigned other : leaves_of[l.b.node]) tree_leaves.insert(other);
+      if (l.failed) continue;
+      for (unsigned d : spine_reaches[l.b.node]) {
+        if (reach.size() <= d) reach.resize(d + 1, 0);
+        reach[d] |= uint64_t{1} << j;
+      }
+    }
+    for (unsigned other : tree_leaves) {
+      const unsigned d = net.nodes[other].place.index;
+      if (other != leaf && (d >= reach.size() || reach[d] == 0))
+        throw FaultError("faults", -1, "faults that leave every two leaves of a tree a spine linked to both",
+                         "none between " + n.name + " and " + net.nodes[other].name);
+    }
+    n.place.up_reach = std::make_shared<const std::vector<uint64_t>>(std::move(reach));
+  }
+}
+
+}  // namespace hx

@@ -1,0 +1,47 @@
+// faults.h: failed links and switches (faults.links, faults.switches; docs/reliability.md), applied
+// to a netlist before the cycle model builds it.
+//
+// A failed link stays in the netlist, marked (LinkDescription::failed): it is installed equipment,
+// so the cost and the results count it, but SwitchFabric does not build it, and the switches at
+// its ends see an unconnected port. A failed switch fails every link it has.
+//
+// Routing around them is the routing function's job, from what it knows of its own switch and
+// from what apply_faults() tells it. Only up/down routing in fat trees (routing/tree.cpp) does so
+// here: a leaf sends a packet up only to a spine that still has a link down to the destination's
+// leaf (RoutingContext::up_reach), and a spine takes a working one of its parallel links down.
+// Only links between two tree switches may fail, so that every endpoint and board keeps its
+// cables: the boards' RTL routers do not route around a cable, and an endpoint has one. A fault
+// that leaves two leaves of a tree without a common working spine leaves no path between them: it
+// is refused, naming the two leaves, before the run starts.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "fault_set.h"
+#include "network_description.h"
+
+namespace hx {
+
+/// Why a fault cannot be applied: its key ("faults.links", "faults.switches"; "faults" for the set
+/// as a whole), its index in that list (none for the set), what was expected and what was found.
+struct FaultError : std::invalid_argument {
+  std::string key;
+  std::ptrdiff_t index = -1;
+  std::string expected, found;
+  FaultError(std::string k, std::ptrdiff_t i, std::string e, std::string f)
+      : std::invalid_argument(k + ": expected " + e + ", found " + f),
+        key(std::move(k)),
+        index(i),
+        expected(std::move(e)),
+        found(std::move(f)) {}
+};
+
+/// Marks the failed links of `net` and gives every leaf of a tree with one its up_reach table.
+/// Throws FaultError for a name the netlist does not have, a link that may not fail, a fault named
+/// twice, or faults that leave no path.
+void apply_faults(NetworkDescription& net, const FaultSet& faults);
+
+}  // namespace hx

@@ -1,0 +1,139 @@
+// faults_test.cpp: failed links and switches (topology/faults.h, routing/tree.cpp; issue 23
+// item 6): what apply_faults marks and tells the leaves, the config's errors, and through the
+// binary, traffic and a collective that route around the failed parts and verify.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "cli_support.h"
+#include "fabric_topology.h"
+#include "faults.h"
+#include "nlohmann/json.hpp"
+#include "sim_config.h"
+
+namespace hx {
+namespace {
+
+using nlohmann::json;
+
+// 32 endpoints in a two-level tree of radix 16: 4 leaves (ports 0-7 down, 8-15 up) and 2 spines
+// of 16 ports. Leaf l's up link j is link g = 8 l + j, to spine g mod 2, port g div 2: spine 0
+// reaches leaf 0 by its ports 0-3.
+const char* kTree = R"(topology:
+  kind: fat_tree
+  endpoints: 32
+  tree: {radix: 16, taper: 1}
+router: {clock: 1 GHz, vc_policy: any, vcs: 3}
+traffic: {pattern: uniform, injection_rate: 0.3, packet_length: 4}
+run: {warmup: 500 cycles, measure: 3000 cycles}
+)";
+const char* kSpine0ToLeaf0 = "faults:\n  links: [tree_spine0:0, tree_spine0:1, tree_spine0:2, 'tree_spine0:3']\n";
+
+unsigned node(const NetworkDescription& net, const std::string& name) {
+  for (unsigned i = 0; i < net.nodes.size(); ++i)
+    if (net.nodes[i].name == name) return i;
+  ADD_FAILURE() << name;
+  return 0;
+}
+
+TEST(FaultsNetlist, FailedLinksStayInstalledAndLeavesAvoidASpineThatLostTheirDestination) {
+  const SimConfig cfg = load_config_text(std::string(kTree) + kSpine0ToLeaf0, "tree.yaml");
+  NetworkDescription net = fabric_topology("fat_tree").network(cfg);
+  const std::size_t links = net.links.size();
+  apply_faults(net, cfg.faults);
+  EXPECT_EQ(net.links.size(), links);  // installed: the cost and the results count them
+  unsigned failed = 0;
+  for (const LinkDescription& l : net.links) failed += l.failed;
+  EXPECT_EQ(failed, 4u);
+  // Leaf 1's even up ports (8, 10, ...) go to spine 0, which no longer reaches leaf 0: towards
+  // leaf 0 only its odd ones; towards leaf 2, all eight.
+  const RoutingContext& leaf1 = net.nodes[node(net, "tree_leaf1")].place;
+  ASSERT_TRUE(leaf1.up_reach);
+  EXPECT_EQ((*leaf1.up_reach)[0], 0xAAu);
+  EXPECT_EQ((*leaf1.up_reach)[2], 0xFFu);
+  // Leaf 0 lost its links to spine 0: only spine 1, whatever the destination.
+  const RoutingContext& leaf0 = net.nodes[node(net, "tree_leaf0")].place;
+  EXPECT_EQ((*leaf0.up_reach)[3], 0xAAu);
+  // A failed spine fails all 16 of its links.
+  SimConfig spine = load_config_text(std::string(kTree) + "faults: {switches: [tree_spine1]}\n", "spine.yaml");
+  NetworkDescription net2 = fabric_topology("fat_tree").network(spine);
+  apply_faults(net2, spine.faults);
+  failed = 0;
+  for (const LinkDescription& l : net2.links) failed += l.failed;
+  EXPECT_EQ(failed, 16u);
+}
+
+TEST(FaultsConfig, NamesThatAreNoTreeLinkAndFaultsThatLeaveNoPathAreRefused) {
+  const auto error = [](const std::string& faults) {
+    try {
+      load_config_text(std::string(kTree) + faults, "bad.yaml");
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(error("faults: {links: [tree_leaf9:8]}\n")
+                .find("faults.links[0]: expected a switch of a two-level fat "
+                      "tree of this network, such as tree_leaf0"),
+            std::string::npos)
+      << error("faults: {links: [tree_leaf9:8]}\n");
+  EXPECT_NE(error("faults: {links: ['tree_leaf0:8x']}\n").find("expected SWITCH:PORT"), std::string::npos);
+  // An endpoint's cable: nothing routes around it.
+  EXPECT_NE(error("faults: {links: ['tree_leaf0:3']}\n").find("which joins node3 and tree_leaf0"), std::string::npos);
+  EXPECT_NE(
+      error("faults: {links: ['tree_leaf0:8', 'tree_spine0:0']}\n").find("faults.links[1]: expected each link once"),
+      std::string::npos);
+  // Leaf 0 without any up link: no path to the other leaves.
+  std::string all = "faults: {links: [";
+  for (unsigned p = 8; p < 16; ++p) all += (p > 8 ? ", " : "") + std::string("'tree_leaf0:") + std::to_string(p) + "'";
+  all += "]}\n";
+  EXPECT_NE(error(all).find("bad.yaml:8:9: faults: expected faults that leave every two leaves of a tree a spine "
+                            "linked to both, found none between tree_leaf0 and tree_leaf1"),
+            std::string::npos)
+      << error(all);
+  // Where no tree has two levels, nothing may fail.
+  const std::string single = std::string(kTree).replace(std::string(kTree).find("radix: 16"), 9, "radix: 64");
+  try {
+    load_config_text(single + "faults: {switches: [tree_sw]}\n", "single.yaml");
+    ADD_FAILURE() << "a single-switch tree has no links that may fail";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("no switches of a two-level fat tree"), std::string::npos) << e.what();
+  }
+}
+
+json run(const std::string& name, const std::string& args) {
+  const std::filesystem::path out = test::scratch_dir("faults") / (name + ".json");
+  const test::CliResult r = test::hxsim("run " + args + " --quiet --out '" + out.string() + "'", HX_SOURCE_DIR);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream in(out);
+  return json::parse(in);
+}
+
+// Uniform traffic on the tree whose spine 0 lost leaf 0: every packet arrives, and the results
+// name the failed links.
+TEST(FaultsRun, TrafficRoutesAroundFailedLinks) {
+  const std::filesystem::path cfg = test::scratch_dir("faults_cfg") / "tree.yaml";
+  std::ofstream(cfg) << kTree << kSpine0ToLeaf0;
+  const json r = run("tree", "'" + cfg.string() + "'");
+  EXPECT_TRUE(r["checks"]["passed"].get<bool>()) << r["check_details"].dump(1);
+  EXPECT_EQ(r["checks"]["delivered"], r["checks"]["injected"]);
+  EXPECT_EQ(r["config"]["failed_links"].size(), 4u);
+  EXPECT_EQ(r["config"]["network"]["aoc_cables"], 32);  // installed, failed or not
+}
+
+// A HammingMesh whose row and column trees have two levels (radix 4), with one global link and
+// then one spine failed: the allreduce completes and every element is right.
+TEST(FaultsRun, HammingMeshAllreduceCompletesWithAFailedGlobalLinkOrSpine) {
+  for (const char* fault : {"faults.links=[row0_line0_leaf0:2]", "faults.switches=[col1_line0_spine0]"}) {
+    const json r = run("hx", std::string("configs/hx2mesh_4x4_allreduce.yaml --set topology.tree.radix=4 --set "
+                                         "collective.message=256KiB --set '") +
+                                 fault + "'");
+    EXPECT_TRUE(r["checks"]["passed"].get<bool>()) << fault << r["check_details"].dump(1);
+    const json& job = r["collective"]["jobs"][0];
+    EXPECT_TRUE(job["complete"].get<bool>()) << fault;
+    EXPECT_EQ(job["wrong_elements"], 0) << fault;
+  }
+}
+
+}  // namespace
+}  // namespace hx
