@@ -60,6 +60,9 @@ INSTANTIATE_TEST_SUITE_P(
              "--set topology.dragonfly.a=4 --set topology.dragonfly.p=2 --set topology.dragonfly.h=2 "
              "--set topology.dragonfly.groups=9 --set 'collective.message=576 KiB'"},
         Case{"hx2mesh_4x4_hamiltonian", "hx2mesh_4x4_allreduce.yaml", "--set 'collective.message=2 MiB'"},
+        // 1x1 boards: each ring direction enters a board by a cable of its own (TreeAddressing).
+        Case{"hyperx_8x8_hamiltonian", "table2/hyperx_32x32_allreduce.yaml",
+             "--set topology.global=8x8 --set 'collective.message=1 MiB'"},
         Case{"torus_8x8_torus2d", "table2/torus_32x32_allreduce.yaml",
              "--set topology.global=4x4 --set collective.algorithm=torus2d --set 'collective.message=512 KiB'"}),
     [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });

@@ -126,6 +126,7 @@ class HammingMeshTopology : public FabricTopology {
     addr.lines = lines;
     addr.board_x = a;
     addr.board_y = b;
+    addr.positions = positions;
     addr.fmt.payload_width = cfg.router.flit_width_bits;
     const std::vector<PortRef> terminal = add_fat_tree(
         net, cfg, prefix + (rows ? "row" : "col") + std::to_string(board_rc) + "_line" + std::to_string(first_line),

@@ -24,6 +24,15 @@ struct DimLayout;
 /// A tree of one line per tree takes every packet in on its own line; a tree spanning a whole
 /// board row (column) takes it in on the destination node's row (column).
 ///
+/// A board one accelerator wide along the tree (a HyperX's 1x1 boards) has no nearer edge: both
+/// cables lead to the one accelerator. There the side is the one the packet comes from, along the
+/// tree's ring of `positions` boards: a source at most half way round behind the destination (at
+/// a lower position, or wrapping round) enters on the W (S) cable, any other on the E (N) cable.
+/// So the two directions of a ring of boards, as the bidirectional ring and the Hamiltonian
+/// cycles send, each have a cable into every board. (Always side 1, as before, put both into one
+/// cable and halved an allreduce on the HyperX: docs/table2.md.) With two boards, both neighbours
+/// are the same board and every packet takes the W (S) cable.
+///
 /// A fat-tree system's tree (`endpoints`) has one terminal per endpoint: endpoint n is addressed
 /// as board (n mod 256, n div 256) in the header's 8-bit board fields. Tori and Dragonflies
 /// address endpoints the same way.
@@ -33,6 +42,7 @@ struct TreeAddressing {
   bool rows = true;        ///< a row tree (E/W edges) or a column tree (N/S edges)
   unsigned lines = 1;      ///< lines of accelerators the tree serves
   unsigned board_x = 1, board_y = 1;
+  unsigned positions = 1;  ///< boards along the tree (a row tree's global_x, a column tree's global_y)
   FlitFormat fmt;
 
   unsigned terminal(const Flit& head) const {
@@ -40,8 +50,12 @@ struct TreeAddressing {
     if (endpoints) return h.dst_board_y * kEndpointsPerBoardRow + h.dst_board_x;
     const unsigned pos = rows ? h.dst_board_x : h.dst_board_y;
     const unsigned line = lines > 1 ? (rows ? h.dst_node_y : h.dst_node_x) : 0;
-    const unsigned along = rows ? h.dst_node_x : h.dst_node_y;
-    const unsigned side = 2 * along < (rows ? board_x : board_y) - 1 ? 0 : 1;
+    const unsigned along = rows ? h.dst_node_x : h.dst_node_y, width = rows ? board_x : board_y;
+    unsigned side = 2 * along < width - 1 ? 0 : 1;
+    if (width == 1) {
+      const unsigned behind = (pos + positions - (rows ? h.src_board_x : h.src_board_y)) % positions;
+      side = 2 * behind <= positions ? 0 : 1;
+    }
     return (pos * lines + line) * 2 + side;
   }
 };
