@@ -10,7 +10,7 @@ NPROC       := $(shell nproc 2>/dev/null || echo 2)
 PYTHON      ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
 
 .DEFAULT_GOAL := help
-.PHONY: help deps configure build lint test test-long test-asan run bench table2 synth formal clean format format-check tidy docs fuzz
+.PHONY: help deps configure build lint test test-long test-asan test-slurm run bench table2 synth formal clean format format-check tidy docs fuzz
 
 help:
 	@echo "hxsim make targets:"
@@ -37,6 +37,7 @@ help:
 	@echo "  make fuzz       fuzz the config loaders for FUZZ_SECONDS (default 300) with libFuzzer, ASan and"
 	@echo "                  UBSan, from a seed corpus of configs/; build-fuzz/ (docs/reliability.md)"
 	@echo "  make test-asan  the test suite (but the long tests) under ASan and UBSan, in build-asan/"
+	@echo "  make test-slurm hxsim sweep's Slurm backend on a one-node Slurm started here (root)"
 	@echo "  make formal     prove the RTL's assertions (yosys + ABC; scripts/formal.py, docs/formal.md):"
 	@echo "                  a table per property, $(BUILD)/formal/formal.json"
 	@echo "  make deps       install missing Debian packages and the OSU018 Liberty file"
@@ -150,6 +151,12 @@ test-asan: deps
 	cmake --build $(ASAN_BUILD) -j$(NPROC)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --test-dir $(ASAN_BUILD) --output-on-failure -j$(NPROC) -LE long
+
+# hxsim sweep's Slurm backend on a one-node Slurm started and stopped here (scripts/test_slurm.sh;
+# root only, else it says it is skipped).
+test-slurm: configure
+	cmake --build $(BUILD) -j$(NPROC) --target hxsim
+	bash scripts/test_slurm.sh $(BUILD)/hxsim
 
 # Keep $(BUILD)/deps: it holds the extracted Liberty file.
 clean:

@@ -4,6 +4,7 @@
 #   scripts/setup-deps.sh          what building, testing and benchmarking need
 #   scripts/setup-deps.sh --dev    and the developer tools of `make format` and `make tidy`
 #   scripts/setup-deps.sh --fuzz   and clang-14 with libFuzzer for `make fuzz`
+#   scripts/setup-deps.sh --slurm  and Slurm with munge for `make test-slurm` (hxsim sweep --backend slurm)
 #
 # - Debian packages: each is checked with dpkg-query; only if one is missing does this run
 #   `apt-get update` (once) and `apt-get install` of the missing ones.
@@ -25,6 +26,8 @@ if [[ "${1:-}" == "--dev" ]]; then
   PACKAGES+=(clang-format clang-tidy)
 elif [[ "${1:-}" == "--fuzz" ]]; then   # make fuzz: clang-14 with libFuzzer and the sanitizers' runtimes
   PACKAGES+=(clang-14 libclang-rt-14-dev)
+elif [[ "${1:-}" == "--slurm" ]]; then  # make test-slurm: a one-node Slurm on this machine
+  PACKAGES+=(slurm-wlm munge)
 fi
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

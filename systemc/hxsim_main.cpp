@@ -44,6 +44,7 @@
 #include "model_cache.h"
 #include "network_cost.h"
 #include "network_models.h"
+#include "sweep.h"
 #include "topology_builder.h"
 
 namespace {
@@ -358,6 +359,21 @@ int main(int argc, char* argv[]) {
   return sc_core::sc_elab_and_sim(argc, argv);
 }
 
+// This executable, for the processes a sweep starts.
+std::string self_path() {
+  std::error_code ec;
+  const std::filesystem::path p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("hxsim") : p.string();
+}
+
+int cmd_sweep(const std::string& what, const std::string& file, const std::string& dir, std::size_t point,
+              const hx::sweep::Options& o) {
+  if (what == "collect") return hx::sweep::collect(dir, o.quiet);
+  if (what == "point") return hx::sweep::run_point(dir, point, o.hxsim);
+  if (file.empty()) throw UsageError("hxsim sweep: give a sweep file (SWEEP.yaml), or collect DIR");
+  return hx::sweep::run(hx::sweep::load_sweep(file), o);
+}
+
 int sc_main(int argc, char* argv[]) {
   // No "simulation stopped by user" note: the run control stops the kernel on purpose at the
   // end of every run.
@@ -423,6 +439,26 @@ int sc_main(int argc, char* argv[]) {
   plot->add_option("RESULTS", plot_inputs, "hxsim result JSON files")->required();
   plot->add_option("--out", out, "directory for the PNGs (default: the first result's)");
 
+  // `hxsim sweep SWEEP.yaml`, `hxsim sweep collect DIR`, `hxsim sweep point DIR I` (sweep/sweep.h).
+  std::string backend = "local", sweep_dir;
+  unsigned jobs = 0;
+  std::size_t point = 0;
+  bool no_wait = false;
+  CLI::App* sweep = app.add_subcommand("sweep", "run a base config over axes of --set values (docs/sweeps.md)");
+  sweep->add_option("SWEEP", path, "YAML sweep file");
+  sweep->add_option("--out", out, "directory of the sweep (default: build/sweep/NAME)");
+  sweep->add_option("--backend", backend, "local (a process pool) or slurm (a job array)")
+      ->check(CLI::IsMember({"local", "slurm"}));
+  sweep->add_option("-j,--jobs", jobs, "local: points at once (default: the cores)");
+  sweep->add_flag("--no-wait", no_wait, "slurm: submit and return");
+  sweep->add_flag("--quiet", quiet, "no progress lines");
+  CLI::App* collect = sweep->add_subcommand("collect", "merge a sweep's results into sweep.csv, sweep_results.json");
+  collect->add_option("DIR", sweep_dir, "the sweep's directory")->required();
+  collect->add_flag("--quiet", quiet, "no summary");
+  CLI::App* sweep_point = sweep->add_subcommand("point", "run one point of a sweep (what a Slurm task runs)");
+  sweep_point->add_option("DIR", sweep_dir, "the sweep's directory")->required();
+  sweep_point->add_option("I", point, "the point's index")->required();
+
   CLI::App* list = app.add_subcommand("list", "the registered topologies, routing functions, collectives, traffic");
   CLI::App* reference =
       app.add_subcommand("config-reference", "every config key of every model, as Markdown (docs/config-reference.md)");
@@ -452,6 +488,11 @@ int sc_main(int argc, char* argv[]) {
     if (*cost) return cmd_cost(path, sets, out, quiet);
     if (*alloc) return cmd_alloc(path, sets, out, quiet);
     if (*model) return cmd_model(path, sets, out, quiet);
+    if (*sweep)
+      return cmd_sweep(*collect       ? "collect"
+                       : *sweep_point ? "point"
+                                      : "run",
+                       path, sweep_dir, point, {out, backend, jobs, !no_wait, quiet, self_path()});
     return cmd_run(req, seed, out, window, fault, quiet);
   } catch (const hx::ConfigError& e) {
     std::fprintf(stderr, "hxsim: %s\n", e.what());
