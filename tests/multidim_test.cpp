@@ -174,7 +174,10 @@ TEST(MultidimConfig, BadDimensionsAndSchedulesNameTheKey) {
   expect_config_error(ok_platform + "collective: {operation: allreduce, algorithm: ring, message: 1 MiB, chunks: 4}\n",
                       "collective.chunks", "unless collective.algorithm is hierarchical");
   expect_config_error(ok_platform + "collective: {operation: broadcast, algorithm: hierarchical, message: 1 MiB}\n",
-                      "collective.operation", "allreduce, reduce_scatter or all_gather");
+                      "collective.operation", "allreduce, reduce_scatter, all_gather or all_to_all");
+  // A hierarchical all-to-all runs on two dimensions (ok_platform has one).
+  expect_config_error(ok_platform + "collective: {operation: all_to_all, algorithm: hierarchical, message: 1 MiB}\n",
+                      "topology.dims", "two dimensions for a hierarchical all_to_all");
   // Another kind has no dimensions: neither the key nor the algorithm.
   expect_config_error(
       "topology:\n  kind: torus\n  board: 2x2\n  global: 2x2\n  dims: [{size: 2, kind: ring, bandwidth: "
