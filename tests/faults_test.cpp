@@ -73,8 +73,8 @@ TEST(FaultsConfig, NamesThatAreNoTreeLinkAndFaultsThatLeaveNoPathAreRefused) {
     return std::string("no error");
   };
   EXPECT_NE(error("faults: {links: [tree_leaf9:8]}\n")
-                .find("faults.links[0]: expected a switch of a two-level fat "
-                      "tree of this network, such as tree_leaf0"),
+                .find("faults.links[0]: expected a switch of a two-level fat tree or an NVSwitch plane of this "
+                      "network, such as tree_leaf0"),
             std::string::npos)
       << error("faults: {links: [tree_leaf9:8]}\n");
   EXPECT_NE(error("faults: {links: ['tree_leaf0:8x']}\n").find("expected SWITCH:PORT"), std::string::npos);
@@ -133,6 +133,41 @@ TEST(FaultsRun, HammingMeshAllreduceCompletesWithAFailedGlobalLinkOrSpine) {
     EXPECT_TRUE(job["complete"].get<bool>()) << fault;
     EXPECT_EQ(job["wrong_elements"], 0) << fault;
   }
+}
+
+// The NVSwitch-like fabric (nvswitch/nv_topology.h): a trunk or spine that lost a link is taken
+// out of its plane's routes, multicast trees and homes. One failed DGX-2 trunk, then a failed
+// spine of the 128-GPU tree: push and pull allreduces complete and every element is right.
+TEST(FaultsRun, NvSwitchAllreducesRouteAroundAFailedTrunkOrSpine) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"dgx2_push.yaml", "faults.links=[switch0:8]"},
+      {"dgx2_pull.yaml", "faults.links=[switch0:8, switch1:12]"},
+      {"fat_tree128_push.yaml", "faults.switches=[switch16]"},  // plane 0's first spine
+  };
+  for (const auto& [config, fault] : cases) {
+    const json r =
+        run("nv", std::string("configs/") + config + " --set 'collective.message=256 KiB' --set '" + fault + "'");
+    EXPECT_TRUE(r["checks"]["passed"].get<bool>()) << config << " " << fault;
+    const json& job = r["collective"]["jobs"][0];
+    EXPECT_TRUE(job["complete"].get<bool>()) << config;
+    EXPECT_EQ(job["wrong_elements"], 0) << config;
+    EXPECT_FALSE(r["config"]["failed_links"].empty() && r["config"]["failed_switches"].empty());
+  }
+}
+
+TEST(FaultsRun, NvSwitchFaultsThatLeaveAPlaneNoTrunkOrCutAGpuAreRefused) {
+  std::string all = "faults.links=[";
+  for (unsigned p = 8; p < 16; ++p) all += (p > 8 ? "," : "") + std::string("switch0:") + std::to_string(p);
+  all += "]";
+  const test::CliResult r = test::hxsim("run configs/dgx2_push.yaml --set '" + all + "'", HX_SOURCE_DIR);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("faults: expected faults that leave every plane a working trunk or spine, found none in "
+                          "plane 0 (switches 0..1)"),
+            std::string::npos)
+      << r.output;
+  const test::CliResult gpu = test::hxsim("run configs/dgx2_push.yaml --set 'faults.links=[switch0:3]'", HX_SOURCE_DIR);
+  EXPECT_EQ(gpu.exit_code, 2) << gpu.output;
+  EXPECT_NE(gpu.output.find("which joins gpu3 and switch0"), std::string::npos) << gpu.output;
 }
 
 }  // namespace

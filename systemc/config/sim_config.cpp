@@ -253,16 +253,6 @@ void read_injection_rate(const Field& f, SimConfig& c, Given& g) {
   g.rate_bps = bps;
 }
 
-const char* const kFaultLinksExpected =
-    "a list of failed links, each named by one end, 'SWITCH:PORT' (a switch of a two-level fat tree)";
-const char* const kFaultSwitchesExpected = "a list of failed switches of two-level fat trees, by name";
-
-std::vector<std::string> read_names(const Field& f, const char* expected) {
-  std::vector<std::string> names;
-  for (const Field& e : f.elements(expected)) names.push_back(e.text());
-  return names;
-}
-
 void read_hotspot_nodes(const Field& f, SimConfig& c) {
   const char* const expected = "a non-empty list of node indices such as [0, 5]";
   const std::vector<Field> nodes = f.elements(expected);
@@ -671,13 +661,7 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                            }),
                   }),
           // Failed links and switches (topology/faults.h, docs/reliability.md).
-          section("faults", P::Optional,
-                  {
-                      leaf("links", P::Optional, kFaultLinksExpected, "",
-                           [&c](const Field& f) { c.faults.links = read_names(f, kFaultLinksExpected); }),
-                      leaf("switches", P::Optional, kFaultSwitchesExpected, "",
-                           [&c](const Field& f) { c.faults.switches = read_names(f, kFaultSwitchesExpected); }),
-                  }),
+          fault_keys(c.faults),
           section("run", P::Defaulted,
                   {
                       duration_key("warmup", "1000 cycles", g.warmup, c.run.warmup_cycles, false),

@@ -1,3 +1,4 @@
+#include "faults.h"
 #include "nv_config.h"
 
 #include <algorithm>
@@ -217,6 +218,8 @@ KeySpec schema(NvConfig& c) {
                       leaf("message", P::Required, "a data size per GPU, a multiple of 128 B in [128 B, 1 GiB]", "",
                            [&c](const Field& f) { c.message_bytes = message_size(f); }),
                   }),
+          // Failed links and switches (topology/faults.h, docs/reliability.md).
+          fault_keys(c.faults),
           section("run", P::Defaulted,
                   {
                       leaf("seed", P::Defaulted, "an integer in 0..2^63", "1",
@@ -262,6 +265,16 @@ NvConfig load(const std::function<void(ConfigReader&)>& parse, const std::string
   // (docs/results/2026-11-24-nvswitch-in-network-reduction.md, "Switch buffers").
   const unsigned round_trip = c.switch_latency + 2 * c.link_latency + 2 * 9;
   c.input_buffer = c.buffer_bytes != 0 ? c.buffer_bytes / 16 : std::max(round_trip, kDefaultBufferBytes / 16);
+  // Failed links: names of this netlist, and a trunk or spine left in every plane.
+  if (!c.faults.empty()) {
+    try {
+      const NvTopology topo(nv_system_builder(c.kind), c.network());
+    } catch (const FaultError& e) {
+      const Field f = reader.field(e.key);
+      if (e.index < 0) f.fail_found(e.expected, e.found);
+      f.elements("a list")[static_cast<std::size_t>(e.index)].fail_found(e.expected, e.found);
+    }
+  }
   return c;
 }
 }  // namespace
@@ -276,6 +289,12 @@ std::vector<std::string> NvConfig::derivations() const {
               " cycles (at least 1)",
           "switch buffer per VC and port: " + std::to_string(input_buffer) +
               " flits = " + std::to_string(input_buffer * 16) + " B"};
+}
+
+NetworkDescription NvConfig::network() const {
+  NetworkDescription net = nv_system_builder(kind).network(network_params());
+  apply_faults(net, faults);
+  return net;
 }
 
 double NvConfig::payload_peak_bytes_per_s() const { return links * (link_bandwidth / 8) * 128.0 / 160.0; }

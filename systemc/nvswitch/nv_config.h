@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "config_reader.h"
+#include "fault_set.h"
 #include "link_rate.h"
 #include "nv_gpu.h"
 #include "nv_switch.h"
@@ -58,6 +59,11 @@ struct NvConfig {
   /// What the system's netlist takes from the config (NvSystemBuilder::network): every link
   /// link_latency cycles; the rates from the bandwidths by link_rate.h, the GPU links at the
   /// clock's own (1 flit per cycle), the switch-to-switch links at trunk_link_rate().
+  /// Failed trunk and spine links and switches (faults.*, topology/faults.h).
+  FaultSet faults;
+  /// The system's netlist, its failed links marked: what NvTopology and the results are built of.
+  NetworkDescription network() const;
+
   NvNetworkParams network_params() const {
     const LinkRate gpu_rate = LinkRate::from_bandwidth(link_bandwidth, link_bandwidth);
     return {groups, links, routing, link_latency, gpu_rate, trunk_link_rate()};

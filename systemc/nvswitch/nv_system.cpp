@@ -43,7 +43,7 @@ GpuParams gpu_params(const NvConfig& c) {
 NvSystem::NvSystem(sc_core::sc_module_name name, const NvConfig& cfg, bool traced)
     : sc_core::sc_module(name),
       cfg_(cfg),
-      topo_(nv_system_builder(cfg.kind), nv_system_builder(cfg.kind).network(cfg.network_params())),
+      topo_(nv_system_builder(cfg.kind), cfg.network()),
       routing_(make_nv_routing(cfg.routing, topo_)),
       clock_("clk", sc_core::sc_time(1e12 / cfg.clock_hz, sc_core::SC_PS)) {
   SwitchParams sp;
@@ -273,6 +273,9 @@ nlohmann::ordered_json nv_results(const NvConfig& c, const NvTopology& topo, con
   cfg["switches"] = topo.switches();
   cfg["network"] = nv_network_json(topo);
   cfg["routing_summary"] = "routing and multicast (MCR) tables";
+  // Failed links and switches (faults.*): the tables route around them.
+  cfg["failed_links"] = c.faults.links;
+  cfg["failed_switches"] = c.faults.switches;
   cfg["links_per_gpu"] = topo.links();
   cfg["link_bandwidth_GBps"] = c.link_bandwidth / 8e9;
   cfg["trunk_bandwidth_GBps"] = c.trunk_bandwidth / 8e9;

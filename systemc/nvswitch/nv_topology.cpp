@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "faults.h"
 #include "nv_routing.h"
 #include "nv_system_builder.h"
 
@@ -32,6 +33,7 @@ NvTopology::NvTopology(const NvSystemBuilder& builder, NetworkDescription net)
   const auto is_gpu = [this](PortRef r) { return net_.nodes[r.node].kind == NodeDescription::Kind::Endpoint; };
   for (unsigned l = 0; l < net_.links.size(); ++l) {
     const LinkDescription& link = net_.links[l];
+    if (link.failed) continue;  // the switches see an unconnected port
     if (is_gpu(link.a)) {
       // The routes find GPU g's link j at port gpu_port(g) of gpu_switch(g, j): the wiring must agree.
       const unsigned g = net_.nodes[link.a.node].endpoint, sw = switch_of[link.b.node];
@@ -44,6 +46,30 @@ NvTopology::NvTopology(const NvSystemBuilder& builder, NetworkDescription net)
       peers_[a][link.a.port] = {PortPeer::Kind::Switch, b, link.b.port, l};
       peers_[b][link.b.port] = {PortPeer::Kind::Switch, a, link.a.port, l};
     }
+  }
+
+  // The working trunks or spines of each plane: a DGX-2 trunk k with its link, a spine with a link
+  // to every leaf. Lines of a failed choice take the next working one; homes leave failed spines.
+  up_map_.resize(std::size_t{links_} * kUpPorts);
+  home_switches_.assign(links_, {});
+  for (unsigned j = 0; j < links_; ++j) {
+    std::vector<bool> works(kUpPorts, true);
+    for (unsigned k = 0; k < kUpPorts; ++k)
+      for (unsigned g = 0; g < groups_; ++g)
+        if (peers_[leaf(j, g)][kDownPorts + k].kind != PortPeer::Kind::Switch) works[k] = false;
+    unsigned working = 0;
+    for (unsigned k = 0; k < kUpPorts; ++k) working += works[k];
+    if (working == 0 && groups_ > 1)
+      throw FaultError("faults", -1, "faults that leave every plane a working trunk or spine",
+                       "none in plane " + std::to_string(j) + " (switches " + std::to_string(leaf(j, 0)) + ".." +
+                           std::to_string(leaf(j, 0) + switches_per_plane() - 1) + ")");
+    for (unsigned k = 0; k < kUpPorts; ++k) {
+      unsigned e = k;
+      while (!works[e] && working > 0) e = (e + 1) % kUpPorts;
+      up_map_[j * kUpPorts + k] = e;
+    }
+    for (unsigned s = 0; s < switches_per_plane(); ++s)
+      if (s < groups_ || works[s - groups_]) home_switches_[j].push_back(j * switches_per_plane() + s);
   }
 
   // The all-GPU multicast per switch, entry port and up choice (the line only matters through
@@ -91,9 +117,9 @@ unsigned NvTopology::route_to_switch(unsigned sw, unsigned target, uint64_t line
 }
 
 NvTopology::Home NvTopology::home_of_line(uint64_t line) const {
-  const unsigned j = plane_of_line(line);
-  const unsigned slot = static_cast<unsigned>((line / links_) % (switches_per_plane() * kPorts));
-  return {j * switches_per_plane() + slot / kPorts, slot % kPorts};
+  const std::vector<unsigned>& homes = home_switches_[plane_of_line(line)];
+  const unsigned slot = static_cast<unsigned>((line / links_) % (homes.size() * kPorts));
+  return {homes[slot / kPorts], slot % kPorts};
 }
 
 NvTopology::Fanout NvTopology::multicast(unsigned sw, int in, uint64_t line, int exclude) const {

@@ -42,8 +42,9 @@ class NvTopology {
   static constexpr unsigned kUpPorts = kNvLeafUpPorts;      // ports 8..15: up or across
 
   /// The system of netlist `net`, which `builder` made (NvSystemBuilder::network): the switch
-  /// ports' peers are its links. Throws std::logic_error if a GPU link is not where the routes
-  /// expect it (gpu_switch, gpu_port).
+  /// ports' peers are its links, but those marked failed (topology/faults.h). Throws
+  /// std::logic_error if a GPU link is not where the routes expect it (gpu_switch, gpu_port),
+  /// and FaultError if failed links leave a plane of several groups no working trunk or spine.
   NvTopology(const NvSystemBuilder& builder, NetworkDescription net);
   /// The system `builder` makes of `groups` leaf groups of 8 GPUs (within the builder's sizes)
   /// and `links` GPU links = planes, with links of 1 cycle and 1 flit per cycle and switches of
@@ -71,9 +72,11 @@ class NvTopology {
   /// one after every round of the p owners (home_gpu), so that each GPU's lines use every trunk.
   /// Without the shift GPU g's lines all crossed trunk g mod 8, and a trunk's congestion slowed
   /// one GPU's pull waves only: that GPU fell behind and set the allreduce's time.
+  /// With failed links (faults.*, topology/faults.h), a trunk or spine that lost one is out of
+  /// its plane's routes: its lines take the next working one (up_map_).
   unsigned up_of_line(uint64_t line) const {
     const uint64_t group = line / links_;
-    return static_cast<unsigned>((group + group / gpus()) % kUpPorts);
+    return up_map_[plane_of_line(line) * kUpPorts + static_cast<unsigned>((group + group / gpus()) % kUpPorts)];
   }
 
   bool is_leaf(unsigned sw) const { return sw % switches_per_plane() < groups_; }
@@ -95,7 +98,8 @@ class NvTopology {
   unsigned route_to_switch(unsigned sw, unsigned target, uint64_t line) const;
 
   /// Push reduction: the switch port whose reduction table is the home of `line`. Lines of a
-  /// plane are interleaved over every port of every switch of that plane.
+  /// plane are interleaved over every port of every switch of that plane (but a spine taken out
+  /// by a failed link: some leaves could not reach it).
   struct Home {
     unsigned sw, port;
   };
@@ -120,6 +124,11 @@ class NvTopology {
   NetworkDescription net_;
   unsigned groups_ = 0, links_ = 0, spines_;
   std::vector<std::vector<PortPeer>> peers_;
+  // Per plane: up_map_[plane * kUpPorts + k], the trunk or spine that lines of choice k take (k
+  // itself unless it lost a link: then the next working one); home_switches_[plane], the
+  // switches whose ports are homes.
+  std::vector<unsigned> up_map_;
+  std::vector<std::vector<unsigned>> home_switches_;
   // fanout_[sw][in + 1][up]: the multicast to all GPUs, per entry port and trunk/spine choice.
   std::vector<std::vector<std::vector<Fanout>>> fanout_;
 };

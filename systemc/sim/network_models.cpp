@@ -112,7 +112,7 @@ RunOutcome run_nvswitch(const RunRequest& r) {
 PricedNetwork price_nvswitch(const RunRequest& r) {
   const nv::NvConfig cfg = load_nvswitch(r);
   const nv::NvSystemBuilder& builder = nv::nv_system_builder(cfg.kind);
-  const nv::NvTopology topo(builder, builder.network(cfg.network_params()));
+  const nv::NvTopology topo(builder, cfg.network());
   return {cfg.name, topo.name(), topo.gpus(), nv::nv_network_json(topo)};
 }
 

@@ -3,6 +3,8 @@
 #include <map>
 #include <set>
 
+#include "config_reader.h"
+
 namespace hx {
 
 namespace {
@@ -14,17 +16,24 @@ bool is_tree_switch(const NodeDescription& n) {
   return n.kind == Kind::Switch && n.routing == "updown" && n.place.tree_place != Place::Single;
 }
 
-// "a switch of this netlist, such as a_leaf0, a_leaf1, ... (40 tree switches)"
+// A switch whose routing goes around failed links: a fat tree's leaf or spine, or an NVSwitch-like
+// switch, whose fabric manager's tables avoid them (nvswitch/nv_topology.h).
+bool routes_around(const NodeDescription& n) {
+  return is_tree_switch(n) || (n.kind == Kind::Switch && n.routing == "table" && n.own_endpoint_ports == 0);
+}
+
+// "a switch of this netlist, such as a_leaf0, a_leaf1, ... (40 of them)"
 std::string switch_names(const NetworkDescription& net) {
   std::string names;
   unsigned count = 0;
   for (const NodeDescription& n : net.nodes) {
-    if (!is_tree_switch(n)) continue;
+    if (!routes_around(n)) continue;
     if (count++ < 4) names += (names.empty() ? "" : ", ") + n.name;
   }
-  if (count == 0) return "nothing: this network has no switches of a two-level fat tree, whose links may fail";
-  return "a switch of a two-level fat tree of this network, such as " + names + (count > 4 ? ", ..." : "") + " (" +
-         std::to_string(count) + " of them)";
+  if (count == 0)
+    return "nothing: this network has no switches of a two-level fat tree or an NVSwitch plane, whose links may fail";
+  return "a switch of a two-level fat tree or an NVSwitch plane of this network, such as " + names +
+         (count > 4 ? ", ..." : "") + " (" + std::to_string(count) + " of them)";
 }
 
 }  // namespace
@@ -41,7 +50,7 @@ void apply_faults(NetworkDescription& net, const FaultSet& faults) {
   }
   const auto find_switch = [&](const std::string& key, std::ptrdiff_t i, const std::string& name) {
     const auto it = node_of.find(name);
-    if (it == node_of.end() || !is_tree_switch(net.nodes[it->second]))
+    if (it == node_of.end() || !routes_around(net.nodes[it->second]))
       throw FaultError(key, i, switch_names(net), "'" + name + "'");
     return it->second;
   };
@@ -49,10 +58,10 @@ void apply_faults(NetworkDescription& net, const FaultSet& faults) {
   std::set<std::size_t> failed;
   const auto fail = [&](const std::string& key, std::ptrdiff_t i, std::size_t l, const std::string& what) {
     const LinkDescription& link = net.links[l];
-    if (!is_tree_switch(net.nodes[link.a.node]) || !is_tree_switch(net.nodes[link.b.node]))
+    if (!routes_around(net.nodes[link.a.node]) || !routes_around(net.nodes[link.b.node]))
       throw FaultError(key, i,
-                       "a link between two switches of a fat tree (a board's or an endpoint's cable cannot fail: "
-                       "nothing routes around it)",
+                       "a link between two switches of a fat tree or an NVSwitch plane (a board's, an endpoint's or "
+                       "a GPU's cable cannot fail: nothing routes around it)",
                        what + ", which joins " + net.nodes[link.a.node].name + " and " + net.nodes[link.b.node].name);
     return failed.insert(l).second;
   };
@@ -122,6 +131,23 @@ void apply_faults(NetworkDescription& net, const FaultSet& faults) {
     }
     n.place.up_reach = std::make_shared<const std::vector<uint64_t>>(std::move(reach));
   }
+}
+
+KeySpec fault_keys(FaultSet& f) {
+  const char* const links = "a list of failed links, each named by one end, 'SWITCH:PORT'";
+  const char* const switches = "a list of failed switches, by name";
+  const auto names = [](const Field& field, const char* expected) {
+    std::vector<std::string> v;
+    for (const Field& e : field.elements(expected)) v.push_back(e.text(expected));
+    return v;
+  };
+  return section("faults", Presence::Optional,
+                 {
+                     leaf("links", Presence::Optional, links, "",
+                          [&f, names, links](const Field& field) { f.links = names(field, links); }),
+                     leaf("switches", Presence::Optional, switches, "",
+                          [&f, names, switches](const Field& field) { f.switches = names(field, switches); }),
+                 });
 }
 
 }  // namespace hx

@@ -6,13 +6,16 @@
 // its ends see an unconnected port. A failed switch fails every link it has.
 //
 // Routing around them is the routing function's job, from what it knows of its own switch and
-// from what apply_faults() tells it. Only up/down routing in fat trees (routing/tree.cpp) does so
-// here: a leaf sends a packet up only to a spine that still has a link down to the destination's
-// leaf (RoutingContext::up_reach), and a spine takes a working one of its parallel links down.
-// Only links between two tree switches may fail, so that every endpoint and board keeps its
-// cables: the boards' RTL routers do not route around a cable, and an endpoint has one. A fault
-// that leaves two leaves of a tree without a common working spine leaves no path between them: it
-// is refused, naming the two leaves, before the run starts.
+// from what apply_faults() tells it. Two routings do so:
+//   - up/down routing in fat trees (routing/tree.cpp): a leaf sends a packet up only to a spine
+//     that still has a link down to the destination's leaf (RoutingContext::up_reach), and a
+//     spine takes a working one of its parallel links down. A fault that leaves two leaves of a
+//     tree without a common working spine leaves no path between them: it is refused, naming the
+//     two leaves, before the run starts.
+//   - the NVSwitch-like fabric's tables (nvswitch/nv_topology.h): a plane's trunk or spine with a
+//     failed link is taken out of the plane's routes, multicast trees and reduction homes.
+// Only links between two such switches may fail, so that every endpoint, board and GPU keeps its
+// cables: the boards' RTL routers do not route around a cable, and an endpoint has one.
 #pragma once
 
 #include <cstddef>
@@ -20,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "config_reader.h"
 #include "fault_set.h"
 #include "network_description.h"
 
@@ -38,6 +42,10 @@ struct FaultError : std::invalid_argument {
         expected(std::move(e)),
         found(std::move(f)) {}
 };
+
+/// The config's faults section (faults.links, faults.switches) into `f`: one schema for every
+/// model's config.
+KeySpec fault_keys(FaultSet& f);
 
 /// Marks the failed links of `net` and gives every leaf of a tree with one its up_reach table.
 /// Throws FaultError for a name the netlist does not have, a link that may not fail, a fault named
