@@ -118,10 +118,10 @@ TEST(ConfigFile, MoreThanOneDocument) {
 
 TEST(ConfigFile, TopLevelMustBeAMap) {
   const ConfigError e = error_of("- 1\n- 2\n");
-  EXPECT_CONFIG_ERROR(
-      e, 1, 1, "",
-      "a map with keys name, description, topology, routing, router, links, switch, traffic, collective, rounds, faults, run",
-      "a list");
+  EXPECT_CONFIG_ERROR(e, 1, 1, "",
+                      "a map with keys name, description, topology, routing, router, links, switch, traffic, "
+                      "collective, rounds, faults, run",
+                      "a list");
 }
 
 TEST(ConfigFile, EmptyDocumentMissesRequiredKeys) {
@@ -167,7 +167,8 @@ TEST(ConfigKeys, UnknownKeyAtTheWrongLevelNamesItsPlace) {
   const ConfigError e = error_of(kBase + "vcs: 3\n");
   EXPECT_CONFIG_ERROR(
       e, 5, 1, "vcs",
-      "one of name, description, topology, routing, router, links, switch, traffic, collective, rounds, faults, run", "'vcs'");
+      "one of name, description, topology, routing, router, links, switch, traffic, collective, rounds, faults, run",
+      "'vcs'");
   EXPECT_EQ(e.hint(), "did you mean 'router.vcs'?");
 }
 

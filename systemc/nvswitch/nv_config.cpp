@@ -1,5 +1,5 @@
-#include "faults.h"
 #include "nv_config.h"
+#include "faults.h"
 
 #include <algorithm>
 #include <cmath>
