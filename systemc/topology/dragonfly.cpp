@@ -24,14 +24,8 @@ class DragonflyTopology : public FabricTopology {
     std::vector<unsigned> router(d.groups * d.a);
     for (unsigned g = 0; g < d.groups; ++g) {
       for (unsigned r = 0; r < d.a; ++r) {
-        NodeDescription s;
-        s.name = "g" + std::to_string(g) + "_r" + std::to_string(r);
-        s.ports = d.radix();
-        s.latency = cfg.fabric_switch.latency_cycles;
-        s.speedup = cfg.fabric_switch.speedup;
-        s.routing = cfg.routing.algorithm;
-        s.place.switch_name = s.name;
-        s.place.addressing = endpoint_addressing(cfg);
+        NodeDescription s = endpoint_switch(cfg, "g" + std::to_string(g) + "_r" + std::to_string(r), d.radix(),
+                                            cfg.fabric_switch.latency_cycles);
         s.place.group = g;
         s.place.index = r;
         s.place.plan = &d;

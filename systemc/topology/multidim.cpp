@@ -63,14 +63,8 @@ NetworkDescription MultidimTopology::network(const SimConfig& cfg) const {
       for (unsigned plane = 0; plane < d.links; ++plane) {
         for (unsigned g = 0; g < n; ++g) {
           if (L.coord(g, k) != 0) continue;  // one switch per group: its NPU of coordinate 0
-          NodeDescription s;
-          s.name = cls + "_sw" + std::to_string(plane) + "_" + std::to_string(g);
-          s.ports = d.size;
-          s.latency = hop.pipeline;
-          s.speedup = cfg.fabric_switch.speedup;
-          s.routing = cfg.routing.algorithm;
-          s.place.switch_name = s.name;
-          s.place.addressing = endpoint_addressing(cfg);
+          NodeDescription s =
+              endpoint_switch(cfg, cls + "_sw" + std::to_string(plane) + "_" + std::to_string(g), d.size, hop.pipeline);
           s.place.dims = layout;
           s.place.dim_switch = static_cast<int>(k);
           s.place.index = g;

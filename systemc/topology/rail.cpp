@@ -128,14 +128,7 @@ class RailTopology : public MultidimTopology {
     const DimHop hop = dim_hop(rail, cfg);
     const LinkRate rate = LinkRate::from_bandwidth(rail.link_bps, cfg.local_link.bandwidth_bps);
     for (unsigned s = 0; s < p; ++s) {
-      NodeDescription sp;
-      sp.name = "spine_sw" + std::to_string(s);
-      sp.ports = rails;
-      sp.latency = hop.pipeline;
-      sp.speedup = cfg.fabric_switch.speedup;
-      sp.routing = cfg.routing.algorithm;
-      sp.place.switch_name = sp.name;
-      sp.place.addressing = endpoint_addressing(cfg);
+      NodeDescription sp = endpoint_switch(cfg, "spine_sw" + std::to_string(s), rails, hop.pipeline);
       sp.place.dims = layout;
       sp.place.dim_switch = kSpine;
       sp.place.index = s;

@@ -56,6 +56,18 @@ unsigned add_accelerator_router(NetworkDescription& net, const SimConfig& cfg, u
   return r;
 }
 
+NodeDescription endpoint_switch(const SimConfig& cfg, std::string name, unsigned ports, unsigned latency) {
+  NodeDescription s;
+  s.name = std::move(name);
+  s.ports = ports;
+  s.latency = latency;
+  s.speedup = cfg.fabric_switch.speedup;
+  s.routing = cfg.routing.algorithm;
+  s.place.switch_name = s.name;
+  s.place.addressing = endpoint_addressing(cfg);
+  return s;
+}
+
 std::vector<PortRef> add_fat_tree(NetworkDescription& net, const SimConfig& cfg, const std::string& name,
                                   unsigned ports, const TreeAddressing& addr, unsigned plane) {
   const TreeShape shape = tree_shape(ports, cfg.topology.tree_radix, cfg.topology.tree_taper);

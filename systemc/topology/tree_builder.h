@@ -34,6 +34,11 @@ void tree_values(const SimConfig& cfg, std::vector<std::pair<std::string, std::s
 /// The header fields that name an endpoint of a system without boards (TreeAddressing).
 TreeAddressing endpoint_addressing(const SimConfig& cfg);
 
+/// A C++ switch of a system without boards, named `name`, of `ports` ports and a pipeline of
+/// `latency` cycles: the config's crossbar speedup and routing function, endpoint addressing.
+/// The builder adds its place in the topology (index, group, dimension...).
+NodeDescription endpoint_switch(const SimConfig& cfg, std::string name, unsigned ports, unsigned latency);
+
 /// An accelerator's own router (a torus's, a multidim NPU's) and the accelerator, endpoint
 /// `endpoint` named "node<endpoint>": `router` (its name, ports, pipeline and place set by the
 /// builder) gets no crossbar speedup, like the boards' RTL routers, the configured routing
