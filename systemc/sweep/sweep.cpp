@@ -162,7 +162,10 @@ int run_point(const std::string& dir, std::size_t i, const std::string& hxsim) {
   const ordered_json& p = plan["points"].at(i);
   const fs::path pd = fs::path(dir) / p["dir"].get<std::string>();
   fs::create_directories(pd);
+  // A run again starts clean: no status, and no results of an earlier attempt that collect could
+  // take for this one's.
   fs::remove(pd / "status");
+  fs::remove(pd / "results.json");
   std::vector<std::string> args = {hxsim, "run", plan["base_path"].get<std::string>()};
   for (const auto& o : p["overrides"]) args.insert(args.end(), {"--set", o.get<std::string>()});
   args.insert(args.end(), {"--quiet", "--out", (pd / "results.json").string()});
