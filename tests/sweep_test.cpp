@@ -84,5 +84,19 @@ TEST(Sweep, AValueTheBaseConfigDoesNotTakeIsRefusedWhereTheSweepFileHasIt) {
   EXPECT_FALSE(fs::exists(d / "out"));  // nothing ran, nothing written
 }
 
+// Any config hxsim runs: an NVSwitch-like fabric's too (its points are checked by its own model).
+TEST(Sweep, SweepsAnNvSwitchConfig) {
+  const fs::path d = test::scratch_dir("sweep");
+  const fs::path f = d / "nv.yaml";
+  std::ofstream(f) << "base: " << HX_SOURCE_DIR
+                   << "/configs/dgx2_push.yaml\nset: ['collective.message=64 KiB']\naxes:\n"
+                      "  collective.algorithm: [push, pull]\n";
+  const test::CliResult r = test::hxsim("sweep '" + f.string() + "' -j 2 --out '" + (d / "out").string() + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string csv = read(d / "out/sweep.csv");
+  EXPECT_NE(csv.find("p0000,0,push,true,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("p0001,0,pull,true,"), std::string::npos) << csv;
+}
+
 }  // namespace
 }  // namespace hx

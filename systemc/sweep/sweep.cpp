@@ -15,7 +15,7 @@
 
 #include "config_reader.h"
 #include "nlohmann/json.hpp"
-#include "sim_config.h"
+#include "network_models.h"
 
 namespace hx::sweep {
 
@@ -134,11 +134,14 @@ SweepConfig load_sweep(const std::string& path) {
   s.base_path = fs::path(s.base).is_absolute() ? s.base : (dir / s.base).lexically_normal().string();
   if (!fs::is_regular_file(s.base_path))
     base_field.fail_found("a config file, relative to the sweep file", "'" + s.base + "', which does not exist");
-  // Every point, before anything runs: the base with its overrides must load.
+  // Every point, before anything runs: the base with its overrides must load, in the network
+  // model its topology.kind names (a DGX-2 config as well as a mesh).
   for (std::size_t i = 0; i < s.points(); ++i) {
-    const std::vector<std::string> o = s.overrides(i);
+    RunRequest req;
+    req.config_path = s.base_path;
+    req.overrides = s.overrides(i);
     try {
-      load_config(s.base_path, o);
+      model_for(req).check(req);
     } catch (const ConfigError& e) {
       const std::string why = e.what();
       // An override's error: point at the value in the sweep file that made it.
