@@ -16,6 +16,10 @@
 #include "nv_system_builder.h"
 #include "nv_topology.h"
 
+// hx_nvswitch links libsystemc, which needs an sc_main (C linkage, as systemc.h declares it)
+// wherever the linker keeps the library (an ASan build does); gtest_main runs the tests.
+extern "C" int sc_main(int, char*[]) { return 0; }
+
 namespace hx::nv {
 namespace {
 
