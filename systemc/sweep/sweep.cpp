@@ -14,8 +14,8 @@
 #include <thread>
 
 #include "config_reader.h"
-#include "nlohmann/json.hpp"
 #include "network_models.h"
+#include "nlohmann/json.hpp"
 
 namespace hx::sweep {
 
