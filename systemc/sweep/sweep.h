@@ -15,8 +15,8 @@
 //   local  a pool of `jobs` processes on this machine;
 //   slurm  a Slurm job array (OUT/sweep.sbatch, one task per point not yet done, each running
 //          `hxsim sweep point OUT I`), submitted with sbatch; waits for it unless told not to.
-// `hxsim sweep collect OUT` merges the points' results into OUT/sweep.csv and OUT/sweep.json's
-// "results" (what `hxsim plot OUT/p*/results.json` draws from too).
+// `hxsim sweep collect OUT` merges the points' results into OUT/sweep.csv and
+// OUT/sweep_results.json (`hxsim plot OUT/p*/results.json` draws the points themselves).
 #pragma once
 
 #include <string>
@@ -59,7 +59,7 @@ int run(const SweepConfig& s, const Options& o);
 /// Runs point `i` of the sweep in `dir` (its plan, sweep.json): what a Slurm task does. Returns
 /// the run's exit status.
 int run_point(const std::string& dir, std::size_t i, const std::string& hxsim);
-/// Merges the results in `dir` into sweep.csv and sweep.json. Returns 0, or 1 if a point has no
+/// Merges the results in `dir` into sweep.csv and sweep_results.json. Returns 0, or 1 if a point has no
 /// results.
 int collect(const std::string& dir, bool quiet);
 
