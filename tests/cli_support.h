@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <ostream>
 #include <string>
 
 namespace hx::test {
@@ -45,6 +46,15 @@ inline std::filesystem::path scratch_dir(const std::string& suite_dir) {
   std::filesystem::create_directories(d);
   return d;
 }
+
+/// One parameter of a test that runs a shipped config with overrides (the flow-versus-cycle
+/// suites): its name, the config under configs/, and the `--set` arguments. gtest prints it by name.
+struct ConfigCase {
+  const char* name;
+  const char* config;
+  std::string sets;
+};
+inline void PrintTo(const ConfigCase& c, std::ostream* os) { *os << c.name; }
 
 /// `hxsim VERB configs/CONFIG ARGS --quiet --out FILE`, run in the source tree (HX_SOURCE_DIR),
 /// into FILE = <scratch_dir(suite_dir)>/<name>_<verb>.json; expects exit 0 and returns FILE.

@@ -23,13 +23,7 @@ namespace {
 
 using nlohmann::json;
 
-struct Case {
-  const char* name;
-  const char* config;
-  std::string sets;
-};
-
-void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+using Case = hx::test::ConfigCase;
 
 json results(const std::string& verb, const Case& c, const std::string& extra) {
   std::ifstream in(hx::test::hxsim_results("hx_flow_vs_cycle", c.name, verb, c.config, c.sets + " " + extra));

@@ -725,9 +725,7 @@ void check_faults(const ConfigReader& reader, const SimConfig& c) {
   try {
     apply_faults(net, c.faults);
   } catch (const FaultError& e) {
-    const Field f = reader.field(e.key);
-    if (e.index < 0) f.fail_found(e.expected, e.found);
-    f.elements("a list")[static_cast<std::size_t>(e.index)].fail_found(e.expected, e.found);
+    fail_at(reader, e);
   }
 }
 

@@ -270,9 +270,7 @@ NvConfig load(const std::function<void(ConfigReader&)>& parse, const std::string
     try {
       const NvTopology topo(nv_system_builder(c.kind), c.network());
     } catch (const FaultError& e) {
-      const Field f = reader.field(e.key);
-      if (e.index < 0) f.fail_found(e.expected, e.found);
-      f.elements("a list")[static_cast<std::size_t>(e.index)].fail_found(e.expected, e.found);
+      fail_at(reader, e);
     }
   }
   return c;

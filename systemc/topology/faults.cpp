@@ -133,6 +133,12 @@ void apply_faults(NetworkDescription& net, const FaultSet& faults) {
   }
 }
 
+void fail_at(const ConfigReader& reader, const FaultError& e) {
+  const Field& f = reader.field(e.key);
+  if (e.index < 0) f.fail_found(e.expected, e.found);
+  f.elements("a list")[static_cast<std::size_t>(e.index)].fail_found(e.expected, e.found);
+}
+
 KeySpec fault_keys(FaultSet& f) {
   const char* const links = "a list of failed links, each named by one end, 'SWITCH:PORT'";
   const char* const switches = "a list of failed switches, by name";

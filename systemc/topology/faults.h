@@ -43,6 +43,10 @@ struct FaultError : std::invalid_argument {
         found(std::move(f)) {}
 };
 
+/// `e` as the config's error, at its place in the file: the faults section, or the entry of the
+/// list it names. For every model's loader.
+[[noreturn]] void fail_at(const ConfigReader& reader, const FaultError& e);
+
 /// The config's faults section (faults.links, faults.switches) into `f`: one schema for every
 /// model's config.
 KeySpec fault_keys(FaultSet& f);
