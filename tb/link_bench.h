@@ -14,7 +14,9 @@
 //
 // One call of step() is one clock cycle c of a synchronous model:
 //   1. drive: sources put this cycle's flits on the input wires, sinks their credits;
-//   2. clk_i = 0, eval; clk_i = 1, eval (the rising edge: the model registers its inputs);
+//   2. clk_i = 0, eval; clk_i = 1, eval (the rising edge: the model registers its inputs); the
+//      first eval only settles the inputs for a waveform, and without one the clock is lowered
+//      unevaluated (lower_clock, verilated_ports.h: the rising edge's eval settles them first);
 //   3. sample: the model's registered outputs now show what is on its output wires in cycle
 //      c+1, so a flit sampled here is recorded as delivered in cycle c+1 and a credit sampled
 //      here is usable by a source from cycle c+1 on.
@@ -428,9 +430,13 @@ class LinkBench {
   // credits to sources) and the error flags.
   void clock_and_sample(bool& moved) {
     M& m = *model_;
-    m.clk_i = 0;
-    m.eval();
-    dump(2 * cycle_);
+    if (tracing()) {  // settle the new inputs for the waveform's low half-cycle
+      m.clk_i = 0;
+      m.eval();
+      dump(2 * cycle_);
+    } else {  // the rising edge's eval() settles them first (lower_clock, verilated_ports.h)
+      lower_clock(m);
+    }
     m.clk_i = 1;
     m.eval();
     dump(2 * cycle_ + 1);
@@ -607,7 +613,17 @@ class LinkBench {
     trace_->open(file.c_str());
 #else
     (void)file;
-    throw std::runtime_error("LinkBench: this model was built without FST tracing");
+    throw std::runtime_error(
+        "LinkBench: this model was built without FST waveform code: configure the build with "
+        "-DHX_MODEL_WAVEFORMS=ON for test-bench waveforms (HX_TRACE_DIR)");
+#endif
+  }
+
+  bool tracing() const {
+#if VM_TRACE_FST
+    return trace_ != nullptr;
+#else
+    return false;
 #endif
   }
 

@@ -17,8 +17,8 @@
 // arguments. scripts/bench_ceiling.py runs it next to hxsim on the same config.
 //
 // The plane is the test build's model (rtl/CMakeLists.txt, HX_BOARD_SIZES 8x8v4): the same RTL,
-// Verilator flags and compiler flags as the one hxsim builds into its model cache, but compiled
-// with FST tracing code (not enabled here, so it costs a branch per cycle).
+// Verilator flags and compiler flags as the one hxsim builds into its model cache, and like it
+// without waveform code (HX_MODEL_WAVEFORMS, rtl/CMakeLists.txt).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>

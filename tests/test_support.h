@@ -1,7 +1,9 @@
 // test_support.h: small helpers shared by the GoogleTest suites that drive Verilated models.
 //
 // Environment knobs (all optional, for debugging a failing test):
-//   HX_TRACE_DIR=DIR   every bench writes an FST of the RTL to DIR/<suite>.<test>.fst
+//   HX_TRACE_DIR=DIR   every bench writes an FST of the RTL to DIR/<suite>.<test>.fst in a build
+//                      configured with -DHX_MODEL_WAVEFORMS=ON (the models have no waveform
+//                      code otherwise: rtl/CMakeLists.txt)
 //   HX_SEED=N          overrides the fixed seed of the random tests (printed either way)
 #pragma once
 

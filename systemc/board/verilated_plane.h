@@ -3,8 +3,8 @@
 // The adapter between FlitLinks (flits as values) and the model's flattened bit-vector ports.
 // Per cycle it touches only what is active: the valid masks are rebuilt from the links, and
 // flit words are written or read only for ports that carry a flit in this cycle. The model is
-// clocked with two eval() calls (rising edge, then falling edge), which is what a synchronous
-// Verilated model needs.
+// clocked with one eval() per cycle, at the rising edge; the falling edge changes nothing in it
+// and is recorded without an evaluation (lower_clock, verilated_ports.h).
 //
 // Idle planes are not clocked. When every router of the plane was idle after the last edge (the
 // RTL's idle_o: no flit buffered, no flit or credit on the registered outputs) and no flit and no
@@ -136,11 +136,12 @@ class VerilatedPlane final : public PlaneModel {
  private:
   unsigned num_local() const { return num_nodes() * num_local_ports(); }
 
+  // The rising edge evaluates; the falling edge needs no evaluation (lower_clock,
+  // verilated_ports.h): no input changes in between, and reset() holds rst_ni steady around it.
   void clock() {
     model_->clk_i = 1;
     model_->eval();
-    model_->clk_i = 0;
-    model_->eval();
+    lower_clock(*model_);
   }
 
   // Ports [first, first+count) of one group (local, every lane, or edge): valid mask and flits in,

@@ -49,7 +49,10 @@ struct VerilatedBuild {
   std::vector<std::string> include;  ///< the simulator's headers the wrapper includes (dirs)
   std::string wrapper;               ///< C++ source: includes the model, defines the factory
   std::string factory;               ///< the extern "C" symbol the wrapper defines
-  bool trace = true;                 ///< with FST waveform support (--trace-fst; twice the C++)
+  /// With FST waveform code (--trace-fst): twice the C++ and a 2.5-3.4x slower model, so only for
+  /// a run that writes a waveform. The process that loads it must contain Verilator's FST writer
+  /// (hx_verilated_fst, rtl/CMakeLists.txt: hxsim does, for its own waveform writer).
+  bool trace = false;
 };
 
 /// The cache's directory (created if missing).

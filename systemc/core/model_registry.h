@@ -24,6 +24,7 @@ class ModelRegistry {
   struct Entry {
     Variant variant;
     Factory make;
+    bool traced;  ///< its model has waveform code (kHasFstTrace)
   };
 
   explicit ModelRegistry(std::vector<Entry> entries) : entries_(std::move(entries)) {
@@ -41,12 +42,13 @@ class ModelRegistry {
     return nullptr;
   }
 
-  /// A new model of the first built variant for which match(variant) holds, or nullptr when
-  /// none does (the caller then takes the model from the model cache, model_cache.h).
+  /// A new model of the first built variant for which match(variant) holds and that has
+  /// waveform code if `traced`, or nullptr when none does (the caller then takes the model from
+  /// the model cache, model_cache.h, which builds a traced one on demand).
   template <class Match>
-  std::unique_ptr<Model> make(Match&& match, Args... args) const {
+  std::unique_ptr<Model> make(Match&& match, bool traced, Args... args) const {
     for (const Entry& e : entries_)
-      if (match(e.variant)) return e.make(e.variant, std::forward<Args>(args)...);
+      if (match(e.variant) && (e.traced || !traced)) return e.make(e.variant, std::forward<Args>(args)...);
     return nullptr;
   }
 
