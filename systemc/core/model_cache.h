@@ -51,7 +51,7 @@ struct VerilatedBuild {
   std::string factory;               ///< the extern "C" symbol the wrapper defines
   /// With FST waveform code (--trace-fst): twice the C++ and a 2.5-3.4x slower model, so only for
   /// a run that writes a waveform. The process that loads it must contain Verilator's FST writer
-  /// (hx_verilated_fst, rtl/CMakeLists.txt: hxsim does, for its own waveform writer).
+  /// (hx_verilated_runtime, rtl/CMakeLists.txt: hxsim does, for its own waveform writer).
   bool trace = false;
 };
 
