@@ -68,7 +68,14 @@ lint: deps
 
 # Tests carry one ctest label each: rtl, unit, system, or long (left out here; `make test-long`).
 # `ctest --test-dir build -L rtl` runs one kind.
-test: lint build
+# The lint runs beside the build, its output shown when both are done: a first build's configure
+# step runs Verilator and yosys on one core, so the lint's 25 s cost no time there.
+test: deps
+	@mkdir -p $(BUILD); bash scripts/lint.sh > $(BUILD)/lint.log 2>&1 & lint=$$!; \
+	  $(MAKE) --no-print-directory build; built=$$?; \
+	  wait $$lint; linted=$$?; cat $(BUILD)/lint.log; \
+	  if [ $$linted -ne 0 ]; then echo "make test: the RTL lint failed (above)"; exit 1; fi; \
+	  exit $$built
 	ctest --test-dir $(BUILD) --output-on-failure -j$(NPROC) -LE long
 
 test-long: build
