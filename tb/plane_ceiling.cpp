@@ -26,6 +26,7 @@
 #include <string>
 
 #include "Vhx_board_plane_8x8v4.h"
+#include "Vhx_board_plane_8x8v4__Syms.h"  // the root class, for lower_clock's fast path as hxsim has it
 #include "link_bench.h"
 #include "traffic.h"
 

@@ -16,11 +16,14 @@
 // <systemc.h> before Verilator's headers (they need ::sc_time_stamp).
 #include <systemc.h>
 
+#include "Vhx_board_plane_4x4.h"
+#include "Vhx_board_plane_4x4__Syms.h"  // as plane_registry.cpp: lower_clock sees the root class
 #include "board_geometry.h"
 #include "flit_link.h"
 #include "model_cache.h"
 #include "plane_registry.h"
 #include "verilated.h"
+#include "verilated_ports.h"
 
 int sc_main(int, char*[]) { return 0; }  // libsystemc needs one; gtest_main runs the tests
 
@@ -128,6 +131,16 @@ TEST(ModelCache, BuildsOnFirstUseAndReusesByContent) {
 // each ejection the lane just used has one credit fewer than the others: the four packets, which
 // cross the E link in lane order (round robin from the lowest input), leave on four different
 // lanes, packet k on lane k. Each injecting lane gets its own credit back.
+// The board planes evaluate once per cycle (lower_clock, verilated_ports.h) only while the
+// Verilator in use keeps its clock record under the name lower_clock clears; with another
+// Verilator the planes fall back to two evaluations per cycle, correct but slower, and this test
+// says so. The results are the same either way (the golden test).
+TEST(VerilatedPlane, FallingClockEdgeNeedsNoEvaluation) {
+  EXPECT_TRUE(kLowersClockUnevaluated<Vhx_board_plane_4x4>)
+      << "this Verilator keeps no __Vtrigrprev__TOP__clk_i: lower_clock evaluates at every falling edge";
+  EXPECT_FALSE(kHasFstTrace<Vhx_board_plane_4x4>) << "the built-in plane has no waveform code (HX_MODEL_WAVEFORMS)";
+}
+
 TEST(VerilatedPlane, FourLanePlaneUsesEveryLane) {
   VerilatedContext ctx;
   const PlaneVariant v = plane_variant(2, 2, 3, 8, 128, 4);  // from the model cache

@@ -36,17 +36,20 @@ struct HasFstTrace<M, std::void_t<decltype(std::declval<M&>().trace(static_cast<
 template <class M>
 inline constexpr bool kHasFstTrace = detail::HasFstTrace<M>::value;
 
-namespace detail {
+// lower_clock's fast path needs the model's root class complete: the model's __Syms.h included,
+// as every file that builds a VerilatedPlane includes it (plane_registry.cpp, the model cache's
+// wrappers). Where it is not, lower_clock evaluates. So the answer may differ between files, and
+// these live in an unnamed namespace: each file has its own, and no two disagree at link time.
+namespace {
 template <class R, class = void>
 struct HasClockHistory : std::false_type {};
 template <class R>
 struct HasClockHistory<R, std::void_t<decltype(std::declval<R&>().__Vtrigrprev__TOP__clk_i)>> : std::true_type {};
-}  // namespace detail
 
 /// Whether lower_clock() can lower M's clk_i without an evaluation (see there).
 template <class M>
 inline constexpr bool kLowersClockUnevaluated =
-    detail::HasClockHistory<std::remove_pointer_t<decltype(std::declval<M&>().rootp)>>::value;
+    HasClockHistory<std::remove_pointer_t<decltype(std::declval<M&>().rootp)>>::value;
 
 /// The falling edge of a model clocked on the rising edge of clk_i: clk_i = 0 and what an
 /// eval() would do then, without the evaluation where that is exact.
@@ -73,6 +76,7 @@ inline void lower_clock(M& m) {
     m.eval();
   }
 }
+}  // namespace
 
 /// Number of bits the C++ object behind a port can hold.
 template <class T, std::enable_if_t<std::is_integral_v<T>, int> = 0>
