@@ -50,7 +50,7 @@ function(hx_gatelevel_model target)
     SOURCES ${ARG_NETLIST}
     ARGS -O3 --x-assign fast --x-initial fast --no-timing)
   # A flat netlist is tens of MB of straight-line C++ that the tests run for a few thousand
-  # cycles: -O1 compiles it several times faster, and the tests take no measurable longer.
+  # cycles: -O1 compiles it several times faster, and the tests take no measurably longer.
   target_compile_options(${target} PRIVATE -O1)
 endfunction()
 
