@@ -25,6 +25,7 @@ import subprocess
 import sys
 
 from bench import machine_info
+from bench_ceiling import run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PREFIX = "Vhx_board_plane_8x8v4"
@@ -35,10 +36,6 @@ LEVERS = {
     "trace": ("with FST tracing code compiled in (not enabled), as the test build's models", [], [], True, False),
     "native": ("-march=native: the compiler may use every instruction of this machine", [], ["-march=native"],
                False, False),
-    "lto": ("link-time optimisation across the model's files (-flto)", [], ["-flto=auto"], False, False),
-    "split0": ("Verilator --output-split 0 --output-split-cfuncs 0: one file, the compiler sees all of it",
-               ["--output-split", "0", "--output-split-cfuncs", "0"], [], False, False),
-    "O2": ("-O2 instead of -O3: smaller code, for the instruction cache", [], ["-O2"], False, False),
     "pgo": ("the compiler's profile-guided optimisation, trained on other seeds at both loads", [], [], False, True),
 }
 
@@ -128,7 +125,7 @@ def build_lever(name, lever, args, phase=""):
     objs = sorted(os.path.join("o", o) for o in os.listdir(os.path.join(work, "o")) if o.endswith(".o"))
     libs = [os.path.join(b, "tb", "libhx_tb.a"), os.path.join(b, "systemc", "libhx_board_routing.a"),
             os.path.join(b, "systemc", "core", "libhx_core.a")]
-    link_flags = [f for f in cflags if f.startswith(("-flto", "-march"))]
+    link_flags = [f for f in cflags if f.startswith("-march")]
     if pgo and phase == "gen":
         link_flags.append("-fprofile-generate")
     sh(["c++", "-O3"] + link_flags + ["-o", "plane_ceiling"] + objs + libs + ["-lz", "-pthread", "-latomic"],
@@ -137,10 +134,7 @@ def build_lever(name, lever, args, phase=""):
 
 
 def ceiling_once(exe, load, seed):
-    out = subprocess.run([exe, "--load", str(load), "--seed", str(seed)], capture_output=True, text=True)
-    if out.returncode != 0:
-        sys.exit(f"rtl_levers: {exe} --load {load} failed ({out.returncode}):\n{out.stdout}{out.stderr}")
-    return json.loads(out.stdout)
+    return json.loads(run([exe, "--load", str(load), "--seed", str(seed)]))
 
 
 def main():
