@@ -36,6 +36,7 @@ LEVERS = {
     "trace": ("with FST tracing code compiled in (not enabled), as the test build's models", [], [], True, False),
     "native": ("-march=native: the compiler may use every instruction of this machine", [], ["-march=native"],
                False, False),
+    "O2": ("-O2 instead of -O3: smaller code, for the instruction cache", [], ["-O2"], False, False),
     "pgo": ("the compiler's profile-guided optimisation, trained on other seeds at both loads", [], [], False, True),
 }
 
