@@ -9,20 +9,21 @@
 #
 # verilate() runs at configure time, so the netlist is produced here, at configure time too: when
 # it is missing or older than any RTL source or the scripts that make it (an RTL edit re-runs
-# CMake through CMAKE_CONFIGURE_DEPENDS). It takes about 25 s.
+# CMake through CMAKE_CONFIGURE_DEPENDS). yosys takes about 40 s for the router, 6 s for the
+# table, on one core, while Verilator's runs of the RTL models use another: so rtl/CMakeLists.txt
+# starts the syntheses in the background (hx_netlist_start, before it Verilates the RTL) and
+# Verilates the netlists at its end (hx_gatelevel_model, which waits for them).
 
 set(HX_GL_SCRIPTS ${PROJECT_SOURCE_DIR}/scripts/netlist.sh
                   ${PROJECT_SOURCE_DIR}/scripts/yosys-frontend.sh)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${HX_GL_SCRIPTS})
 
-# hx_gatelevel_model(<target> TOP <module> PREFIX <class> NETLIST <file> SOURCES <rtl>...
-#                    [PARAMS Name=Value ...])
-# Synthesizes TOP (with PARAMS) to NETLIST when it is missing or older than any of SOURCES or the
-# netlist scripts, then Verilates the netlist as <target>. Generated code: no -Wall (a flat
-# netlist of yosys cells trips style warnings such as unused wires that say nothing about the
-# design); Verilator's default warnings stay fatal.
-function(hx_gatelevel_model target)
-  cmake_parse_arguments(ARG "" "TOP;PREFIX;NETLIST" "SOURCES;PARAMS" ${ARGN})
+# hx_netlist_start(NETLIST <file> TOP <module> SOURCES <rtl>... [PARAMS Name=Value ...])
+# Starts scripts/netlist.sh in the background when NETLIST is missing or older than any of
+# SOURCES or the netlist scripts. It writes its exit status to <file>.rc when it ends, which
+# hx_gatelevel_model waits for; without a synthesis running, no .rc is there to wait for.
+function(hx_netlist_start)
+  cmake_parse_arguments(ARG "" "TOP;NETLIST" "SOURCES;PARAMS" ${ARGN})
   set(stale FALSE)
   if(NOT EXISTS ${ARG_NETLIST})
     set(stale TRUE)
@@ -34,40 +35,69 @@ function(hx_gatelevel_model target)
       endif()
     endforeach()
   endif()
+  file(REMOVE ${ARG_NETLIST}.rc)
   if(stale)
-    message(STATUS "Synthesizing the gate-level netlist of ${ARG_TOP} ${ARG_PARAMS} (yosys)")
-    execute_process(
-      COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/netlist.sh ${ARG_TOP} ${ARG_NETLIST} ${ARG_PARAMS}
-      RESULT_VARIABLE rc)
-    string(REGEX REPLACE "\\.v$" ".log" log ${ARG_NETLIST})
+    message(STATUS "Synthesizing the gate-level netlist of ${ARG_TOP} ${ARG_PARAMS} (yosys, in the background)")
+    get_filename_component(dir ${ARG_NETLIST} DIRECTORY)
+    file(MAKE_DIRECTORY ${dir})
+    # Every descriptor of the background job goes to a file, so execute_process returns at once;
+    # the status is written to a temporary name and renamed, so a waiter never reads half of it.
+    string(JOIN " " params ${ARG_PARAMS})
+    execute_process(COMMAND bash -c
+      "(bash '${PROJECT_SOURCE_DIR}/scripts/netlist.sh' ${ARG_TOP} '${ARG_NETLIST}' ${params}; \
+        echo $? > '${ARG_NETLIST}.rc.tmp'; mv '${ARG_NETLIST}.rc.tmp' '${ARG_NETLIST}.rc') \
+        </dev/null >'${ARG_NETLIST}.out' 2>&1 &")
+    set_property(GLOBAL APPEND PROPERTY HX_NETLISTS_STARTED ${ARG_NETLIST})
+  endif()
+endfunction()
+
+# hx_gatelevel_model(<target> PREFIX <class> NETLIST <file> TOP <module>)
+# Waits for a synthesis of NETLIST that hx_netlist_start started, then Verilates the netlist as
+# <target>. Generated code: no -Wall (a flat netlist of yosys cells trips style warnings such as
+# unused wires that say nothing about the design); Verilator's default warnings stay fatal.
+function(hx_gatelevel_model target)
+  cmake_parse_arguments(ARG "" "TOP;PREFIX;NETLIST" "" ${ARGN})
+  get_property(started GLOBAL PROPERTY HX_NETLISTS_STARTED)
+  if(ARG_NETLIST IN_LIST started)
+    # 15 minutes: yosys on a slow machine takes a few; a synthesis that wrote no status was killed.
+    execute_process(COMMAND bash -c "for i in $(seq 9000); do [ -e '${ARG_NETLIST}.rc' ] && exit 0; sleep 0.1; done; exit 1"
+      RESULT_VARIABLE waited)
+    if(NOT waited EQUAL 0)
+      message(FATAL_ERROR "the synthesis of ${ARG_NETLIST} wrote no status in 15 minutes; see ${ARG_NETLIST}.out")
+    endif()
+    file(STRINGS ${ARG_NETLIST}.rc rc)
     if(NOT rc EQUAL 0)
-      message(FATAL_ERROR "scripts/netlist.sh failed (${rc}); see ${log}")
+      string(REGEX REPLACE "\\.v$" ".log" log ${ARG_NETLIST})
+      message(FATAL_ERROR "scripts/netlist.sh failed (${rc}) for ${ARG_TOP}; see ${ARG_NETLIST}.out and ${log}")
     endif()
   endif()
+  # A flat netlist is tens of MB of straight-line C++ that the tests run for a few thousand
+  # cycles: TESTS_ONLY's -O1 compiles it several times faster, and the tests take no measurably
+  # longer.
   hx_verilate_model(${target}
     TOP ${ARG_TOP}
     PREFIX ${ARG_PREFIX}
+    TESTS_ONLY
     SOURCES ${ARG_NETLIST}
     ARGS -O3 --x-assign fast --x-initial fast --no-timing)
-  # A flat netlist is tens of MB of straight-line C++ that the tests run for a few thousand
-  # cycles: -O1 compiles it several times faster, and the tests take no measurably longer.
-  target_compile_options(${target} PRIVATE -O1)
 endfunction()
 
-# The router with default parameters (about 25 s of yosys).
-hx_gatelevel_model(hx_router_gl_model
-  TOP hx_router
-  PREFIX Vhx_router_gl
-  NETLIST ${CMAKE_BINARY_DIR}/gatelevel/hx_router_netlist.v
-  SOURCES ${HX_RTL_SOURCES})
+# The two netlists: the router with default parameters, and the reduction table with Entries=2
+# (256 B), which the same directed and (shortened) random tests drive as the RTL model
+# Vhx_reduction_table_e2 (docs/reduction-unit.md). rtl/CMakeLists.txt calls hx_gatelevel_start
+# before it Verilates the RTL, and hx_gatelevel_models at its end.
+set(HX_ROUTER_NETLIST ${CMAKE_BINARY_DIR}/gatelevel/hx_router_netlist.v)
+set(HX_TABLE_NETLIST ${CMAKE_BINARY_DIR}/gatelevel/hx_reduction_table_e2_netlist.v)
 
-# ---- gate-level twin of one reduction table (docs/reduction-unit.md) ----
-# hx_reduction_table with Entries=2 (256 B), Verilated as hx_reduction_table_gl_model (class
-# Vhx_reduction_table_gl) and driven by the same directed and (shortened) random tests as the RTL
-# model Vhx_reduction_table_e2 (tests/gatelevel).
-hx_gatelevel_model(hx_reduction_table_gl_model
-  TOP hx_reduction_table
-  PREFIX Vhx_reduction_table_gl
-  NETLIST ${CMAKE_BINARY_DIR}/gatelevel/hx_reduction_table_e2_netlist.v
-  SOURCES ${HX_RED_RTL_SOURCES}
-  PARAMS Entries=2)
+macro(hx_gatelevel_start)
+  hx_netlist_start(TOP hx_router NETLIST ${HX_ROUTER_NETLIST} SOURCES ${HX_RTL_SOURCES})
+  hx_netlist_start(TOP hx_reduction_table NETLIST ${HX_TABLE_NETLIST} SOURCES ${HX_RED_RTL_SOURCES}
+    PARAMS Entries=2)
+endmacro()
+
+# hx_router_gl_model (class Vhx_router_gl) and hx_reduction_table_gl_model (Vhx_reduction_table_gl).
+macro(hx_gatelevel_models)
+  hx_gatelevel_model(hx_router_gl_model TOP hx_router PREFIX Vhx_router_gl NETLIST ${HX_ROUTER_NETLIST})
+  hx_gatelevel_model(hx_reduction_table_gl_model TOP hx_reduction_table PREFIX Vhx_reduction_table_gl
+    NETLIST ${HX_TABLE_NETLIST})
+endmacro()

@@ -303,21 +303,25 @@ TEST(HxsimBadInput, WrongTypeAndRangeThroughSet) {
 // Board sizes that are not compiled in (the build has 4x4 only) run without a build file edited:
 // the plane is Verilated and compiled into the model cache on first use, then loaded from it.
 // A 3x5 board and a 1x7 board, the second as a one-wide column (the y links only).
-TEST(HxsimRun, AnyBoardSizeIsBuiltOnFirstUse) {
+class AnyBoardSize : public ::testing::TestWithParam<const char*> {};
+
+// One board per test: each compiles its plane into the model cache, so ctest builds them side by side.
+TEST_P(AnyBoardSize, IsBuiltOnFirstUse) {
   const fs::path d = scratch();
-  for (const char* board : {"3x5", "1x7"}) {
-    const Result r = hxsim("run " + config("board4x4_adaptive.yaml") + " --set topology.board=" + board + kShort +
-                           " --out " + (d / "r.json").string());
-    ASSERT_EQ(r.exit_code, 0) << board << "\n" << r.output;
-    const json j = read_json(d / "r.json");
-    EXPECT_TRUE(j["checks"]["passed"].get<bool>()) << board;
-    EXPECT_GT(j["checks"]["delivered"].get<uint64_t>(), 500u) << board;
-    EXPECT_EQ(j["config"]["rtl_model"], std::string("hx_board_plane ") + board);
-    const Result c = hxsim("check " + config("board4x4_adaptive.yaml") + " --set topology.board=" + board);
-    EXPECT_NE(c.output.find(std::string("rtl model: hx_board_plane ") + board + ", cached in"), std::string::npos)
-        << c.output;
-  }
+  const std::string board = GetParam();
+  const Result r = hxsim("run " + config("board4x4_adaptive.yaml") + " --set topology.board=" + board + kShort +
+                         " --out " + (d / "r.json").string());
+  ASSERT_EQ(r.exit_code, 0) << board << "\n" << r.output;
+  const json j = read_json(d / "r.json");
+  EXPECT_TRUE(j["checks"]["passed"].get<bool>()) << board;
+  EXPECT_GT(j["checks"]["delivered"].get<uint64_t>(), 500u) << board;
+  EXPECT_EQ(j["config"]["rtl_model"], "hx_board_plane " + board);
+  const Result c = hxsim("check " + config("board4x4_adaptive.yaml") + " --set topology.board=" + board);
+  EXPECT_NE(c.output.find("rtl model: hx_board_plane " + board + ", cached in"), std::string::npos) << c.output;
 }
+
+INSTANTIATE_TEST_SUITE_P(HxsimRun, AnyBoardSize, ::testing::Values("3x5", "1x7"),
+                         [](const ::testing::TestParamInfo<const char*>& p) { return std::string(p.param); });
 
 // `hxsim plot` draws what the results hold: latency and link loads of traffic runs (two loads, one
 // curve), collective bandwidth and per-dimension busy time of a multi-dimensional collective.

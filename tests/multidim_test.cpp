@@ -308,23 +308,38 @@ Times run_and_model(const std::string& config, const std::string& sets, const fs
 // with 1 MiB the cycle model's time is within 5% of the analytical backend's (the cycle model is
 // the slower by its head flits, one per 32 payload flits of a 512-B segment: 3%), for 1, 4 and 16
 // chunks. A reduce_scatter leaves, an all_gather starts from, a piece of every chunk on each rank.
-TEST(MultidimCollective, EveryScheduleAndOpIsRightAndAgreesWithTheModel) {
+// One test per platform and schedule (six of about 7 s each), so that ctest spreads them.
+struct ScheduleCase {
+  const char* name;      ///< the test's name
+  const char* platform;  ///< configs/themis/<platform>.yaml
+  const char* schedule;  ///< the --set arguments that pick the scheduler and intra-dimension policy
+};
+
+class EverySchedule : public ::testing::TestWithParam<ScheduleCase> {};
+
+TEST_P(EverySchedule, EveryOpIsRightAndAgreesWithTheModel) {
   const fs::path d = scratch();
-  const auto check = [&](const char* platform, const std::string& sets) {
-    const Times t = run_and_model(themis_config(platform), sets, d);
-    EXPECT_NEAR(t.run_us / t.model_us, 1.0, 0.05)
-        << platform << sets << ": run " << t.run_us << " us, model " << t.model_us << " us";
-  };
-  for (const char* platform : {"small/2d_sw_sw", "small/3d_sw_sw_sw_homo"}) {
-    for (const char* sched : {"baseline --set collective.intra=fifo", "themis --set collective.intra=fifo",
-                              "themis --set collective.intra=scf"}) {
-      for (const char* op : {"allreduce", "reduce_scatter", "all_gather"})
-        for (unsigned chunks : {1u, 4u, 16u})
-          check(platform, " --set collective.scheduler=" + std::string(sched) + " --set collective.operation=" + op +
-                              " --set collective.chunks=" + std::to_string(chunks));
+  const ScheduleCase& c = GetParam();
+  for (const char* op : {"allreduce", "reduce_scatter", "all_gather"}) {
+    for (unsigned chunks : {1u, 4u, 16u}) {
+      const std::string sets = std::string(" --set collective.scheduler=") + c.schedule +
+                               " --set collective.operation=" + op + " --set collective.chunks=" + std::to_string(chunks);
+      const Times t = run_and_model(themis_config(c.platform), sets, d);
+      EXPECT_NEAR(t.run_us / t.model_us, 1.0, 0.05)
+          << c.platform << sets << ": run " << t.run_us << " us, model " << t.model_us << " us";
     }
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    MultidimCollective, EverySchedule,
+    ::testing::Values(ScheduleCase{"Sw2dBaselineFifo", "small/2d_sw_sw", "baseline --set collective.intra=fifo"},
+                      ScheduleCase{"Sw2dThemisFifo", "small/2d_sw_sw", "themis --set collective.intra=fifo"},
+                      ScheduleCase{"Sw2dThemisScf", "small/2d_sw_sw", "themis --set collective.intra=scf"},
+                      ScheduleCase{"Sw3dBaselineFifo", "small/3d_sw_sw_sw_homo", "baseline --set collective.intra=fifo"},
+                      ScheduleCase{"Sw3dThemisFifo", "small/3d_sw_sw_sw_homo", "themis --set collective.intra=fifo"},
+                      ScheduleCase{"Sw3dThemisScf", "small/3d_sw_sw_sw_homo", "themis --set collective.intra=scf"}),
+    [](const ::testing::TestParamInfo<ScheduleCase>& p) { return std::string(p.param.name); });
 
 // Ring dimensions (both directions of a ring of more than two carry half of each chunk), a fully
 // connected one (the direct algorithm), four dimensions.
