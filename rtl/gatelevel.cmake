@@ -15,13 +15,14 @@
 # Verilates the netlists at its end (hx_gatelevel_model, which waits for them).
 
 set(HX_GL_SCRIPTS ${PROJECT_SOURCE_DIR}/scripts/netlist.sh
+                  ${PROJECT_SOURCE_DIR}/scripts/netlist_start.sh
                   ${PROJECT_SOURCE_DIR}/scripts/yosys-frontend.sh)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${HX_GL_SCRIPTS})
 
 # hx_netlist_start(NETLIST <file> TOP <module> SOURCES <rtl>... [PARAMS Name=Value ...])
-# Starts scripts/netlist.sh in the background when NETLIST is missing or older than any of
-# SOURCES or the netlist scripts. It writes its exit status to <file>.rc when it ends, which
-# hx_gatelevel_model waits for; without a synthesis running, no .rc is there to wait for.
+# Starts scripts/netlist.sh in the background (scripts/netlist_start.sh) when NETLIST is missing or
+# older than any of SOURCES or the netlist scripts. It writes its exit status to <file>.rc when it
+# ends, which hx_gatelevel_model waits for.
 function(hx_netlist_start)
   cmake_parse_arguments(ARG "" "TOP;NETLIST" "SOURCES;PARAMS" ${ARGN})
   set(stale FALSE)
@@ -38,15 +39,11 @@ function(hx_netlist_start)
   file(REMOVE ${ARG_NETLIST}.rc)
   if(stale)
     message(STATUS "Synthesizing the gate-level netlist of ${ARG_TOP} ${ARG_PARAMS} (yosys, in the background)")
-    get_filename_component(dir ${ARG_NETLIST} DIRECTORY)
-    file(MAKE_DIRECTORY ${dir})
-    # Every descriptor of the background job goes to a file, so execute_process returns at once;
-    # the status is written to a temporary name and renamed, so a waiter never reads half of it.
-    string(JOIN " " params ${ARG_PARAMS})
-    execute_process(COMMAND bash -c
-      "(bash '${PROJECT_SOURCE_DIR}/scripts/netlist.sh' ${ARG_TOP} '${ARG_NETLIST}' ${params}; \
-        echo $? > '${ARG_NETLIST}.rc.tmp'; mv '${ARG_NETLIST}.rc.tmp' '${ARG_NETLIST}.rc') \
-        </dev/null >'${ARG_NETLIST}.out' 2>&1 &")
+    execute_process(COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/netlist_start.sh ${ARG_TOP} ${ARG_NETLIST}
+      ${ARG_PARAMS} RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "scripts/netlist_start.sh failed (${rc})")
+    endif()
     set_property(GLOBAL APPEND PROPERTY HX_NETLISTS_STARTED ${ARG_NETLIST})
   endif()
 endfunction()
