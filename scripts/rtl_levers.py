@@ -38,6 +38,9 @@ LEVERS = {
                False, False),
     "O2": ("-O2 instead of -O3: smaller code, for the instruction cache", [], ["-O2"], False, False),
     "pgo": ("the compiler's profile-guided optimisation, trained on other seeds at both loads", [], [], False, True),
+    "split0": ("Verilator --output-split 0: the model's fast path in one file, for the compiler to inline across",
+               ["--output-split", "0", "--output-split-cfuncs", "0"], [], False, False),
+    "lto": ("link-time optimisation (-flto) of the model, the bench and the runtime", [], ["-flto=auto"], False, False),
 }
 
 
@@ -126,7 +129,7 @@ def build_lever(name, lever, args, phase=""):
     objs = sorted(os.path.join("o", o) for o in os.listdir(os.path.join(work, "o")) if o.endswith(".o"))
     libs = [os.path.join(b, "tb", "libhx_tb.a"), os.path.join(b, "systemc", "libhx_board_routing.a"),
             os.path.join(b, "systemc", "core", "libhx_core.a")]
-    link_flags = [f for f in cflags if f.startswith("-march")]
+    link_flags = [f for f in cflags if f.startswith("-march") or f.startswith("-flto")]
     if pgo and phase == "gen":
         link_flags.append("-fprofile-generate")
     sh(["c++", "-O3"] + link_flags + ["-o", "plane_ceiling"] + objs + libs + ["-lz", "-pthread", "-latomic"],
