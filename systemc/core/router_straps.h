@@ -1,6 +1,6 @@
 // router_straps.h: the router's mode straps as C++ enums, shared by the benches (tb/), the
-// config loader and the simulator (systemc/). The codes equal the RTL's (rtl/hx_pkg.sv), so a
-// value drives route_mode_i / span_board_i / vc_policy_i directly.
+// config loader and the simulator (systemc/). The codes equal the RTL's (rtl/hx_pkg.sv; the
+// one bit of span_board_i), so a value drives route_mode_i / span_board_i / vc_policy_i directly.
 #pragma once
 
 #include <cstdint>
