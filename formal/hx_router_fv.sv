@@ -4,7 +4,8 @@
 // credit, only on the router's VCs and in well-framed packets (a head opens a packet on its VC, a
 // tail closes it); every output port has a downstream buffer of BufDepth flits per VC that frees
 // slots whenever the solver likes and returns a credit for each. The straps are any constant
-// (any position on any board, any routing mode and VC policy). Everything else is free.
+// (any position on any board, any routing mode, tree span and VC policy). Everything else is
+// free.
 //
 // Properties at the ports (the router's own are in hx_router.sv, hx_in_buffer.sv, ...):
 //   FlitTrackedIntact  one flit, picked by the solver, leaves exactly when the router returns its
@@ -34,6 +35,7 @@ module hx_router_fv #(
   input logic [NW-1:0]                 node_x_i, node_y_i, last_x_i, last_y_i,
   input logic [BW-1:0]                 board_x_i, board_y_i,
   input logic [1:0]                    route_mode_i,
+  input logic                          span_board_i,
   input logic                          vc_policy_i,
   input logic [NumPorts-1:0]           in_valid_i,
   input logic [NumPorts*FlitWidth-1:0] in_flit_i,
@@ -55,23 +57,26 @@ module hx_router_fv #(
   logic [NW-1:0] node_x_q, node_y_q, last_x_q, last_y_q;
   logic [BW-1:0] board_x_q, board_y_q;
   logic [1:0]    route_mode_q;
+  logic          span_board_q;
   logic          vc_policy_q;
   always_ff @(posedge clk_i) begin
     started_q <= 1'b1;
     if (!started_q) begin
       {node_x_q, node_y_q, last_x_q, last_y_q} <= {node_x_i, node_y_i, last_x_i, last_y_i};
-      {board_x_q, board_y_q, route_mode_q, vc_policy_q} <= {board_x_i, board_y_i, route_mode_i, vc_policy_i};
+      {board_x_q, board_y_q, route_mode_q, span_board_q, vc_policy_q} <=
+          {board_x_i, board_y_i, route_mode_i, span_board_i, vc_policy_i};
     end
   end
   logic [NW-1:0] node_x, node_y, last_x, last_y;
   logic [BW-1:0] board_x, board_y;
   logic [1:0]    route_mode;
+  logic          span_board;
   logic          vc_policy;
   assign {node_x, node_y, last_x, last_y} = started_q ? {node_x_q, node_y_q, last_x_q, last_y_q}
                                                       : {node_x_i, node_y_i, last_x_i, last_y_i};
-  assign {board_x, board_y, route_mode, vc_policy} =
-      started_q ? {board_x_q, board_y_q, route_mode_q, vc_policy_q}
-                : {board_x_i, board_y_i, route_mode_i, vc_policy_i};
+  assign {board_x, board_y, route_mode, span_board, vc_policy} =
+      started_q ? {board_x_q, board_y_q, route_mode_q, span_board_q, vc_policy_q}
+                : {board_x_i, board_y_i, route_mode_i, span_board_i, vc_policy_i};
 
   hx_router #(
     .NumVcs (NumVcs), .BufDepth (BufDepth), .PayloadWidth (PayloadWidth),
@@ -80,7 +85,7 @@ module hx_router_fv #(
     .clk_i, .rst_ni,
     .node_x_i (node_x), .node_y_i (node_y), .last_x_i (last_x), .last_y_i (last_y),
     .board_x_i (board_x), .board_y_i (board_y),
-    .route_mode_i (route_mode), .vc_policy_i (vc_policy),
+    .route_mode_i (route_mode), .span_board_i (span_board), .vc_policy_i (vc_policy),
     .in_valid_i, .in_flit_i, .in_credit_o (in_credit), .in_credit_vc_o (in_credit_vc),
     .out_valid_o (out_valid), .out_flit_o (out_flit),
     .out_credit_i, .out_credit_vc_i, .error_o (error)

@@ -39,6 +39,7 @@ module hx_board_plane #(
   input  logic [BoardCoordWidth-1:0]    board_x_i,
   input  logic [BoardCoordWidth-1:0]    board_y_i,
   input  hx_pkg::route_mode_e           route_mode_i,
+  input  logic                          span_board_i,  // hx_route: trees deliver on dest.'s line
   input  hx_pkg::vc_policy_e            vc_policy_i,
   // local (accelerator) ports, LocalPorts lanes per node: lane k of node n is k * NumNodes + n
   input  logic [NumLocal-1:0]           loc_in_valid_i,
@@ -180,6 +181,7 @@ module hx_board_plane #(
         .board_x_i,
         .board_y_i,
         .route_mode_i,
+        .span_board_i,
         .vc_policy_i,
         .in_valid_i      (in_valid),
         .in_flit_i       (in_flit),

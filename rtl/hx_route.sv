@@ -11,10 +11,20 @@
 //   same board row      the nearer E or W edge (both on a tie); moves toward the destination
 //                       row are optional here and may be left to the destination board;
 //   same board column   the nearer N or S edge; moves toward the destination column optional;
+//                       with span_board_i set, the optional moves are not offered (below);
 //   neither             toward an intermediate board, adaptively through the nearer E/W edge
 //                       (row tree first) or the nearer N/S edge (column tree first).
 // An output of a router on the board boundary in the direction of the boundary is an edge port,
 // so "move toward the east edge" at the last column is "leave through the east edge".
+//
+// span_board_i, "the trees deliver on the destination's line": a row tree of span line (one tree
+// per line of accelerators) delivers a packet on the line it left from, so on the source board
+// a move toward the destination row saves that move on the destination board, and either board
+// may make it. A tree of span board (one tree for all lines of a board row or column) delivers on
+// the destination's line (its row for a row tree, its column for a column tree) whatever line the
+// packet left from; there such a move is one hop wasted, and the path is no longer minimal. With
+// the strap set, a packet for the same board row is offered only the E/W edge moves and one for
+// the same board column only the N/S edge moves. The other cases do not depend on it.
 //
 // North-last (sec. IV-C3), for RouteNorthLast: a packet may turn north only when no move
 // other than north is still required on this board, and a packet that is travelling north
@@ -44,6 +54,7 @@ module hx_route #(
   input  logic [BoardCoordWidth-1:0] board_x_i,
   input  logic [BoardCoordWidth-1:0] board_y_i,
   input  hx_pkg::route_mode_e        route_mode_i,
+  input  logic                       span_board_i,  // the trees deliver on the destination's line
   input  logic [NumPorts-1:0]        edge_port_i,  // outputs that leave the board
   // per VC, the destination fields of the header (hx_pkg layout: dst_board_x at bit 0 ...)
   input  logic [NumVcs*HdrWidth-1:0] hdr_i,
@@ -126,11 +137,11 @@ module hx_route #(
         end else if (same_row) begin
           minimal[PortE] = to_edge_e;
           minimal[PortW] = to_edge_w;
-          minimal[PortN] = to_dst_n;
-          minimal[PortS] = to_dst_s;
+          minimal[PortN] = to_dst_n && !span_board_i;
+          minimal[PortS] = to_dst_s && !span_board_i;
         end else if (same_col) begin
-          minimal[PortE] = to_dst_e;
-          minimal[PortW] = to_dst_w;
+          minimal[PortE] = to_dst_e && !span_board_i;
+          minimal[PortW] = to_dst_w && !span_board_i;
           minimal[PortN] = to_edge_n;
           minimal[PortS] = to_edge_s;
         end else begin
@@ -149,13 +160,16 @@ module hx_route #(
         else if (minimal[PortS]) xy[PortS] = 1'b1;
         else if (at_dst)         xy = LocalLanes;
 
-        // North-last filter.
+        // North-last filter. For the same board row the edge move is required; with
+        // span_board_i no N move is offered there at all, so the rule holds whatever
+        // x_required says. For the same board column E/W moves are optional (not offered with
+        // span_board_i), and for neither they are an alternative to leaving N/S.
         if (on_board) begin
           x_required = to_dst_e || to_dst_w;
         end else if (same_row) begin
           x_required = !((to_edge_e && edge_port_i[PortE]) || (to_edge_w && edge_port_i[PortW]));
         end else begin
-          x_required = 1'b0;  // E/W moves are optional, or an alternative to leaving N/S
+          x_required = 1'b0;
         end
         moving_north = (InPort == PortS) && !edge_port_i[PortS];
         north_last = minimal;

@@ -86,6 +86,7 @@ module hx_router #(
   input  logic [BoardCoordWidth-1:0]    board_x_i,
   input  logic [BoardCoordWidth-1:0]    board_y_i,
   input  hx_pkg::route_mode_e           route_mode_i,
+  input  logic                          span_board_i,  // the trees deliver on the dest.'s line
   input  hx_pkg::vc_policy_e            vc_policy_i,
   // input side of each port: flits in, credits back upstream
   input  logic [NumPorts-1:0]           in_valid_i /* verilator public_flat_rd */,
@@ -126,6 +127,7 @@ module hx_router #(
   logic [NW-1:0]       node_x_q, node_y_q, last_x_q, last_y_q;
   logic [BW-1:0]       board_x_q, board_y_q;
   hx_pkg::route_mode_e route_mode_q;
+  logic                span_board_q;
   hx_pkg::vc_policy_e  vc_policy_q;
   logic [NumPorts-1:0] edge_port_q;  // output ports that leave the board (boundary, facing out)
 
@@ -137,6 +139,7 @@ module hx_router #(
     board_x_q    <= board_x_i;
     board_y_q    <= board_y_i;
     route_mode_q <= route_mode_i;
+    span_board_q <= span_board_i;
     vc_policy_q  <= vc_policy_i;
     edge_port_q                <= '0;
     edge_port_q[hx_pkg::PortN] <= (node_y_i == last_y_i);
@@ -286,6 +289,7 @@ module hx_router #(
       .board_x_i    (board_x_q),
       .board_y_i    (board_y_q),
       .route_mode_i (route_mode_q),
+      .span_board_i (span_board_q),
       .edge_port_i  (edge_port_q),
       .hdr_i        (hdr),
       .ports_o      (ports)

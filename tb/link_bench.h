@@ -55,13 +55,14 @@
 
 namespace hx {
 
-/// The router's input straps (a board plane uses board_*, route_mode and vc_policy; the node
-/// coordinates and board size of its routers are fixed by its parameters).
+/// The router's input straps (a board plane uses board_*, route_mode, tree_span and vc_policy;
+/// the node coordinates and board size of its routers are fixed by its parameters).
 struct Straps {
   unsigned node_x = 0, node_y = 0;
   unsigned last_x = 0, last_y = 0;
   unsigned board_x = 0, board_y = 0;
   RouteMode route_mode = RouteMode::Xy;
+  TreeSpan tree_span = TreeSpan::Line;  ///< span_board_i
   VcPolicy vc_policy = VcPolicy::Keep;
 
   RouterPlace place() const {
@@ -205,6 +206,7 @@ class LinkBench {
     m.board_x_i = s.board_x;
     m.board_y_i = s.board_y;
     m.route_mode_i = static_cast<unsigned>(s.route_mode);
+    m.span_board_i = static_cast<unsigned>(s.tree_span);
     m.vc_policy_i = static_cast<unsigned>(s.vc_policy);
     idle_ = false;  // an idle model registers new straps at its next edge
   }
@@ -270,14 +272,14 @@ class LinkBench {
         spec.header.src_board_x = (s.board_x + (port == kPortE) - (port == kPortW)) & mask;
         spec.header.src_board_y = (s.board_y + (port == kPortN) - (port == kPortS)) & mask;
       }
-      const BoardRoutes r = board_routes(cfg_.board, s.board_x, s.board_y, s.route_mode, src_port, dst);
+      const BoardRoutes r = board_routes(cfg_.board, s.board_x, s.board_y, s.route_mode, src_port, dst, s.tree_span);
       for (unsigned e : r.exits) spec.allowed_ports.set(e);
     } else {
       spec.header.src_board_x = s.board_x;
       spec.header.src_board_y = s.board_y;
       spec.header.src_node_x = s.node_x;
       spec.header.src_node_y = s.node_y;
-      const PortMask ports = board_route_set(s.place(), src_port, s.route_mode, dst, cfg_.local_ports);
+      const PortMask ports = board_route_set(s.place(), src_port, s.route_mode, dst, cfg_.local_ports, s.tree_span);
       for (unsigned p = 0; p < num_ports_; ++p) {
         if (ports & (1u << p)) spec.allowed_ports.set(p);
       }

@@ -30,6 +30,7 @@ constexpr unsigned kBoardY = 2;
 struct RandomCase {
   unsigned size_x = 4, size_y = 4;
   RouteMode mode = RouteMode::Xy;
+  TreeSpan span = TreeSpan::Line;  // the span_board_i strap
   VcPolicy policy = VcPolicy::Keep;
   UniformTrafficConfig traffic;
   unsigned num_vcs = 3;  // the model's NumVcs
@@ -46,6 +47,7 @@ BenchConfig board_config(const RandomCase& rc, uint64_t seed) {
   c.straps.board_x = kBoardX;
   c.straps.board_y = kBoardY;
   c.straps.route_mode = rc.mode;
+  c.straps.tree_span = rc.span;
   c.straps.vc_policy = rc.policy;
   c.num_vcs = rc.num_vcs;
   c.seed = seed;
@@ -96,9 +98,9 @@ ScoreboardSummary run_random(RandomCase rc, uint64_t seed, std::vector<PacketRec
     lat += static_cast<double>(r.tail_delivered_cycle - r.created_cycle);
   }
   std::printf(
-      "[ board    ] %ux%u, %u lane(s), %s %s: %llu packets, %llu flits in %llu cycles "
+      "[ board    ] %ux%u, %u lane(s), %s %s %s: %llu packets, %llu flits in %llu cycles "
       "(%.3f flits/node/cycle), avg latency %.1f cycles, %.0f cycles/s\n",
-      rc.size_x, rc.size_y, rc.lanes, to_string(rc.mode), to_string(rc.policy),
+      rc.size_x, rc.size_y, rc.lanes, to_string(rc.mode), to_string(rc.policy), to_string(rc.span),
       static_cast<unsigned long long>(s.delivered), static_cast<unsigned long long>(s.flits_delivered),
       static_cast<unsigned long long>(b.cycle()),
       static_cast<double>(s.flits_delivered) / (rc.cycles * cfg.board.num_nodes()),
@@ -108,6 +110,8 @@ ScoreboardSummary run_random(RandomCase rc, uint64_t seed, std::vector<PacketRec
   return s;
 }
 
+// Both route modes, the first with trees of span line and the second of span board, so that
+// every plane size drives the span_board_i strap both ways.
 template <class M>
 void smoke(unsigned sx, unsigned sy, uint64_t seed, unsigned lanes = 1) {
   for (RouteMode mode : {RouteMode::Xy, RouteMode::NorthLast}) {
@@ -116,6 +120,7 @@ void smoke(unsigned sx, unsigned sy, uint64_t seed, unsigned lanes = 1) {
     rc.size_y = sy;
     rc.lanes = lanes;
     rc.mode = mode;
+    rc.span = mode == RouteMode::Xy ? TreeSpan::Line : TreeSpan::Board;
     rc.traffic.offered_load = 0.3;
     rc.traffic.min_length = 1;
     rc.traffic.max_length = 6;

@@ -38,9 +38,12 @@ TEST(Board4x4, NorthLastVcKeepUniformRandom) {
 // Half the packets go to other boards of a 4x4 HammingMesh and the edge ports inject traffic
 // that arrives from the trees on VC 1: packets for other boards must leave through an edge the
 // reference allows (nearer E/W edge for the same board row, nearer N/S edge for the same
-// column, either for neither) on their VC + 1; packets from the edges keep VC 1 to their node.
-void offboard_case(RouteMode mode, uint64_t seed) {
+// column, either for neither; with trees of span line on any row or column the optional moves
+// toward the destination's line reach, with span board on the packet's own) on their VC + 1;
+// packets from the edges keep VC 1 to their node.
+void offboard_case(RouteMode mode, TreeSpan span, uint64_t seed) {
   RandomCase rc = uniform_4x4(mode, VcPolicy::Keep);
+  rc.span = span;
   rc.traffic.offered_load = 0.3;
   rc.traffic.offboard_fraction = 0.5;
   rc.traffic.edge_load = 0.03;
@@ -67,22 +70,36 @@ void offboard_case(RouteMode mode, uint64_t seed) {
   EXPECT_GT(arrived, 2000u);
 }
 
-TEST(Board4x4, OffBoardPacketsLeaveThroughReferenceEdgesXy) { offboard_case(RouteMode::Xy, test_seed(104)); }
+TEST(Board4x4, OffBoardPacketsLeaveThroughReferenceEdgesXy) {
+  offboard_case(RouteMode::Xy, TreeSpan::Line, test_seed(104));
+}
 
 TEST(Board4x4, OffBoardPacketsLeaveThroughReferenceEdgesNorthLast) {
-  offboard_case(RouteMode::NorthLast, test_seed(105));
+  offboard_case(RouteMode::NorthLast, TreeSpan::Line, test_seed(105));
+}
+
+TEST(Board4x4, OffBoardPacketsLeaveThroughReferenceEdgesXySpanBoard) {
+  offboard_case(RouteMode::Xy, TreeSpan::Board, test_seed(106));
+}
+
+TEST(Board4x4, OffBoardPacketsLeaveThroughReferenceEdgesNorthLastSpanBoard) {
+  offboard_case(RouteMode::NorthLast, TreeSpan::Board, test_seed(107));
 }
 
 // At zero load a head crosses the board in 2 cycles per router, so its latency shows how many
 // routers it crossed: it must be a minimal path of the reference (for on-board destinations all
 // allowed paths have the same length). XY: every external port to every node, and every local
 // port to nodes of four other boards; north-last: every local port to every node and to the
-// four other boards.
+// four other boards. Each with trees of span line and of span board; with span board a packet
+// for the same board row or column has one path, straight to the nearer edge.
 TEST(Board4x4, ZeroLoadLatencyMatchesMinimalPaths) {
   using M = Vhx_board_plane_4x4;
-  for (RouteMode mode : {RouteMode::Xy, RouteMode::NorthLast}) {
+  for (const auto& [mode, span] :
+       {std::pair{RouteMode::Xy, TreeSpan::Line}, std::pair{RouteMode::Xy, TreeSpan::Board},
+        std::pair{RouteMode::NorthLast, TreeSpan::Line}, std::pair{RouteMode::NorthLast, TreeSpan::Board}}) {
     RandomCase rc;
     rc.mode = mode;
+    rc.span = span;
     LinkBench<M> b(board_config<M>(rc, 1));
     const BoardGeometry& g = b.config().board;
     const std::pair<unsigned, unsigned> others[] = {{3, kBoardY}, {kBoardX, 0}, {3, 3}, {0, 0}};
@@ -97,16 +114,16 @@ TEST(Board4x4, ZeroLoadLatencyMatchesMinimalPaths) {
           d.board_y = k < 0 ? kBoardY : others[k].second;
           d.node_x = n % g.size_x;
           d.node_y = n / g.size_x;
-          const BoardRoutes ref = board_routes(g, kBoardX, kBoardY, mode, src, d);
+          const BoardRoutes ref = board_routes(g, kBoardX, kBoardY, mode, src, d, span);
           ASSERT_FALSE(ref.exits.empty());
           const uint32_t id = b.send(b.make_packet(src, d, 1, from_edge ? 1 : 0));
           ASSERT_TRUE(b.run_until_delivered(id, 100)) << b.report();
           const PacketRecord& r = b.scoreboard().packet(id);
           const uint64_t lat = r.head_delivered_cycle - r.head_injected_cycle;
-          EXPECT_GE(lat, 2u * ref.min_routers) << b.port_name(src) << " " << to_string(mode);
-          EXPECT_LE(lat, 2u * ref.max_routers) << b.port_name(src) << " " << to_string(mode);
-          if (k < 0) {
-            EXPECT_EQ(ref.min_routers, ref.max_routers);
+          EXPECT_GE(lat, 2u * ref.min_routers) << b.port_name(src) << " " << to_string(mode) << " " << to_string(span);
+          EXPECT_LE(lat, 2u * ref.max_routers) << b.port_name(src) << " " << to_string(mode) << " " << to_string(span);
+          if (k < 0 || (span == TreeSpan::Board && k < 2)) {
+            EXPECT_EQ(ref.min_routers, ref.max_routers) << b.port_name(src) << " " << to_string(mode);
           }
           ++checked;
         }
@@ -115,9 +132,9 @@ TEST(Board4x4, ZeroLoadLatencyMatchesMinimalPaths) {
     ASSERT_TRUE(b.drain(1000)) << b.report();
     expect_all_clean(b);
     std::printf(
-        "[ zeroload ] %s: %u single-flit packets, latency = 2 x routers on a minimal "
+        "[ zeroload ] %s %s: %u single-flit packets, latency = 2 x routers on a minimal "
         "path\n",
-        to_string(mode), checked);
+        to_string(mode), to_string(span), checked);
   }
 }
 

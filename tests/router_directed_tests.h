@@ -322,9 +322,10 @@ TYPED_TEST_P(RouterDirectedTest, FairnessDifferentVcsAndThreeInputs) {
 }
 
 // (e) Heads for another board, from every input of every router position of a 3x3 board, in
-// every route mode: the packet leaves through an output the reference allows (toward or
-// through the nearer E/W edge for the same board row, the nearer N/S edge for the same board
-// column, either for neither), XY picks exactly one, and under VcKeep it goes out on in_vc+1
+// every route mode, with trees of span line and of span board: the packet leaves through an
+// output the reference allows (toward or through the nearer E/W edge for the same board row,
+// the nearer N/S edge for the same board column, either for neither; with span line also
+// toward the destination's row or column), XY picks exactly one, and under VcKeep it goes out on in_vc+1
 // exactly when the output is a board-edge port. With all credits equal the router breaks ties
 // toward the lowest port number, so the choice is the lowest allowed port.
 TYPED_TEST_P(RouterDirectedTest, OtherBoardHeadsLeaveTowardTheNearerEdge) {
@@ -334,39 +335,41 @@ TYPED_TEST_P(RouterDirectedTest, OtherBoardHeadsLeaveTowardTheNearerEdge) {
   const unsigned nodes[][2] = {{0, 0}, {2, 2}, {1, 1}, {0, 2}};
   const RouteMode modes[] = {RouteMode::Xy, RouteMode::NorthLast, RouteMode::MinAdaptive};
   unsigned packets = 0, edge_exits = 0, multi = 0, skipped = 0;
-  for (RouteMode mode : modes) {
-    for (unsigned y = 0; y < 3; ++y) {
-      for (unsigned x = 0; x < 3; ++x) {
-        b->set_straps(T::at(x, y, mode));
-        const PortMask edges = edge_ports(b->straps().place());
-        for (unsigned in = 0; in < kNumRouterPorts; ++in) {
-          for (const auto& bd : boards) {
-            for (const auto& nd : nodes) {
-              const unsigned vc = (packets + in) % 2;
-              const PacketSpec spec = b->make_packet(in, T::remote(bd[0], bd[1], nd[0], nd[1]), 2, vc);
-              if (spec.allowed_ports.none()) {  // e.g. travelling north where only W is left
-                ++skipped;
-                continue;
+  for (TreeSpan span : {TreeSpan::Line, TreeSpan::Board}) {
+    for (RouteMode mode : modes) {
+      for (unsigned y = 0; y < 3; ++y) {
+        for (unsigned x = 0; x < 3; ++x) {
+          b->set_straps(T::at(x, y, mode, VcPolicy::Keep, span));
+          const PortMask edges = edge_ports(b->straps().place());
+          for (unsigned in = 0; in < kNumRouterPorts; ++in) {
+            for (const auto& bd : boards) {
+              for (const auto& nd : nodes) {
+                const unsigned vc = (packets + in) % 2;
+                const PacketSpec spec = b->make_packet(in, T::remote(bd[0], bd[1], nd[0], nd[1]), 2, vc);
+                if (spec.allowed_ports.none()) {  // e.g. travelling north where only W is left
+                  ++skipped;
+                  continue;
+                }
+                if (mode == RouteMode::Xy) {
+                  ASSERT_EQ(spec.allowed_ports.count(), 1u);
+                }
+                ASSERT_FALSE(spec.allowed_ports.test(kPortL));
+                if (spec.allowed_ports.count() > 1) ++multi;
+                const uint32_t id = b->send(spec);
+                ASSERT_TRUE(b->run_until_delivered(id, 50)) << "router (" << x << "," << y << ") " << to_string(mode)
+                                                            << " " << to_string(span) << " in " << port_name(in) << "\n"
+                                                            << b->report();
+                const PacketRecord& r = b->scoreboard().packet(id);
+                unsigned lowest = 0;
+                while (!spec.allowed_ports.test(lowest)) ++lowest;
+                EXPECT_EQ(r.delivered_port, static_cast<int>(lowest))
+                    << "router (" << x << "," << y << ") " << to_string(mode) << " " << to_string(span) << " in "
+                    << port_name(in) << " to board (" << bd[0] << "," << bd[1] << ")";
+                const bool edge = (edges >> r.delivered_port) & 1u;
+                EXPECT_EQ(r.delivered_vc, static_cast<int>(vc + (edge ? 1 : 0)));
+                edge_exits += edge;
+                ++packets;
               }
-              if (mode == RouteMode::Xy) {
-                ASSERT_EQ(spec.allowed_ports.count(), 1u);
-              }
-              ASSERT_FALSE(spec.allowed_ports.test(kPortL));
-              if (spec.allowed_ports.count() > 1) ++multi;
-              const uint32_t id = b->send(spec);
-              ASSERT_TRUE(b->run_until_delivered(id, 50))
-                  << "router (" << x << "," << y << ") " << to_string(mode) << " in " << port_name(in) << "\n"
-                  << b->report();
-              const PacketRecord& r = b->scoreboard().packet(id);
-              unsigned lowest = 0;
-              while (!spec.allowed_ports.test(lowest)) ++lowest;
-              EXPECT_EQ(r.delivered_port, static_cast<int>(lowest))
-                  << "router (" << x << "," << y << ") " << to_string(mode) << " in " << port_name(in) << " to board ("
-                  << bd[0] << "," << bd[1] << ")";
-              const bool edge = (edges >> r.delivered_port) & 1u;
-              EXPECT_EQ(r.delivered_vc, static_cast<int>(vc + (edge ? 1 : 0)));
-              edge_exits += edge;
-              ++packets;
             }
           }
         }
@@ -386,7 +389,8 @@ TYPED_TEST_P(RouterDirectedTest, OtherBoardHeadsLeaveTowardTheNearerEdge) {
 
 // (e) Random traffic through routers at several board positions, in every route mode and VC
 // policy, with slow sinks so that credits differ and adaptive choices vary: every packet must
-// leave through an output the reference model allows, on a legal VC.
+// leave through an output the reference model allows, on a legal VC. The trees' span alternates
+// from run to run, so that every mode and policy sees both values of the strap.
 TYPED_TEST_P(RouterDirectedTest, RandomTrafficRoutesMatchReference) {
   using T = RouterDirectedTest<TypeParam>;
   auto b = T::make_bench(T::center());
@@ -395,10 +399,12 @@ TYPED_TEST_P(RouterDirectedTest, RandomTrafficRoutesMatchReference) {
   const RouteMode modes[] = {RouteMode::Xy, RouteMode::NorthLast, RouteMode::MinAdaptive};
   const VcPolicy policies[] = {VcPolicy::Keep, VcPolicy::Any};
   uint64_t not_lowest = 0, adaptive = 0;
+  unsigned runs = 0;
   for (VcPolicy policy : policies) {
     for (RouteMode mode : modes) {
       for (const auto& pos : positions) {
-        b->set_straps(T::at(pos[0], pos[1], mode, policy));
+        const TreeSpan span = runs++ % 2 == 0 ? TreeSpan::Line : TreeSpan::Board;
+        b->set_straps(T::at(pos[0], pos[1], mode, policy, span));
         for (unsigned p = 0; p < kNumRouterPorts; ++p) {
           b->sink(p).set_drain_probability(0.25 + 0.75 * rng.uniform());
         }

@@ -31,7 +31,8 @@ class RouterFixture : public ::testing::Test {
   static constexpr unsigned kDepth = 8;
   static constexpr unsigned kVcs = 3;
 
-  static Straps at(unsigned x, unsigned y, RouteMode mode = RouteMode::Xy, VcPolicy policy = VcPolicy::Keep) {
+  static Straps at(unsigned x, unsigned y, RouteMode mode = RouteMode::Xy, VcPolicy policy = VcPolicy::Keep,
+                   TreeSpan span = TreeSpan::Line) {
     Straps s;
     s.node_x = x;
     s.node_y = y;
@@ -40,6 +41,7 @@ class RouterFixture : public ::testing::Test {
     s.board_x = kBoardX;
     s.board_y = kBoardY;
     s.route_mode = mode;
+    s.tree_span = span;
     s.vc_policy = policy;
     return s;
   }

@@ -12,6 +12,9 @@
 //   - directed routes, one source and one destination each, for the four cases of the paper's
 //     routing: same board, same board row, same board column, neither (via an intermediate
 //     board): trees crossed, the VC the packet arrives on, and the path length in cables.
+// Every HammingMesh design of configs/ (Hx2Mesh, Hx4Mesh, HyperX; trees of span line and of span
+// board), saturating all-to-all for a few thousand cycles: the longest path equals the diameter
+// formula, so the routing takes no hop the formula does not count.
 // Each test runs the real hxsim executable, so each has its own SystemC elaboration.
 #include <gtest/gtest.h>
 #include <filesystem>
@@ -82,19 +85,60 @@ INSTANTIATE_TEST_SUITE_P(Configs, SaturatedAllToAll,
                            return n.substr(0, n.find('.'));
                          });
 
+// ---- the diameter of every HammingMesh design ----------------------------------------------------
+
+struct Design {
+  const char* name;
+  const char* config;
+  const char* sets;  // settings on top of the config and the run length
+  unsigned diameter;
+};
+
+class Diameter : public ::testing::TestWithParam<Design> {};
+
+// Section III-B's diameter counts the links of the longest minimal path: 2 (floor((a-1)/2) +
+// floor((b-1)/2)) on the boards and 2 (levels + 1) per tree (hammingmesh.cpp). With trees of
+// span board the board routers must not move a packet toward the destination's line before the
+// tree (the span_board_i strap, rtl/hx_route.sv): such a move costs one link more than the
+// formula, which 6,000 cycles of the 8x8 Hx4Mesh showed before the strap. The HyperX (boards of
+// one router, where the strap changes nothing) runs 2,500 cycles to stay fast.
+TEST_P(Diameter, LongestPathEqualsTheFormula) {
+  const Design& d = GetParam();
+  const json j = run(config(d.config) + " --set run.warmup=1000cycles --set run.measure=5000cycles " + d.sets);
+  ASSERT_TRUE(j.contains("checks"));
+  expect_clean(j);
+  EXPECT_EQ(j["check_details"]["max_trees"], 2);
+  EXPECT_EQ(j["check_details"]["diameter_formula"], d.diameter);
+  EXPECT_EQ(j["check_details"]["max_path_cables"], j["check_details"]["diameter_formula"]);
+}
+
+INSTANTIATE_TEST_SUITE_P(Configs, Diameter,
+                         ::testing::Values(Design{"hx4mesh_8x8_span_board", "hx4mesh_8x8_alltoall.yaml", "", 8},
+                                           Design{"hx4mesh_8x8_span_line", "hx4mesh_8x8_alltoall.yaml",
+                                                  "--set topology.tree.span=line", 8},
+                                           Design{"hx4mesh_2x2_span_board", "hx4mesh_2x2_alltoall.yaml",
+                                                  "--set topology.tree.span=board", 8},
+                                           Design{"hx2mesh_16x16_span_board", "hx2mesh_16x16_alltoall.yaml", "", 4},
+                                           Design{"hx2mesh_4x4_span_board", "hx2mesh_4x4_alltoall.yaml",
+                                                  "--set topology.tree.span=board", 4},
+                                           Design{"hyperx_32x32", "hyperx_32x32_alltoall.yaml",
+                                                  "--set run.warmup=500cycles --set run.measure=2000cycles", 4}),
+                         [](const auto& info) { return std::string(info.param.name); });
+
 // ---- directed routes on the 2x2 Hx4Mesh (boards of 4x4; node = Y * 8 + X) ---------------------
 
 struct Route {
   const char* name;
   unsigned src, dst;
   unsigned trees, vc, cables;
+  const char* sets = "";  // settings on top of the config
 };
 
 class DirectedRoute : public ::testing::TestWithParam<Route> {};
 
 TEST_P(DirectedRoute, CrossesTheExpectedTreesOnTheExpectedVc) {
   const Route& r = GetParam();
-  const json j = run(config("hx4mesh_2x2_alltoall.yaml") + " --only-source " + std::to_string(r.src) +
+  const json j = run(config("hx4mesh_2x2_alltoall.yaml") + " " + r.sets + " --only-source " + std::to_string(r.src) +
                      " --set traffic.pattern=hotspot --set traffic.hotspot.nodes=[" + std::to_string(r.dst) +
                      "] --set traffic.hotspot.fraction=1 --set traffic.injection_rate=0.05"
                      " --set run.warmup=0cycles --set run.measure=4000cycles");
@@ -114,11 +158,17 @@ TEST_P(DirectedRoute, CrossesTheExpectedTreesOnTheExpectedVc) {
 //                board (1,0), then to (2,2): 5 routers + 1 switch - 1 = 5 cables.
 //   same column: (1,1) -> (2,6), the transpose of the above: 5.
 //   neither:     (1,1) -> (6,6) = board (1,1) node (2,2): 8, the diameter.
-INSTANTIATE_TEST_SUITE_P(Hx4Mesh2x2, DirectedRoute,
-                         ::testing::Values(Route{"same_board", 0, 27, 0, 0, 6}, Route{"same_board_row", 9, 22, 1, 1, 5},
-                                           Route{"same_board_column", 9, 50, 1, 1, 5},
-                                           Route{"neither", 9, 54, 2, 2, 8}),
-                         [](const auto& info) { return std::string(info.param.name); });
+// With trees of span board the tree delivers on the destination's row (column), and the source
+// board does not change rows (columns): same row is (1,1), (0,1), the switch, (3,2), (2,2): 4
+// cables; same column likewise 4; neither is still the diameter.
+INSTANTIATE_TEST_SUITE_P(
+    Hx4Mesh2x2, DirectedRoute,
+    ::testing::Values(Route{"same_board", 0, 27, 0, 0, 6}, Route{"same_board_row", 9, 22, 1, 1, 5},
+                      Route{"same_board_column", 9, 50, 1, 1, 5}, Route{"neither", 9, 54, 2, 2, 8},
+                      Route{"span_board_same_board_row", 9, 22, 1, 1, 4, "--set topology.tree.span=board"},
+                      Route{"span_board_same_board_column", 9, 50, 1, 1, 4, "--set topology.tree.span=board"},
+                      Route{"span_board_neither", 9, 54, 2, 2, 8, "--set topology.tree.span=board"}),
+    [](const auto& info) { return std::string(info.param.name); });
 
 // ---- two-level trees: leaves and spines ---------------------------------------------------------
 

@@ -336,6 +336,48 @@ TEST(RouteRef, SameBoardColumnAndNeither) {
   EXPECT_EQ(board_route_set(p4, kPortL, RouteMode::Xy, dst(5, 5, 0, 0)), E);
 }
 
+// Trees of span board deliver on the destination's line: for the same board row no N/S move,
+// for the same board column no E/W move (the moves of span line that the tree makes anyway);
+// the same board and neither do not depend on the span. Each case is the span-line set above
+// without its line moves.
+TEST(RouteRef, SpanBoardOffersNoLineMoves) {
+  constexpr TreeSpan kBoard = TreeSpan::Board;
+  auto set = [](const RouterPlace& p, unsigned in, RouteMode m, const Destination& d, TreeSpan span) {
+    return board_route_set(p, in, m, d, 1, span);
+  };
+  // Same board row: only the nearer E/W edge, both in the middle column.
+  EXPECT_EQ(set(place3(1, 1), kPortL, RouteMode::MinAdaptive, dst(3, 3, 0, 0), kBoard), E | W);
+  EXPECT_EQ(set(place3(2, 1), kPortL, RouteMode::MinAdaptive, dst(0, 3, 0, 2), kBoard), E);
+  EXPECT_EQ(set(place3(2, 1), kPortL, RouteMode::NorthLast, dst(0, 3, 0, 2), kBoard), E);
+  EXPECT_EQ(set(place3(0, 0), kPortL, RouteMode::Xy, dst(7, 3, 2, 2), kBoard), W);
+  EXPECT_EQ(set(place3(2, 1), kPortS, RouteMode::NorthLast, dst(0, 3, 0, 2), kBoard), E);
+  // Same board column: only the nearer N/S edge, both in the middle row; XY, x first with span
+  // line, now goes straight to the edge.
+  EXPECT_EQ(set(place3(1, 1), kPortL, RouteMode::MinAdaptive, dst(2, 5, 0, 1), kBoard), N | S);
+  EXPECT_EQ(set(place3(1, 1), kPortL, RouteMode::Xy, dst(2, 5, 0, 1), kBoard), N);
+  EXPECT_EQ(set(place3(0, 2), kPortL, RouteMode::NorthLast, dst(2, 0, 2, 0), kBoard), N);
+  EXPECT_EQ(set(place3(0, 2), kPortL, RouteMode::Xy, dst(2, 0, 2, 0), kBoard), N);
+  EXPECT_EQ(set(place3(0, 2), kPortL, RouteMode::Xy, dst(2, 0, 2, 0), TreeSpan::Line), E);
+  // Same board and neither: as with span line.
+  for (RouteMode m : {RouteMode::Xy, RouteMode::NorthLast, RouteMode::MinAdaptive}) {
+    for (const Destination& d : {dst(2, 3, 2, 0), dst(2, 3, 0, 2), dst(5, 5, 0, 0), dst(0, 0, 2, 2)}) {
+      for (unsigned in = 0; in < kNumRouterPorts; ++in) {
+        EXPECT_EQ(set(place3(1, 1), in, m, d, kBoard), set(place3(1, 1), in, m, d, TreeSpan::Line));
+      }
+    }
+  }
+  // Across a 4x4 board from (1,1) to board (5,0) node (0,2): span line may take the row change
+  // on the way to the W edge (rows 1 and 2, two routers either way); span board leaves at once.
+  const BoardGeometry g{4, 4};
+  BoardRoutes r = board_routes(g, 0, 0, RouteMode::NorthLast, g.local_port(1, 1), dst(5, 0, 0, 2));
+  EXPECT_EQ(r.exits, (std::vector<unsigned>{g.edge_port(kPortW, 0, 1), g.edge_port(kPortW, 0, 2)}));
+  EXPECT_EQ(r.max_routers, 3u);
+  r = board_routes(g, 0, 0, RouteMode::NorthLast, g.local_port(1, 1), dst(5, 0, 0, 2), kBoard);
+  EXPECT_EQ(r.exits, std::vector<unsigned>{g.edge_port(kPortW, 0, 1)});
+  EXPECT_EQ(r.min_routers, 2u);
+  EXPECT_EQ(r.max_routers, 2u);
+}
+
 TEST(RouteRef, BoardRoutes) {
   const BoardGeometry g{4, 4};
   EXPECT_EQ(g.num_external(), 32u);

@@ -47,6 +47,7 @@ struct PlaneVariant {
 struct PlaneStraps {
   unsigned board_x = 0, board_y = 0;
   RouteMode route_mode = RouteMode::NorthLast;
+  TreeSpan tree_span = TreeSpan::Line;  ///< span_board_i: the trees beyond the edges
   VcPolicy vc_policy = VcPolicy::Keep;
 };
 

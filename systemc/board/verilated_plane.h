@@ -67,6 +67,7 @@ class VerilatedPlane final : public PlaneModel {
     m.board_x_i = s.board_x;
     m.board_y_i = s.board_y;
     m.route_mode_i = static_cast<unsigned>(s.route_mode);
+    m.span_board_i = static_cast<unsigned>(s.tree_span);
     m.vc_policy_i = static_cast<unsigned>(s.vc_policy);
     m.rst_ni = 0;
     m.clk_i = 0;

@@ -30,7 +30,7 @@ namespace hx {
 /// in the model, bounded, and far below this in any real system.
 constexpr double kMaxLatencyCycles = 1e6;
 
-// RouteMode and VcPolicy (the router's straps, codes equal to the RTL's) come from
+// RouteMode, TreeSpan and VcPolicy (the router's straps, codes equal to the RTL's) come from
 // core/router_straps.h, shared with the benches.
 
 /// Synthetic traffic pattern: how a source picks each packet's destination (docs/config.md).
@@ -52,10 +52,6 @@ enum class Pattern : uint8_t {
 /// The coordinate map of a pattern, or none for uniform, permutation, hotspot and alltoall,
 /// which work on endpoint numbers.
 std::optional<GridMap> pattern_grid_map(Pattern kind);
-
-/// How many row/column lines of accelerators one fat tree of a HammingMesh serves: one tree per
-/// line (the paper's large cluster) or one per row/column of boards (its small cluster).
-enum class TreeSpan : uint8_t { Line, Board };
 
 /// Bits a link word adds to the flit payload: 2 bits of flit type and 2 bits of VC
 /// (docs/flit-format.md).

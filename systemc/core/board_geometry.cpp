@@ -24,6 +24,8 @@ const char* to_string(RouteMode m) {
 
 const char* to_string(VcPolicy p) { return p == VcPolicy::Keep ? "vc-keep" : "vc-any"; }
 
+const char* to_string(TreeSpan s) { return s == TreeSpan::Line ? "span-line" : "span-board"; }
+
 std::string port_mask_string(PortMask m) {
   std::string s = "{";
   for (unsigned p = 0; p < kMaxRouterPorts; ++p) {

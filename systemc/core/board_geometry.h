@@ -25,6 +25,7 @@ const char* port_name(unsigned port);
 
 const char* to_string(RouteMode m);
 const char* to_string(VcPolicy p);
+const char* to_string(TreeSpan s);
 
 /// A set of router output ports, bit i = port i (kMaxRouterPorts bits).
 using PortMask = uint8_t;

@@ -46,7 +46,7 @@ const BoardRouting& board_routing_info(RouteMode mode) {
 }
 
 PortMask board_route_set(const RouterPlace& r, unsigned in_port, RouteMode mode, const Destination& d,
-                         unsigned local_ports) {
+                         unsigned local_ports, TreeSpan span) {
   if (local_ports < 1 || local_ports > kMaxLocalPorts) {
     throw std::invalid_argument("board_route_set: local_ports must be 1..4");
   }
@@ -72,6 +72,11 @@ PortMask board_route_set(const RouterPlace& r, unsigned in_port, RouteMode mode,
   PortMask toward_row = 0;
   if (d.node_y > r.node_y) toward_row |= bit(kPortN);
   if (d.node_y < r.node_y) toward_row |= bit(kPortS);
+  // On the way to another board, a move toward the destination's line (row for the same board
+  // row, column for the same board column) is optional where the tree delivers on the line the
+  // packet left from (span line). A tree of span board delivers on the destination's line
+  // anyway, so there such a move would be a wasted hop: not offered.
+  const bool line_moves = span == TreeSpan::Line;
 
   PortMask minimal = 0;
   bool ew_still_required = false;  // an E/W move on this board must come first (north-last)
@@ -80,14 +85,14 @@ PortMask board_route_set(const RouterPlace& r, unsigned in_port, RouteMode mode,
     if (minimal == 0) minimal = eject;
     ew_still_required = toward_col != 0;
   } else if (board_row) {
-    minimal = near_ew | toward_row;
+    minimal = near_ew | (line_moves ? toward_row : 0);
     // At the column of a nearer edge the E/W move is the edge port itself: nothing left to do
     // on this board in x.
     const bool at_near_edge_col =
         ((near_ew & bit(kPortE)) && r.node_x == r.last_x) || ((near_ew & bit(kPortW)) && r.node_x == 0);
     ew_still_required = !at_near_edge_col;
   } else if (board_col) {
-    minimal = near_ns | toward_col;
+    minimal = near_ns | (line_moves ? toward_col : 0);
   } else {
     minimal = near_ew | near_ns;
   }
@@ -113,7 +118,7 @@ PortMask board_route_set(const RouterPlace& r, unsigned in_port, RouteMode mode,
 }
 
 BoardRoutes board_routes(const BoardGeometry& g, unsigned board_x, unsigned board_y, RouteMode mode, unsigned entry,
-                         const Destination& dst) {
+                         const Destination& dst, TreeSpan span) {
   // Memoised walk over the states (router, input port). Every allowed hop is minimal, so the
   // walk has no cycles; a depth limit guards against a routing function that is not.
   struct State {
@@ -132,7 +137,7 @@ BoardRoutes board_routes(const BoardGeometry& g, unsigned board_x, unsigned boar
     if (s.active) throw std::logic_error("board_routes: the routing function has a cycle");
     s.active = true;
     const RouterPlace place = g.place(x, y, board_x, board_y);
-    const PortMask ports = board_route_set(place, in_port, mode, dst, g.local_ports);
+    const PortMask ports = board_route_set(place, in_port, mode, dst, g.local_ports, span);
     const PortMask edges = edge_ports(place);
     bool first = true;
     std::vector<unsigned> exits;

@@ -22,6 +22,10 @@
 //                       E/W toward the destination node's column;
 //   neither             toward the nearer E/W edge or the nearer N/S edge (the packet picks
 //                       its intermediate board adaptively).
+// The optional moves are minimal only where the tree beyond the edge delivers on the line the
+// packet left from (TreeSpan::Line). A tree of span board delivers on the destination's line
+// whatever line the packet entered on, so with TreeSpan::Board (the span_board_i strap) they
+// would waste a hop each and are not offered.
 // Route modes:
 //   Xy            one port: x first (E if allowed, else W), then y (N, else S), then the local
 //                 lanes (all of them: the lane is the router's free choice, not a route);
@@ -59,9 +63,9 @@ const BoardRouting& board_routing_info(RouteMode mode);
 PortMask edge_ports(const RouterPlace& place);
 
 /// The allowed output ports for a head that arrived on `in_port` (0 .. 3 + local_ports) of a
-/// router with `local_ports` lanes.
+/// router with `local_ports` lanes, whose trees have span `span`.
 PortMask board_route_set(const RouterPlace& place, unsigned in_port, RouteMode mode, const Destination& dst,
-                         unsigned local_ports = 1);
+                         unsigned local_ports = 1, TreeSpan span = TreeSpan::Line);
 
 /// Every way the routing function can carry a packet across one board plane.
 struct BoardRoutes {
@@ -74,6 +78,6 @@ struct BoardRoutes {
 /// Follow board_route_set from the router behind external port `entry` (a packet injected at a local
 /// port, or arriving from outside at an edge port) through the board until it leaves.
 BoardRoutes board_routes(const BoardGeometry& geom, unsigned board_x, unsigned board_y, RouteMode mode, unsigned entry,
-                         const Destination& dst);
+                         const Destination& dst, TreeSpan span = TreeSpan::Line);
 
 }  // namespace hx

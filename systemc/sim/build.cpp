@@ -292,6 +292,9 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
     straps.board_x = i % cfg.topology.global_x;
     straps.board_y = i / cfg.topology.global_x;
     straps.route_mode = cfg.router.routing;
+    // Where the trees deliver (span_board_i). A plain board has no trees and may not name any
+    // (board.cpp forbids topology.tree), so it keeps the default, span line: the strap is 0.
+    straps.tree_span = cfg.topology.tree_span;
     straps.vc_policy = cfg.router.vc_policy;
     for (unsigned p = 0; p < planes; ++p) plane_of_board[p][i]->reset(straps, 4);
   }
