@@ -323,7 +323,8 @@ TEST_P(EverySchedule, EveryOpIsRightAndAgreesWithTheModel) {
   for (const char* op : {"allreduce", "reduce_scatter", "all_gather"}) {
     for (unsigned chunks : {1u, 4u, 16u}) {
       const std::string sets = std::string(" --set collective.scheduler=") + c.schedule +
-                               " --set collective.operation=" + op + " --set collective.chunks=" + std::to_string(chunks);
+                               " --set collective.operation=" + op +
+                               " --set collective.chunks=" + std::to_string(chunks);
       const Times t = run_and_model(themis_config(c.platform), sets, d);
       EXPECT_NEAR(t.run_us / t.model_us, 1.0, 0.05)
           << c.platform << sets << ": run " << t.run_us << " us, model " << t.model_us << " us";
@@ -336,7 +337,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(ScheduleCase{"Sw2dBaselineFifo", "small/2d_sw_sw", "baseline --set collective.intra=fifo"},
                       ScheduleCase{"Sw2dThemisFifo", "small/2d_sw_sw", "themis --set collective.intra=fifo"},
                       ScheduleCase{"Sw2dThemisScf", "small/2d_sw_sw", "themis --set collective.intra=scf"},
-                      ScheduleCase{"Sw3dBaselineFifo", "small/3d_sw_sw_sw_homo", "baseline --set collective.intra=fifo"},
+                      ScheduleCase{"Sw3dBaselineFifo", "small/3d_sw_sw_sw_homo",
+                                   "baseline --set collective.intra=fifo"},
                       ScheduleCase{"Sw3dThemisFifo", "small/3d_sw_sw_sw_homo", "themis --set collective.intra=fifo"},
                       ScheduleCase{"Sw3dThemisScf", "small/3d_sw_sw_sw_homo", "themis --set collective.intra=scf"}),
     [](const ::testing::TestParamInfo<ScheduleCase>& p) { return std::string(p.param.name); });
