@@ -20,9 +20,9 @@ set(HX_GL_SCRIPTS ${PROJECT_SOURCE_DIR}/scripts/netlist.sh
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${HX_GL_SCRIPTS})
 
 # hx_netlist_start(NETLIST <file> TOP <module> SOURCES <rtl>... [PARAMS Name=Value ...])
-# Starts scripts/netlist.sh in the background (scripts/netlist_start.sh) when NETLIST is missing or
-# older than any of SOURCES or the netlist scripts. It writes its exit status to <file>.rc when it
-# ends, which hx_gatelevel_model waits for.
+# Starts scripts/netlist.sh in the background (scripts/netlist_start.sh, which also removes the
+# status of an earlier run) when NETLIST is missing or older than any of SOURCES or the netlist
+# scripts. It writes its exit status to <file>.rc when it ends, which hx_gatelevel_model waits for.
 function(hx_netlist_start)
   cmake_parse_arguments(ARG "" "TOP;NETLIST" "SOURCES;PARAMS" ${ARGN})
   set(stale FALSE)
@@ -36,7 +36,6 @@ function(hx_netlist_start)
       endif()
     endforeach()
   endif()
-  file(REMOVE ${ARG_NETLIST}.rc)
   if(stale)
     message(STATUS "Synthesizing the gate-level netlist of ${ARG_TOP} ${ARG_PARAMS} (yosys, in the background)")
     execute_process(COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/netlist_start.sh ${ARG_TOP} ${ARG_NETLIST}
