@@ -41,12 +41,15 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # name, label, small config, overrides, large config (or None), paper small %, paper large %,
-# whether the design's routers have the HammingMesh local port (four plane links).
+# whether the design's routers have the HammingMesh local port (four plane links). The large
+# config takes the overrides that shape the design (large_sets): a fat tree's taper.
+LARGE_FT = "table2/large_fat_tree_16384.yaml"
+LARGE_FT_AR = "table2/large_fat_tree_16384_allreduce.yaml"
 DESIGNS = [
-    ("fat_tree", "nonblocking fat tree", "fat_tree_1024_alltoall.yaml", [], None, 99.9, 98.9, False),
-    ("fat_tree_50", "50% tapered fat tree", "fat_tree_1024_alltoall.yaml", ["topology.tree.taper=0.5238"], None,
+    ("fat_tree", "nonblocking fat tree", "fat_tree_1024_alltoall.yaml", [], LARGE_FT, 99.9, 98.9, False),
+    ("fat_tree_50", "50% tapered fat tree", "fat_tree_1024_alltoall.yaml", ["topology.tree.taper=0.5238"], LARGE_FT,
      51.2, 47.6, False),
-    ("fat_tree_75", "75% tapered fat tree", "fat_tree_1024_alltoall.yaml", ["topology.tree.taper=0.2549"], None,
+    ("fat_tree_75", "75% tapered fat tree", "fat_tree_1024_alltoall.yaml", ["topology.tree.taper=0.2549"], LARGE_FT,
      25.7, 24.0, False),
     ("dragonfly", "Dragonfly (UGAL)", "dragonfly_1024_alltoall.yaml", [], "table2/large_dragonfly_30g.yaml", 62.9,
      71.5, False),
@@ -57,6 +60,12 @@ DESIGNS = [
     ("torus", "2D torus", "torus_32x32_alltoall.yaml", [], "table2/large_torus_128x128.yaml", 2.0, 1.1, False),
 ]
 FOUR_LANES = ["router.local_ports=4"]
+
+
+def large_sets(sets):
+    """The overrides of a small-cluster row that shape the design, for its large config too."""
+    return [s for s in sets if s.startswith("topology.tree.taper=")]
+
 
 # The allreduce column: name (as DESIGNS), small-cluster config, overrides, the reduced system's
 # overrides for the cycle model, its message M (bandwidth bound: chunks of 16 KiB, 16 segments
@@ -69,11 +78,11 @@ DF_REDUCED = ["topology.dragonfly.a=4", "topology.dragonfly.p=2", "topology.drag
               "topology.dragonfly.groups=9"]
 HX_ALGS = ["hamiltonian", "torus2d"]
 ALLREDUCE = [
-    ("fat_tree", "table2/fat_tree_1024_allreduce.yaml", [], FT_REDUCED, "1 MiB", ["ring"], None, 98.9, 99.8),
+    ("fat_tree", "table2/fat_tree_1024_allreduce.yaml", [], FT_REDUCED, "1 MiB", ["ring"], LARGE_FT_AR, 98.9, 99.8),
     ("fat_tree_50", "table2/fat_tree_1024_allreduce.yaml", ["topology.tree.taper=0.5238"], FT_REDUCED, "1 MiB",
-     ["ring"], None, 98.9, 99.8),
+     ["ring"], LARGE_FT_AR, 98.9, 99.8),
     ("fat_tree_75", "table2/fat_tree_1024_allreduce.yaml", ["topology.tree.taper=0.2549"], FT_REDUCED, "1 MiB",
-     ["ring"], None, 98.9, 99.8),
+     ["ring"], LARGE_FT_AR, 98.9, 99.8),
     ("dragonfly", "table2/dragonfly_1024_allreduce.yaml", [], DF_REDUCED, "1 MiB", ["ring"],
      "table2/large_dragonfly_30g_allreduce.yaml", 98.8, 98.6),
     ("hyperx", "table2/hyperx_32x32_allreduce.yaml", [], ["topology.global=8x8"], "4 MiB", HX_ALGS,
@@ -200,7 +209,7 @@ def allreduce_row(args, cache, name, label, config, sets, reduced, message, algs
             a["cycle_full"] = ar_cycle(args.hxsim, f"full_{name}_{alg}", config, full, cache, args.full)
             a["flow_full"] = ar_flow(args.hxsim, config, full) if a["cycle_full"] else None
         if large and not args.no_large:
-            a["flow_large"] = ar_flow(args.hxsim, large, alg_set)
+            a["flow_large"] = ar_flow(args.hxsim, large, large_sets(sets) + alg_set)
         r["algorithms"][alg] = a
     r["large_config"] = "configs/" + large if large else None
 
@@ -392,8 +401,8 @@ def main():
         r["cycle"] = cycle(args.hxsim, name, small, sets, cache, args.cycle)
         if large and not args.no_large:
             r["large_config"] = "configs/" + large
-            r["large"] = flow(args.hxsim, large, [])
-            r["large_4lanes"] = flow(args.hxsim, large, FOUR_LANES) if lanes else None
+            r["large"] = flow(args.hxsim, large, large_sets(sets))
+            r["large_4lanes"] = flow(args.hxsim, large, large_sets(sets) + FOUR_LANES) if lanes else None
         print(f"  {name}: flow {pct(r['small']['share_of_plane_links'])}%"
               + (f" (4 lanes {pct(r['small_4lanes']['share_of_plane_links'])}%)" if lanes else "")
               + (f", cycle {pct(r['cycle']['share_of_plane_links'])}%" if r["cycle"] else "")

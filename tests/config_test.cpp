@@ -1114,7 +1114,8 @@ TEST(ConfigHammingMesh, TreeMustFitTwoLevels) {
       "topology:\n  kind: hammingmesh\n  board: 1x1\n  global: 256x2\n  tree:\n    radix: 8\n"
       "traffic:\n  injection_rate: 0.1\n");
   EXPECT_EQ(e.key_path(), "topology.tree.radix");
-  EXPECT_NE(e.hint().find("three-level trees are not modelled"), std::string::npos) << e.what();
+  EXPECT_NE(e.hint().find("three-level trees are modelled for topology.kind fat_tree only"), std::string::npos)
+      << e.what();
 }
 
 TEST(ConfigHammingMesh, TreeShapes) {
@@ -1136,6 +1137,44 @@ TEST(ConfigHammingMesh, TreeShapes) {
   const TreeShape tapered = tree_shape(128, 64, 0.5);  // 43 down, 21 up
   EXPECT_EQ(tapered.down + tapered.up, 64u);
   EXPECT_EQ(tapered.leaves, 3u);
+}
+
+TEST(ConfigFatTree, ThreeLevelsAsAppendixAC2) {
+  // Appendix A-C2, large cluster: "the first two levels have 512 switches each and the third
+  // level would have 256"; the 50% and 75% tapered trees of 390 leaves (42 down, 22 up) and 322
+  // leaves (51 down, 13 up) need 794 and 519 switches per plane (the paper's 8,304 for the 75%
+  // tree is 519 x 16 planes).
+  const TreeShape full = tree_shape(16384, 64, 1.0, true);
+  ASSERT_TRUE(full.valid) << full.problem;
+  EXPECT_EQ(full.levels(), 3u);
+  EXPECT_EQ(full.leaves, 512u);
+  EXPECT_EQ(full.middle_total, 512u);
+  EXPECT_EQ(full.spines, 256u);
+  EXPECT_EQ(full.pods, 16u);
+  const TreeShape t50 = tree_shape(16380, 64, 0.5238, true);
+  EXPECT_EQ(t50.leaves, 390u);
+  EXPECT_EQ(t50.up, 22u);
+  EXPECT_EQ(t50.switches(), 794u);
+  const TreeShape t75 = tree_shape(16384, 64, 0.2549, true);
+  EXPECT_EQ(t75.leaves, 322u);
+  EXPECT_EQ(t75.up, 13u);
+  EXPECT_EQ(t75.switches(), 519u);
+  // The last pod of the 75% tree holds 2 leaves and one middle switch of 26 down and 26 up ports.
+  EXPECT_EQ(t75.pod_size(t75.pods - 1), 2u);
+  EXPECT_EQ(t75.middles(t75.pods - 1), 1u);
+  EXPECT_EQ(t75.middle_ports(t75.pods - 1, 0), 26u);
+  // Two levels where they suffice, and not three where they are not allowed.
+  EXPECT_EQ(tree_shape(1024, 64, 1.0, true).levels(), 2u);
+  EXPECT_FALSE(tree_shape(16384, 64, 1.0).valid);
+  // More pods than a top has ports: no common top for some two pods.
+  const TreeShape over = tree_shape(32, 4, 1.0, true);
+  EXPECT_FALSE(over.valid);
+  EXPECT_NE(over.problem.find("without a common top switch"), std::string::npos) << over.problem;
+  const ConfigError e = error_of(
+      "topology:\n  kind: fat_tree\n  endpoints: 32\n  tree: {radix: 4}\n"
+      "traffic:\n  injection_rate: 0.1\n");
+  EXPECT_EQ(e.key_path(), "topology.tree.radix");
+  EXPECT_NE(std::string(e.what()).find("two- or three-level fat tree reaches 32 ports"), std::string::npos) << e.what();
 }
 
 TEST(ConfigFatTree, EndpointsInsteadOfABoard) {

@@ -10,6 +10,7 @@
 #include "faults.h"
 #include "nlohmann/json.hpp"
 #include "sim_config.h"
+#include "tree_routes.h"
 
 namespace hx {
 namespace {
@@ -48,12 +49,19 @@ TEST(FaultsNetlist, FailedLinksStayInstalledAndLeavesAvoidASpineThatLostTheirDes
   // Leaf 1's even up ports (8, 10, ...) go to spine 0, which no longer reaches leaf 0: towards
   // leaf 0 only its odd ones; towards leaf 2, all eight.
   const RoutingContext& leaf1 = net.nodes[node(net, "tree_leaf1")].place;
-  ASSERT_TRUE(leaf1.up_reach);
-  EXPECT_EQ((*leaf1.up_reach)[0], 0xAAu);
-  EXPECT_EQ((*leaf1.up_reach)[2], 0xFFu);
+  ASSERT_TRUE(leaf1.tree_routes);
+  EXPECT_EQ(leaf1.tree_routes->up_bits[0], 0xAAu);
+  EXPECT_EQ(leaf1.tree_routes->up_bits[2], 0xFFu);
   // Leaf 0 lost its links to spine 0: only spine 1, whatever the destination.
   const RoutingContext& leaf0 = net.nodes[node(net, "tree_leaf0")].place;
-  EXPECT_EQ((*leaf0.up_reach)[3], 0xAAu);
+  EXPECT_EQ(leaf0.tree_routes->up_bits[3], 0xAAu);
+  // Spine 0 goes down to leaf 0 by no port now; to leaf 1 by its ports 4..7 (the four links of
+  // leaf 1's even up ports: link g = 1 * 8 + j, j even, is port g / 2).
+  const RoutingContext& spine0 = net.nodes[node(net, "tree_spine0")].place;
+  EXPECT_EQ(spine0.tree_routes->down_count(0), 0u);
+  ASSERT_EQ(spine0.tree_routes->down_count(1), 4u);
+  EXPECT_EQ(spine0.tree_routes->down_port(1, 0), 4u);
+  EXPECT_EQ(spine0.tree_routes->down_port(1, 3), 7u);
   // A failed spine fails all 16 of its links.
   SimConfig spine = load_config_text(std::string(kTree) + "faults: {switches: [tree_spine1]}\n", "spine.yaml");
   NetworkDescription net2 = fabric_topology("fat_tree").network(spine);
@@ -73,8 +81,8 @@ TEST(FaultsConfig, NamesThatAreNoTreeLinkAndFaultsThatLeaveNoPathAreRefused) {
     return std::string("no error");
   };
   EXPECT_NE(error("faults: {links: [tree_leaf9:8]}\n")
-                .find("faults.links[0]: expected a switch of a two-level fat tree or an NVSwitch plane of this "
-                      "network, such as tree_leaf0"),
+                .find("faults.links[0]: expected a switch of a fat tree of several switches or of an NVSwitch "
+                      "plane of this network, such as tree_leaf0"),
             std::string::npos)
       << error("faults: {links: [tree_leaf9:8]}\n");
   EXPECT_NE(error("faults: {links: ['tree_leaf0:8x']}\n").find("expected SWITCH:PORT"), std::string::npos);
@@ -87,8 +95,8 @@ TEST(FaultsConfig, NamesThatAreNoTreeLinkAndFaultsThatLeaveNoPathAreRefused) {
   std::string all = "faults: {links: [";
   for (unsigned p = 8; p < 16; ++p) all += (p > 8 ? ", " : "") + std::string("'tree_leaf0:") + std::to_string(p) + "'";
   all += "]}\n";
-  EXPECT_NE(error(all).find("bad.yaml:8:9: faults: expected faults that leave every two leaves of a tree a spine "
-                            "linked to both, found none between tree_leaf0 and tree_leaf1"),
+  EXPECT_NE(error(all).find("bad.yaml:8:9: faults: expected faults that leave a path between every two leaves of a "
+                            "tree, found none between tree_leaf0 and tree_leaf1"),
             std::string::npos)
       << error(all);
   // Where no tree has two levels, nothing may fail.
@@ -97,8 +105,45 @@ TEST(FaultsConfig, NamesThatAreNoTreeLinkAndFaultsThatLeaveNoPathAreRefused) {
     load_config_text(single + "faults: {switches: [tree_sw]}\n", "single.yaml");
     ADD_FAILURE() << "a single-switch tree has no links that may fail";
   } catch (const ConfigError& e) {
-    EXPECT_NE(std::string(e.what()).find("no switches of a two-level fat tree"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("no switches of a fat tree of several switches"), std::string::npos)
+        << e.what();
   }
+}
+
+// A three-level tree of 6-port switches, tapered 1 : 0.5 (4 down, 2 up): 40 endpoints on 10
+// leaves, pods of 3 leaves (the last holds 1) with 2, 2, 2 and 1 middle switches, 4 tops. The
+// middles' up links, dealt round-robin over the tops, give the short last pod's middle tops 2 and
+// 3 only: tops 0 and 1 cannot reach leaf 9, and the tables send nothing for it their way.
+const char* kThreeLevels = R"(topology:
+  kind: fat_tree
+  endpoints: 40
+  tree: {radix: 6, taper: 0.5}
+router: {clock: 1 GHz, vc_policy: any, vcs: 3}
+traffic: {pattern: uniform, injection_rate: 0.3, packet_length: 4}
+run: {warmup: 500 cycles, measure: 3000 cycles}
+)";
+
+TEST(TreeRoutes, ThreeLevelsRouteOnlyThroughTopsThatReachTheDestination) {
+  const SimConfig cfg = load_config_text(kThreeLevels, "three.yaml");
+  NetworkDescription net = fabric_topology("fat_tree").network(cfg);
+  apply_faults(net, cfg.faults);
+  const RoutingContext& top0 = net.nodes[node(net, "tree_spine0")].place;
+  const RoutingContext& top2 = net.nodes[node(net, "tree_spine2")].place;
+  ASSERT_TRUE(top0.tree_routes && top2.tree_routes);
+  EXPECT_EQ(top0.tree_routes->down_count(9), 0u);
+  EXPECT_EQ(top2.tree_routes->down_count(9), 1u);
+  EXPECT_EQ(top0.tree_routes->down_count(0), 2u);  // pod 0's two middles
+  // Pod 0's first middle has up links 0, 1, 2 to tops 0, 1, 2: towards leaf 9 only the third.
+  const RoutingContext& mid0 = net.nodes[node(net, "tree_mid0")].place;
+  EXPECT_EQ(mid0.up, 3u);
+  EXPECT_EQ(mid0.tree_routes->up_bits[9], 0x4u);
+  EXPECT_EQ(mid0.tree_routes->up_bits[5], 0x7u);
+  // ... and down to its own pod's leaves 0..2, by one port each; nothing down to leaf 3.
+  EXPECT_EQ(mid0.tree_routes->down_count(2), 1u);
+  EXPECT_EQ(mid0.tree_routes->down_count(3), 0u);
+  // Every leaf reaches leaf 9 through both of its middles (each has a link to top 2 or 3).
+  const RoutingContext& leaf0 = net.nodes[node(net, "tree_leaf0")].place;
+  EXPECT_EQ(leaf0.tree_routes->up_bits[9], 0x3u);
 }
 
 json run(const std::string& name, const std::string& args) {
@@ -119,6 +164,19 @@ TEST(FaultsRun, TrafficRoutesAroundFailedLinks) {
   EXPECT_EQ(r["checks"]["delivered"], r["checks"]["injected"]);
   EXPECT_EQ(r["config"]["failed_links"].size(), 4u);
   EXPECT_EQ(r["config"]["network"]["aoc_cables"], 32);  // installed, failed or not
+}
+
+// The three-level tree above at cycle level: every packet arrives, also with a failed link
+// between a middle switch and a top (the tables take the other tops).
+TEST(FaultsRun, ThreeLevelTreeDeliversEverythingWithAndWithoutAFailedLink) {
+  for (const char* fault : {"", "faults: {links: ['tree_mid0:3']}\n"}) {
+    const std::filesystem::path cfg = test::scratch_dir("faults_cfg") / "three.yaml";
+    std::ofstream(cfg) << kThreeLevels << fault;
+    const json r = run("three", "'" + cfg.string() + "'");
+    EXPECT_TRUE(r["checks"]["passed"].get<bool>()) << fault << r["check_details"].dump(1);
+    EXPECT_GT(r["checks"]["delivered"].get<uint64_t>(), 1000u) << fault;
+    EXPECT_EQ(r["checks"]["delivered"], r["checks"]["injected"]) << fault;
+  }
 }
 
 // A HammingMesh whose row and column trees have two levels (radix 4), with one global link and

@@ -19,6 +19,7 @@
 #include "flit_link.h"
 #include "network_switch.h"
 #include "rng.h"
+#include "tree_routes.h"
 #include "vc_buffer.h"
 
 int sc_main(int, char*[]) { return 0; }  // libsystemc needs one; gtest_main runs the tests
@@ -107,8 +108,13 @@ TEST(NetworkSwitch, LeafSendsUpToTheLeastLoadedUpPort) {
   leaf.tree_place = RoutingContext::TreePlace::Leaf;
   leaf.index = 0;
   leaf.down = 2;
+  leaf.up_first = 2;
   leaf.up = 2;
-  leaf.spines = 1;
+  // Its table (topology/tree_routes.h) for a tree of 3 leaves: both up ports reach every leaf.
+  auto routes = std::make_shared<TreeRoutes>();
+  routes->up_bits.assign(3, 0x3);
+  routes->down_first.assign(4, 0);
+  leaf.tree_routes = routes;
   Bench b("leaf", 4, "updown", leaf, 4);
   unsigned up2 = 0, up3 = 0;
   uint32_t id = 0;

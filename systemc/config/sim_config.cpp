@@ -1144,7 +1144,7 @@ unsigned SimConfig::system_x() const { return fabric_topology(topology.kind).siz
 unsigned SimConfig::system_y() const { return fabric_topology(topology.kind).size(*this).y; }
 unsigned SimConfig::board_count() const { return fabric_topology(topology.kind).size(*this).boards; }
 
-TreeShape tree_shape(unsigned ports, unsigned radix, double taper) {
+TreeShape tree_shape(unsigned ports, unsigned radix, double taper, bool three_levels) {
   TreeShape t;
   t.ports = ports;
   if (ports <= radix) return t;  // one switch
@@ -1154,15 +1154,44 @@ TreeShape tree_shape(unsigned ports, unsigned radix, double taper) {
   t.up = radix - t.down;
   t.leaves = (ports + t.down - 1) / t.down;
   // Spines: just enough ports for all the leaves' up links, dealt round-robin (TreeShape).
-  t.spines = (t.leaves * t.up + radix - 1) / radix;
-  t.spine_ports = (t.leaves * t.up + t.spines - 1) / t.spines;
-  if (t.up < t.spines) {
-    t.valid = false;
-    t.problem = std::to_string(ports) + " ports need " + std::to_string(t.leaves) + " leaves of " +
-                std::to_string(t.down) + " down ports and " + std::to_string(t.spines) +
-                " spines, more than a leaf's " + std::to_string(t.up) +
-                " up ports can reach (three-level trees are not modelled)";
+  const uint64_t uplinks = uint64_t{t.leaves} * t.up;
+  t.spines = static_cast<unsigned>((uplinks + radix - 1) / radix);
+  t.spine_ports = static_cast<unsigned>((uplinks + t.spines - 1) / t.spines);
+  if (t.up >= t.spines) return t;  // two levels: every leaf reaches every spine
+  const std::string need = std::to_string(ports) + " ports need " + std::to_string(t.leaves) + " leaves of " +
+                           std::to_string(t.down) + " down ports and " + std::to_string(t.spines) +
+                           " spines, more than a leaf's " + std::to_string(t.up) + " up ports can reach";
+  t.valid = false;
+  if (!three_levels) {
+    t.problem = need + " (three-level trees are modelled for topology.kind fat_tree only)";
+    return t;
   }
+  // Three levels: pods of radix / 2 leaves under their middle switches, the tops above.
+  t.pod_leaves = radix / 2;
+  t.pods = (t.leaves + t.pod_leaves - 1) / t.pod_leaves;
+  for (unsigned q = 0; q < t.pods; ++q) t.middle_total += t.middles(q);
+  // Every pod must reach every other through some top: pod q's middles own the up links
+  // [first(q), first(q) + pod_size(q) * up) in the round-robin deal over the tops.
+  std::vector<std::vector<bool>> top_reaches(t.spines, std::vector<bool>(t.pods, false));
+  uint64_t first = 0;
+  for (unsigned q = 0; q < t.pods; ++q) {
+    const uint64_t n = uint64_t{t.pod_size(q)} * t.up;
+    for (uint64_t g = first; g < first + std::min<uint64_t>(n, t.spines); ++g) top_reaches[g % t.spines][q] = true;
+    first += n;
+  }
+  for (unsigned a = 0; a < t.pods; ++a) {
+    for (unsigned b = a + 1; b < t.pods; ++b) {
+      bool common = false;
+      for (unsigned s = 0; s < t.spines && !common; ++s) common = top_reaches[s][a] && top_reaches[s][b];
+      if (!common) {
+        t.problem = need + ", and a third level of " + std::to_string(t.pods) + " pods of " +
+                    std::to_string(t.pod_leaves) + " leaves leaves pods " + std::to_string(a) + " and " +
+                    std::to_string(b) + " without a common top switch (more pods than the radix)";
+        return t;
+      }
+    }
+  }
+  t.valid = true;
   return t;
 }
 

@@ -250,19 +250,43 @@ std::string to_yaml(const SimConfig& config);
 /// Every key of the schema, sections included, in schema order.
 std::vector<KeyInfo> config_keys();
 
-/// The shape of one fat tree of a HammingMesh: one switch (leaves == 0) when its ports fit the
-/// radix, else two levels: leaves with `down` ports to boards and `up` ports to `spines` spines,
-/// the up links dealt round-robin over the spines: link g = l * up + j (leaf l's up port j) goes
-/// to spine g mod spines, as that spine's port g div spines. Every leaf reaches every spine.
+/// The shape of one fat tree: one switch (leaves == 0) when its ports fit the radix, else leaves
+/// with `down` terminal ports and `up` up ports (the taper: down : up = 1 : taper), and above them
+/// either
+///   - two levels: `spines` spines, the up links dealt round-robin: link g = l * up + j (leaf l's
+///     up port j) goes to spine g mod spines, as that spine's port g div spines. Every leaf
+///     reaches every spine (else the tree needs three levels);
+///   - three levels (`pods` > 0; only where allowed, see tree_shape): pods of radix / 2 leaves
+///     (the last may hold fewer), each with middles(q) middle switches; inside pod q the up links
+///     are dealt round-robin over its middles as above (local link g = i * up + j of the pod's
+///     leaf i). A middle switch has as many up ports as down ports (the tree is tapered at the
+///     leaves only, as the HammingMesh paper's appendix A-C builds it), and all middle up links,
+///     pod by pod and middle by middle, are dealt round-robin over the `spines` top switches
+///     (link G to top G mod spines, its port G div spines). Switch counts are those of appendix
+///     A-C2: ceil(U / (radix / 2)) middles (full pods) and ceil(U / radix) tops, U = leaves x up.
+/// Up/down routing needs tables on three levels (a top need not reach a short last pod):
+/// routing/tree_routes.h.
 struct TreeShape {
   unsigned ports = 0;
   unsigned leaves = 0, down = 0, up = 0, spines = 0;
-  unsigned spine_ports = 0;  // ports a spine uses: ceil(leaves * up / spines)
+  unsigned spine_ports = 0;                             // ports a spine (top) uses: ceil(leaves * up / spines)
+  unsigned pod_leaves = 0, pods = 0, middle_total = 0;  // three levels only
   bool valid = true;
   std::string problem;  // why not valid
-  unsigned switches() const { return leaves == 0 ? 1 : leaves + spines; }
+  unsigned levels() const { return leaves == 0 ? 1 : pods == 0 ? 2 : 3; }
+  unsigned switches() const { return leaves == 0 ? 1 : leaves + middle_total + spines; }
+  /// Three levels: the leaves of pod q, its middle switches, and the down (= up) ports of its
+  /// middle m.
+  unsigned pod_size(unsigned q) const { return std::min(pod_leaves, leaves - q * pod_leaves); }
+  unsigned middles(unsigned q) const { return (pod_size(q) * up + pod_leaves - 1) / pod_leaves; }
+  unsigned middle_ports(unsigned q, unsigned m) const {
+    const unsigned links = pod_size(q) * up, mq = middles(q);
+    return links / mq + (m < links % mq ? 1 : 0);
+  }
 };
-TreeShape tree_shape(unsigned ports, unsigned radix, double taper);
+/// `three_levels`: a tree too large for two levels gets a third (the fat_tree system); otherwise
+/// it is not valid (a HammingMesh's row and column trees, which the allocator models on two).
+TreeShape tree_shape(unsigned ports, unsigned radix, double taper, bool three_levels = false);
 /// A HammingMesh's trees: lines of accelerators one tree serves (1, or a board's rows/columns
 /// for span board), the tree's ports (two per line and board: both edges) and the number of
 /// trees, for the row trees (rows = true) or the column trees.

@@ -1,5 +1,7 @@
 // fat_tree.cpp: a fat tree of C++ switches with one endpoint per leaf port: one switch when the
-// endpoints fit its radix, else two levels of leaves and spines, tapered by topology.tree.taper.
+// endpoints fit its radix, else two levels of leaves and spines, or three (leaves, pods of
+// middle switches, tops) when two cannot reach them all; tapered at the leaves by
+// topology.tree.taper.
 #include "analytic_spec.h"
 #include "fabric_topology.h"
 #include "tree_builder.h"
@@ -11,7 +13,9 @@ namespace {
 class FatTreeTopology : public FabricTopology {
  public:
   const char* kind() const override { return "fat_tree"; }
-  const char* description() const override { return "one- or two-level fat tree of C++ switches, with tapering"; }
+  const char* description() const override {
+    return "fat tree of C++ switches, one to three levels, tapered at the leaves";
+  }
   bool has_boards() const override { return false; }
   // Endpoint n on terminal n, its NIC's cable DAC, the cables between switches AoC (the cost
   // model's media).
@@ -30,11 +34,13 @@ class FatTreeTopology : public FabricTopology {
     return net;
   }
   std::string describe(const SimConfig& cfg) const override {
-    const TreeShape t = tree_shape(cfg.topology.endpoints, cfg.topology.tree_radix, cfg.topology.tree_taper);
-    return "fat tree of " + std::to_string(cfg.topology.endpoints) + " endpoints" +
-           (t.leaves == 0 ? std::string(", one switch")
-                          : ", " + std::to_string(t.leaves) + " leaves (" + std::to_string(t.down) + " down, " +
-                                std::to_string(t.up) + " up) + " + std::to_string(t.spines) + " spines");
+    const TreeShape t = config_tree_shape(cfg, cfg.topology.endpoints, true);
+    std::string s = "fat tree of " + std::to_string(cfg.topology.endpoints) + " endpoints";
+    if (t.levels() == 1) return s + ", one switch";
+    s += ", " + std::to_string(t.leaves) + " leaves (" + std::to_string(t.down) + " down, " + std::to_string(t.up) +
+         " up) + ";
+    if (t.levels() == 3) s += std::to_string(t.middle_total) + " middle switches + ";
+    return s + std::to_string(t.spines) + (t.levels() == 3 ? " tops" : " spines");
   }
   std::string routing_summary(const SimConfig&) const override { return "up/down adaptive"; }
   // Its diameter: 2 cables per level, endpoint cables included.
@@ -50,7 +56,7 @@ class FatTreeTopology : public FabricTopology {
     forbid(reader, {"topology.board", "topology.global", "topology.dragonfly", "topology.clex", "topology.sides",
                     "topology.pitch"});
     require(reader, "topology.endpoints", "an integer in 2..65536");
-    check_tree(reader, c, c.topology.endpoints);
+    check_tree(reader, c, c.topology.endpoints, true);
   }
   void topology_values(const SimConfig& c, std::vector<std::pair<std::string, std::string>>& v) const override {
     v.emplace_back("topology.planes", std::to_string(c.topology.planes));
@@ -58,7 +64,7 @@ class FatTreeTopology : public FabricTopology {
     tree_values(c, v);
   }
   void derivations(const SimConfig& c, std::vector<std::string>& d) const override {
-    d.push_back(tree_derivation("the", 1, c.topology.endpoints, c));
+    d.push_back(tree_derivation("the", 1, c.topology.endpoints, c, true));
   }
 };
 

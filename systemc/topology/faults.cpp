@@ -4,6 +4,7 @@
 #include <set>
 
 #include "config_reader.h"
+#include "tree_routes.h"
 
 namespace hx {
 
@@ -31,15 +32,14 @@ std::string switch_names(const NetworkDescription& net) {
     if (count++ < 4) names += (names.empty() ? "" : ", ") + n.name;
   }
   if (count == 0)
-    return "nothing: this network has no switches of a two-level fat tree or an NVSwitch plane, whose links may fail";
-  return "a switch of a two-level fat tree or an NVSwitch plane of this network, such as " + names +
+    return "nothing: this network has no switches of a fat tree of several switches or of an NVSwitch plane, whose "
+           "links may fail";
+  return "a switch of a fat tree of several switches or of an NVSwitch plane of this network, such as " + names +
          (count > 4 ? ", ..." : "") + " (" + std::to_string(count) + " of them)";
 }
 
-}  // namespace
-
-void apply_faults(NetworkDescription& net, const FaultSet& faults) {
-  if (faults.empty()) return;
+// Marks the failed links of the config's faults, or throws FaultError.
+void mark_failed(NetworkDescription& net, const FaultSet& faults) {
   std::map<std::string, unsigned> node_of;
   for (unsigned i = 0; i < net.nodes.size(); ++i) node_of[net.nodes[i].name] = i;
   // The link at each switch port.
@@ -93,44 +93,13 @@ void apply_faults(NetworkDescription& net, const FaultSet& faults) {
     }
   }
   for (std::size_t l : failed) net.links[l].failed = true;
+}
 
-  // Each leaf's reach: for destination leaf d, the up ports whose link works and whose spine has a
-  // working link down to d. Trees are told apart by their spines: a leaf's spines are its tree's.
-  std::map<unsigned, std::set<unsigned>> spine_reaches;  // spine node -> leaf indices it reaches
-  std::map<unsigned, std::set<unsigned>> leaves_of;      // spine node -> every leaf node it was cabled to
-  for (const LinkDescription& l : net.links) {
-    const NodeDescription &a = net.nodes[l.a.node], &b = net.nodes[l.b.node];
-    if (!is_tree_switch(a) || !is_tree_switch(b) || a.place.tree_place != Place::Leaf) continue;
-    leaves_of[l.b.node].insert(l.a.node);
-    if (!l.failed) spine_reaches[l.b.node].insert(a.place.index);
-  }
-  for (unsigned leaf = 0; leaf < net.nodes.size(); ++leaf) {
-    NodeDescription& n = net.nodes[leaf];
-    if (!is_tree_switch(n) || n.place.tree_place != Place::Leaf) continue;
-    if (n.place.up > 64)
-      throw FaultError("faults", -1, "faults in trees whose leaves have at most 64 up ports (topology.tree.radix 128)",
-                       n.name + " with " + std::to_string(n.place.up));
-    std::set<unsigned> tree_leaves;  // this tree's leaf nodes
-    std::vector<uint64_t> reach;
-    for (unsigned j = 0; j < n.place.up; ++j) {
-      const auto at = link_at.find({leaf, n.place.down + j});
-      if (at == link_at.end()) continue;
-      const LinkDescription& l = net.links[at->second];
-      for (unsigned other : leaves_of[l.b.node]) tree_leaves.insert(other);
-      if (l.failed) continue;
-      for (unsigned d : spine_reaches[l.b.node]) {
-        if (reach.size() <= d) reach.resize(d + 1, 0);
-        reach[d] |= uint64_t{1} << j;
-      }
-    }
-    for (unsigned other : tree_leaves) {
-      const unsigned d = net.nodes[other].place.index;
-      if (other != leaf && (d >= reach.size() || reach[d] == 0))
-        throw FaultError("faults", -1, "faults that leave every two leaves of a tree a spine linked to both",
-                         "none between " + n.name + " and " + net.nodes[other].name);
-    }
-    n.place.up_reach = std::make_shared<const std::vector<uint64_t>>(std::move(reach));
-  }
+}  // namespace
+
+void apply_faults(NetworkDescription& net, const FaultSet& faults) {
+  if (!faults.empty()) mark_failed(net, faults);
+  route_trees(net);
 }
 
 void fail_at(const ConfigReader& reader, const FaultError& e) {

@@ -7,11 +7,11 @@
 //
 // Routing around them is the routing function's job, from what it knows of its own switch and
 // from what apply_faults() tells it. Two routings do so:
-//   - up/down routing in fat trees (routing/tree.cpp): a leaf sends a packet up only to a spine
-//     that still has a link down to the destination's leaf (RoutingContext::up_reach), and a
-//     spine takes a working one of its parallel links down. A fault that leaves two leaves of a
-//     tree without a common working spine leaves no path between them: it is refused, naming the
-//     two leaves, before the run starts.
+//   - up/down routing in fat trees (routing/tree.cpp): every switch of a tree routes from a
+//     table of the working links (topology/tree_routes.h, RoutingContext::tree_routes): up only
+//     towards switches that still reach the destination's leaf, down by a working one of its
+//     parallel links. A fault that leaves two leaves of a tree without a path between them is
+//     refused, naming the two leaves, before the run starts.
 //   - the NVSwitch-like fabric's tables (nvswitch/nv_topology.h): a plane's trunk or spine with a
 //     failed link is taken out of the plane's routes, multicast trees and reduction homes.
 // Only links between two such switches may fail, so that every endpoint, board and GPU keeps its
@@ -51,7 +51,8 @@ struct FaultError : std::invalid_argument {
 /// model's config.
 KeySpec fault_keys(FaultSet& f);
 
-/// Marks the failed links of `net` and gives every leaf of a tree with one its up_reach table.
+/// Marks the failed links of `net` and gives every switch of a tree of several switches its
+/// up/down table over the working links (route_trees(); with no faults too).
 /// Throws FaultError for a name the netlist does not have, a link that may not fail, a fault named
 /// twice, or faults that leave no path.
 void apply_faults(NetworkDescription& net, const FaultSet& faults);

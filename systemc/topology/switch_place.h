@@ -15,6 +15,7 @@ namespace hx {
 struct DragonflyPlan;
 struct ClexPlan;
 struct DimLayout;
+struct TreeRoutes;
 
 /// Where a packet leaves a tree: its terminal, from the destination in the head's header.
 /// Terminal t = ((position * lines) + line) * 2 + side, where position is the destination
@@ -65,13 +66,17 @@ struct TreeAddressing {
 struct RoutingContext {
   std::string switch_name;    ///< for error messages
   TreeAddressing addressing;  ///< how a head names its destination
-  // updown: the switch's place in its tree (TreeShape names in sim_config.h)
-  enum class TreePlace : uint8_t { Single, Leaf, Spine } tree_place = TreePlace::Single;
-  unsigned index = 0;  ///< leaf, spine or Dragonfly router number
-  unsigned down = 0, up = 0, spines = 0;
-  /// A leaf of a tree with failed links (topology/faults.h): per destination leaf, bit j set when
-  /// up port down + j works and its spine still reaches that leaf. Null: no faults, every up port.
-  std::shared_ptr<const std::vector<uint64_t>> up_reach;
+  // updown: the switch's place in its tree (TreeShape names in sim_config.h); a spine is the top
+  // level, a middle switch the level between leaves and tops of a three-level tree
+  enum class TreePlace : uint8_t { Single, Leaf, Middle, Spine } tree_place = TreePlace::Single;
+  unsigned index = 0;     ///< leaf, pod (of a middle switch), spine or Dragonfly router number
+  unsigned down = 0;      ///< updown: terminals per leaf (terminal t is on leaf t / down)
+  unsigned up_first = 0;  ///< updown: this switch's up ports are up_first .. up_first + up - 1
+  unsigned up = 0;
+  unsigned tree_leaves = 0;  ///< updown: leaves of the tree
+  /// updown: per destination leaf, the down ports towards it and the up ports that reach it, over
+  /// the working links (topology/tree_routes.h). Set for every switch of a tree of several.
+  std::shared_ptr<const TreeRoutes> tree_routes;
   // dragonfly
   DragonflyPlan* plan = nullptr;
   unsigned group = 0;

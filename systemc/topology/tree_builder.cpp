@@ -8,19 +8,31 @@ LinkRate cable_rate(const SimConfig& cfg) {
   return LinkRate::from_bandwidth(cfg.global_link.bandwidth_bps, cfg.local_link.bandwidth_bps);
 }
 
-void check_tree(const ConfigReader& reader, const SimConfig& cfg, unsigned ports) {
-  const TreeShape t = tree_shape(ports, cfg.topology.tree_radix, cfg.topology.tree_taper);
-  if (!t.valid)
-    reader.field("topology.tree.radix")
-        .fail("a radix whose two-level fat tree reaches " + std::to_string(ports) + " ports", t.problem);
+TreeShape config_tree_shape(const SimConfig& cfg, unsigned ports, bool three_levels) {
+  return tree_shape(ports, cfg.topology.tree_radix, cfg.topology.tree_taper, three_levels);
 }
 
-std::string tree_derivation(const std::string& label, unsigned count, unsigned ports, const SimConfig& cfg) {
-  const TreeShape t = tree_shape(ports, cfg.topology.tree_radix, cfg.topology.tree_taper);
-  return label + " trees: " + std::to_string(count) + " of " + std::to_string(ports) + " ports, " +
-         (t.leaves == 0 ? std::string("one switch each")
-                        : std::to_string(t.leaves) + " leaves (" + std::to_string(t.down) + " down, " +
-                              std::to_string(t.up) + " up) + " + std::to_string(t.spines) + " spines each");
+void check_tree(const ConfigReader& reader, const SimConfig& cfg, unsigned ports, bool three_levels) {
+  const TreeShape t = config_tree_shape(cfg, ports, three_levels);
+  if (!t.valid)
+    reader.field("topology.tree.radix")
+        .fail(std::string("a radix whose ") + (three_levels ? "two- or three-level" : "two-level") +
+                  " fat tree reaches " + std::to_string(ports) + " ports",
+              t.problem);
+}
+
+std::string tree_derivation(const std::string& label, unsigned count, unsigned ports, const SimConfig& cfg,
+                            bool three_levels) {
+  const TreeShape t = config_tree_shape(cfg, ports, three_levels);
+  std::string s = label + " trees: " + std::to_string(count) + " of " + std::to_string(ports) + " ports, ";
+  if (t.levels() == 1) return s + "one switch each";
+  s += std::to_string(t.leaves) + " leaves (" + std::to_string(t.down) + " down, " + std::to_string(t.up) + " up) + ";
+  if (t.levels() == 3)
+    s += std::to_string(t.middle_total) + " middle switches in " + std::to_string(t.pods) + " pods of up to " +
+         std::to_string(t.pod_leaves) + " leaves + " + std::to_string(t.spines) + " top switches each";
+  else
+    s += std::to_string(t.spines) + " spines each";
+  return s;
 }
 
 void tree_values(const SimConfig& cfg, std::vector<std::pair<std::string, std::string>>& v) {
@@ -70,10 +82,11 @@ NodeDescription endpoint_switch(const SimConfig& cfg, std::string name, unsigned
 
 std::vector<PortRef> add_fat_tree(NetworkDescription& net, const SimConfig& cfg, const std::string& name,
                                   unsigned ports, const TreeAddressing& addr, unsigned plane) {
-  const TreeShape shape = tree_shape(ports, cfg.topology.tree_radix, cfg.topology.tree_taper);
-  // Every switch of the tree routes up/down; its context is its place in the tree.
-  auto add_switch = [&](const std::string& sw_name, unsigned sw_ports, RoutingContext::TreePlace place,
-                        unsigned index) {
+  const TreeShape shape = config_tree_shape(cfg, ports, addr.endpoints);
+  // Every switch of the tree routes up/down; its context is its place in the tree. Its up ports
+  // follow its down ports; the routes themselves are tables (topology/tree_routes.h).
+  auto add_switch = [&](const std::string& sw_name, unsigned sw_ports, RoutingContext::TreePlace place, unsigned index,
+                        unsigned up_first, unsigned up) {
     NodeDescription sw;
     sw.name = sw_name;
     sw.plane = plane;
@@ -86,31 +99,62 @@ std::vector<PortRef> add_fat_tree(NetworkDescription& net, const SimConfig& cfg,
     sw.place.tree_place = place;
     sw.place.index = index;
     sw.place.down = shape.down;
-    sw.place.up = shape.up;
-    sw.place.spines = shape.spines;
+    sw.place.up_first = up_first;
+    sw.place.up = up;
+    sw.place.tree_leaves = shape.leaves;
     return net.add_node(std::move(sw));
   };
+  const auto cable = [&](PortRef lower, PortRef upper) {
+    net.add_link(lower, upper, cable_latency(cfg), cable_rate(cfg), "global", Medium::Aoc);
+  };
+  using Place = RoutingContext::TreePlace;
 
   std::vector<PortRef> terminal(shape.ports);
   if (shape.leaves == 0) {
-    const unsigned s = add_switch(name + "_sw", shape.ports, RoutingContext::TreePlace::Single, 0);
+    const unsigned s = add_switch(name + "_sw", shape.ports, Place::Single, 0, shape.ports, 0);
     for (unsigned t = 0; t < shape.ports; ++t) terminal[t] = {s, t};
     return terminal;
   }
   std::vector<unsigned> leaves, spines;
   for (unsigned l = 0; l < shape.leaves; ++l) {
     leaves.push_back(
-        add_switch(name + "_leaf" + std::to_string(l), shape.down + shape.up, RoutingContext::TreePlace::Leaf, l));
+        add_switch(name + "_leaf" + std::to_string(l), shape.down + shape.up, Place::Leaf, l, shape.down, shape.up));
   }
   for (unsigned s = 0; s < shape.spines; ++s) {
     spines.push_back(
-        add_switch(name + "_spine" + std::to_string(s), shape.spine_ports, RoutingContext::TreePlace::Spine, s));
+        add_switch(name + "_spine" + std::to_string(s), shape.spine_ports, Place::Spine, s, shape.spine_ports, 0));
   }
-  for (unsigned l = 0; l < shape.leaves; ++l) {
-    for (unsigned j = 0; j < shape.up; ++j) {
-      const unsigned g = l * shape.up + j;  // up links dealt round-robin over the spines
-      net.add_link({leaves[l], shape.down + j}, {spines[g % shape.spines], g / shape.spines}, cable_latency(cfg),
-                   cable_rate(cfg), "global", Medium::Aoc);
+  if (shape.levels() == 2) {
+    for (unsigned l = 0; l < shape.leaves; ++l) {
+      for (unsigned j = 0; j < shape.up; ++j) {
+        const unsigned g = l * shape.up + j;  // up links dealt round-robin over the spines
+        cable({leaves[l], shape.down + j}, {spines[g % shape.spines], g / shape.spines});
+      }
+    }
+  } else {
+    // Pod q: its leaves' up links dealt round-robin over its middles; then every middle's up
+    // links, in order, dealt round-robin over the tops (TreeShape).
+    uint64_t top_link = 0;
+    unsigned middle_number = 0;
+    for (unsigned q = 0; q < shape.pods; ++q) {
+      const unsigned mq = shape.middles(q), first_leaf = q * shape.pod_leaves;
+      std::vector<unsigned> middles;
+      for (unsigned m = 0; m < mq; ++m) {
+        const unsigned d = shape.middle_ports(q, m);
+        middles.push_back(add_switch(name + "_mid" + std::to_string(middle_number++), 2 * d, Place::Middle, q, d, d));
+      }
+      for (unsigned i = 0; i < shape.pod_size(q); ++i) {
+        for (unsigned j = 0; j < shape.up; ++j) {
+          const unsigned g = i * shape.up + j;
+          cable({leaves[first_leaf + i], shape.down + j}, {middles[g % mq], g / mq});
+        }
+      }
+      for (unsigned m = 0; m < mq; ++m) {
+        const unsigned d = shape.middle_ports(q, m);
+        for (unsigned u = 0; u < d; ++u, ++top_link) {
+          cable({middles[m], d + u}, {spines[top_link % shape.spines], static_cast<unsigned>(top_link / shape.spines)});
+        }
+      }
     }
   }
   for (unsigned t = 0; t < shape.ports; ++t) terminal[t] = {leaves[t / shape.down], t % shape.down};

@@ -14,8 +14,10 @@
 namespace hx {
 
 /// Appends the switches and inner cables of one tree of `ports` terminals (tree_shape(): one
-/// switch, or leaves and spines with the up links dealt round-robin over the spines) in plane
-/// `plane`; every switch routes up/down with `addr`. Returns where each terminal attaches.
+/// switch, leaves and spines with the up links dealt round-robin over the spines, or, for a tree
+/// of endpoints (addr.endpoints: the fat_tree system), leaves, pods of middle switches and tops)
+/// in plane `plane`; every switch routes up/down with `addr` (routing/tree.cpp, its tables from
+/// topology/tree_routes.h). Returns where each terminal attaches.
 std::vector<PortRef> add_fat_tree(NetworkDescription& net, const SimConfig& cfg, const std::string& name,
                                   unsigned ports, const TreeAddressing& addr, unsigned plane = 0);
 
@@ -25,10 +27,13 @@ unsigned cable_latency(const SimConfig& cfg);
 LinkRate cable_rate(const SimConfig& cfg);
 
 /// The config side of a system of such trees (its builder's check, derivations and values):
-/// fails at topology.tree.radix unless a two-level tree of the radix reaches `ports` terminals;
-/// "<label> trees: <count> of <ports> ports, ..." for the derivation lines; topology.tree.*.
-void check_tree(const ConfigReader& reader, const SimConfig& cfg, unsigned ports);
-std::string tree_derivation(const std::string& label, unsigned count, unsigned ports, const SimConfig& cfg);
+/// fails at topology.tree.radix unless a tree of the radix (two levels, or three with
+/// `three_levels`) reaches `ports` terminals; "<label> trees: <count> of <ports> ports, ..." for
+/// the derivation lines; topology.tree.*.
+TreeShape config_tree_shape(const SimConfig& cfg, unsigned ports, bool three_levels);
+void check_tree(const ConfigReader& reader, const SimConfig& cfg, unsigned ports, bool three_levels = false);
+std::string tree_derivation(const std::string& label, unsigned count, unsigned ports, const SimConfig& cfg,
+                            bool three_levels = false);
 void tree_values(const SimConfig& cfg, std::vector<std::pair<std::string, std::string>>& v);
 
 /// The header fields that name an endpoint of a system without boards (TreeAddressing).
