@@ -18,6 +18,25 @@
 //                      only when no packet is open on that VC, a body or tail only inside one
 //                      (a VC is never granted to two packets at once).
 //   OutputVcExists     every output flit is on an existing VC.
+//
+// Invariants: the properties above and the router's own are true in every reachable state, but
+// most are not inductive alone: a solver that starts from an arbitrary state finds states where,
+// say, a credit counter and the downstream buffer disagree, which no run reaches. These state
+// what a run keeps, in terms of the router's registers (its FORMAL-only fv_* ports) and the
+// harness's model of its neighbours; scripts/formal.py proves them first and then uses them as
+// lemmas for the rest (docs/formal.md):
+//   CreditConservation       per output VC: credits + the flit on the output wires + the flits
+//                            in the downstream buffer = BufDepth.
+//   InputCreditConservation  per input VC: the upstream's credits + the flits in the buffer + a
+//                            credit on its way back = BufDepth.
+//   OutputVcOpenAgrees       an output VC is busy exactly when the packet stream downstream is
+//                            open once the flit on the output wires has arrived.
+//   InputVcFramed            per input VC, the flits in the buffer continue the packet its
+//                            allocation says is open (a head only when none is), and the last
+//                            leaves open what the upstream has open.
+//   TrackedFlitInBuffer      until it leaves, the tracked flit sits unchanged in its input VC,
+//                            behind exactly the flits whose credits it waits for; no other
+//                            buffered flit carries the mark.
 // The payload's top bit marks the tracked flit; the header (dst board x/y, node x/y) is below.
 `include "hx_assert.svh"
 module hx_router_fv #(
@@ -51,6 +70,12 @@ module hx_router_fv #(
   logic [NumPorts*2-1:0]         in_credit_vc;
   logic [NumPorts*FlitWidth-1:0] out_flit;
   logic [3:0]                    error;
+  // The router's state, through its FORMAL-only ports, for the invariants below.
+  localparam int unsigned PtrW = (BufDepth > 1) ? $clog2(BufDepth) : 1;
+  logic [NumPorts*NumVcs*CntW-1:0]               fv_cred, fv_in_count;
+  logic [NumPorts*NumVcs-1:0]                    fv_busy, fv_alloc;
+  logic [NumPorts*NumVcs*BufDepth*FlitWidth-1:0] fv_in_mem;
+  logic [NumPorts*NumVcs*PtrW-1:0]               fv_in_rd;
 
   // Straps: sampled in the first (reset) cycle, constant afterwards.
   logic          started_q = 1'b0;
@@ -88,7 +113,9 @@ module hx_router_fv #(
     .route_mode_i (route_mode), .span_board_i (span_board), .vc_policy_i (vc_policy),
     .in_valid_i, .in_flit_i, .in_credit_o (in_credit), .in_credit_vc_o (in_credit_vc),
     .out_valid_o (out_valid), .out_flit_o (out_flit),
-    .out_credit_i, .out_credit_vc_i, .error_o (error)
+    .out_credit_i, .out_credit_vc_i, .error_o (error),
+    .fv_cred_o (fv_cred), .fv_busy_o (fv_busy), .fv_alloc_o (fv_alloc), .fv_in_mem_o (fv_in_mem),
+    .fv_in_rd_o (fv_in_rd), .fv_in_count_o (fv_in_count)
   );
 
   // The router is in reset in the first cycle (formal.py starts every register at zero).
@@ -246,6 +273,76 @@ module hx_router_fv #(
                    !out_valid[p] || 32'(vc) >= NumVcs || 32'(dn_occ_q[p*NumVcs + 32'(vc)]) < BufDepth)
         `HX_ASSERT(OutputVcFramed,
                    !out_valid[p] || (is_head(f) ? !dn_open_q[p][vc] : dn_open_q[p][vc]))
+      end
+    end
+  end
+
+  // ---- invariants (see the header) ----
+  // Flit i (0 = the front) of input VC iv, and whether the VC holds it.
+  function automatic logic [FlitWidth-1:0] slot(int unsigned iv, int unsigned i);
+    int unsigned rd, pos;
+    rd  = 32'(fv_in_rd[iv*PtrW +: PtrW]);
+    pos = (rd + i >= BufDepth) ? rd + i - BufDepth : rd + i;
+    slot = fv_in_mem[(iv*BufDepth + pos)*FlitWidth +: FlitWidth];
+  endfunction
+  function automatic int unsigned count_of(int unsigned iv);
+    count_of = 32'(fv_in_count[iv*CntW +: CntW]);
+  endfunction
+  // The tracked flit has left its buffer and is on an output now (t_leaves), or else it is at
+  // position t_pos of its input VC: the credits it waits for, less one already on its way back.
+  logic        t_cw;
+  int unsigned t_pos;
+  assign t_cw  = inside_q && in_credit[t_port_q] && in_credit_vc[t_port_q*2 +: 2] == t_vc_q;
+  assign t_pos = 32'(t_ahead_q) - 32'(t_cw);
+
+  for (genvar p = 0; p < NumPorts; p++) begin : g_inv_port
+    for (genvar v = 0; v < NumVcs; v++) begin : g_inv_vc
+      localparam int unsigned Iv = p * NumVcs + v;
+      logic cw;             // a credit of this input VC is on its way back upstream
+      logic framed, open;   // the buffered flits continue the open packet; open after the last
+      logic marks_ok;       // the mark is on the tracked flit only, which is intact
+      logic t_here;         // the tracked flit is in this VC's buffer
+      logic [FlitWidth-1:0] f;
+      assign cw     = in_credit[p] && in_credit_vc[p*2 +: 2] == 2'(v);
+      assign t_here = inside_q && !t_leaves && 32'(t_port_q) == p && 32'(t_vc_q) == v;
+      always_comb begin
+        f        = '0;
+        framed   = 1'b1;
+        open     = fv_alloc[Iv];
+        marks_ok = (!inside_q || picked_q) && (!t_here || t_pos < count_of(Iv));
+        for (int unsigned i = 0; i < BufDepth; i++) begin
+          f = slot(Iv, i);
+          if (i < count_of(Iv)) begin
+            if (is_head(f) == open) framed = 1'b0;
+            open = !is_tail(f);
+            if (f[Mark] != (t_here && i == t_pos)) marks_ok = 1'b0;
+            if (t_here && i == t_pos && f != t_flit_q) marks_ok = 1'b0;
+          end
+        end
+      end
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (rst_ni) begin
+          `HX_ASSERT(InputCreditConservation,
+                     32'(up_cred_q[Iv]) + count_of(Iv) + 32'(cw) == BufDepth)
+          `HX_ASSERT(InputVcFramed, framed && open == up_open_q[p][v])
+          `HX_ASSERT(TrackedFlitInBuffer, marks_ok)
+        end
+      end
+    end
+  end
+  for (genvar p = 0; p < NumPorts; p++) begin : g_inv_out
+    logic [FlitWidth-1:0] f;
+    assign f = out_flit[p*FlitWidth +: FlitWidth];
+    for (genvar w = 0; w < NumVcs; w++) begin : g_vc
+      localparam int unsigned Ov = p * NumVcs + w;
+      logic on_wire;  // the flit on the output wires is on this VC
+      assign on_wire = out_valid[p] && vc_of(f) == 2'(w);
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (rst_ni) begin
+          `HX_ASSERT(CreditConservation, 32'(fv_cred[Ov*CntW +: CntW]) + 32'(dn_occ_q[Ov])
+                                         + 32'(on_wire) == BufDepth)
+          `HX_ASSERT(OutputVcOpenAgrees, fv_busy[Ov] == (on_wire ? !is_tail(f) : dn_open_q[p][w]))
+        end
       end
     end
   end

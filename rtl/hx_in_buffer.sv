@@ -45,6 +45,13 @@ module hx_in_buffer #(
   input  logic [VcIdxW-1:0]          rd_vc_i,
   output logic [Width-1:0]           rd_data_o,   // front flit of VC rd_vc_i (when not empty)
   input  logic                       pop_i        // remove it; only when not empty
+`ifdef FORMAL
+  // Proofs only (yosys 0.23 has no hierarchical references): the state, for the invariants of
+  // formal/hx_router_fv.sv. Slot v*Depth + i is bits [(v*Depth + i)*Width +: Width].
+  , output logic [NumVcs*Depth*Width-1:0] fv_mem_o
+  , output logic [NumVcs*PtrWidth-1:0]    fv_rd_o
+  , output logic [NumVcs*CntWidth-1:0]    fv_count_o
+`endif
 );
 
   // VC v owns slots [v*Depth, (v+1)*Depth). mem2reg makes yosys build the storage as registers
@@ -66,6 +73,13 @@ module hx_in_buffer #(
     end
   end
   assign rd_data_o = mem_q[rd_addr];
+`ifdef FORMAL
+  for (genvar i = 0; i < NumVcs * Depth; i++) begin : g_fv_mem
+    assign fv_mem_o[i*Width +: Width] = mem_q[i];
+  end
+  assign fv_rd_o    = rd_q;
+  assign fv_count_o = count_q;
+`endif
 
   // Per VC, from the front flit only the bits the router looks at, and those only for a VC that
   // holds a flit (0 otherwise): a Verilated model then reads no storage for the empty VCs.

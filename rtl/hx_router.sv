@@ -100,6 +100,17 @@ module hx_router #(
   input  logic [NumPorts*VcWidth-1:0]   out_credit_vc_i /* verilator public_flat_rd */,
   output logic [3:0]                    error_o,
   output logic                          idle_o   // quiescent: see "Idle" below
+`ifdef FORMAL
+  // Proofs only (yosys 0.23 has no hierarchical references): the state the invariants of
+  // formal/hx_router_fv.sv relate to its environment. Per input port ip, the buffer's storage,
+  // read pointers and counts (hx_in_buffer's fv_* ports) at [ip * <their width> +: <width>].
+  , output logic [NumPorts*NumVcs*$clog2(BufDepth + 1)-1:0] fv_cred_o
+  , output logic [NumPorts*NumVcs-1:0]                      fv_busy_o
+  , output logic [NumPorts*NumVcs-1:0]                      fv_alloc_o
+  , output logic [NumPorts*NumVcs*BufDepth*FlitWidth-1:0]   fv_in_mem_o
+  , output logic [NumPorts*NumVcs*((BufDepth > 1) ? $clog2(BufDepth) : 1)-1:0] fv_in_rd_o
+  , output logic [NumPorts*NumVcs*$clog2(BufDepth + 1)-1:0] fv_in_count_o
+`endif
 );
   // One C++ class for all routers of a board plane instead of one inlined copy per position:
   // the generated model is several times smaller and compiles and runs faster. The input ports
@@ -165,6 +176,12 @@ module hx_router #(
   logic [3:0]                    error_q;
 
   assign error_o = error_q;
+`ifdef FORMAL
+  localparam int unsigned FvPtrW = (BufDepth > 1) ? $clog2(BufDepth) : 1;
+  assign fv_cred_o  = cred_q;
+  assign fv_busy_o  = busy_q;
+  assign fv_alloc_o = alloc_q;
+`endif
 
   // Idle: no flit in any buffer and nothing on the registered outputs (no flit, no credit, credit
   // VC 0). Every register then keeps its value across a clock edge at which no flit and no credit
@@ -269,6 +286,11 @@ module hx_router #(
       .rd_vc_i      (in_win_vc[ip*VcIdxW +: VcIdxW]),
       .rd_data_o    (in_rd_flit[ip]),
       .pop_i        (in_granted[ip])
+`ifdef FORMAL
+      , .fv_mem_o   (fv_in_mem_o[ip*NumVcs*BufDepth*FlitWidth +: NumVcs*BufDepth*FlitWidth])
+      , .fv_rd_o    (fv_in_rd_o[ip*NumVcs*FvPtrW +: NumVcs*FvPtrW])
+      , .fv_count_o (fv_in_count_o[ip*NumVcs*CredWidth +: NumVcs*CredWidth])
+`endif
     );
 
     assign waiting = ~empty & ~alloc & head;
