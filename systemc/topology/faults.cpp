@@ -13,11 +13,7 @@ namespace {
 using Kind = NodeDescription::Kind;
 using Place = RoutingContext::TreePlace;
 
-bool is_tree_switch(const NodeDescription& n) {
-  return n.kind == Kind::Switch && n.routing == "updown" && n.place.tree_place != Place::Single;
-}
-
-// A switch whose routing goes around failed links: a fat tree's leaf or spine, or an NVSwitch-like
+// A switch whose routing goes around failed links: a switch of a fat tree of several, or an NVSwitch-like
 // switch, whose fabric manager's tables avoid them (nvswitch/nv_topology.h).
 bool routes_around(const NodeDescription& n) {
   return is_tree_switch(n) || (n.kind == Kind::Switch && n.routing == "table" && n.own_endpoint_ports == 0);

@@ -10,12 +10,7 @@ namespace hx {
 
 namespace {
 
-using Kind = NodeDescription::Kind;
 using Place = RoutingContext::TreePlace;
-
-bool is_tree_switch(const NodeDescription& n) {
-  return n.kind == Kind::Switch && n.routing == "updown" && n.place.tree_place != Place::Single;
-}
 
 unsigned find(std::vector<unsigned>& parent, unsigned x) {
   while (parent[x] != x) x = parent[x] = parent[parent[x]];
@@ -23,6 +18,10 @@ unsigned find(std::vector<unsigned>& parent, unsigned x) {
 }
 
 }  // namespace
+
+bool is_tree_switch(const NodeDescription& n) {
+  return n.kind == NodeDescription::Kind::Switch && n.routing == "updown" && n.place.tree_place != Place::Single;
+}
 
 void route_trees(NetworkDescription& net) {
   const std::size_t n = net.nodes.size();

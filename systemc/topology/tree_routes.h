@@ -30,6 +30,9 @@ struct TreeRoutes {
   unsigned down_port(unsigned d, unsigned k) const { return down_ports[down_first[d] + k]; }
 };
 
+/// A switch of a fat tree of several switches (routing "updown", not a single-switch tree).
+bool is_tree_switch(const NodeDescription& n);
+
 /// Gives every switch of a tree of several switches (routing "updown", not a single switch) its
 /// table, over the links not marked failed. Throws FaultError ("faults") when two leaves of a tree
 /// have no path left between them, naming them.
