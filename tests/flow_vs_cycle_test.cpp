@@ -51,6 +51,11 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"fat_tree_128", "fat_tree_1024_alltoall.yaml", "--set topology.endpoints=128"},
         Case{"fat_tree_128_75", "fat_tree_1024_alltoall.yaml",
              "--set topology.endpoints=128 --set topology.tree.taper=0.2549"},
+        // three levels: 16 leaves, 4 pods of 4 middles, 8 tops; tapered 5 : 3 with a short pod
+        Case{"fat_tree_64_3level", "fat_tree_1024_alltoall.yaml",
+             "--set topology.endpoints=64 --set topology.tree.radix=8"},
+        Case{"fat_tree_60_3level_tapered", "fat_tree_1024_alltoall.yaml",
+             "--set topology.endpoints=60 --set topology.tree.radix=8 --set topology.tree.taper=0.6"},
         Case{"dragonfly_72_ugal", "dragonfly_1024_alltoall.yaml",
              "--set topology.dragonfly.a=4 --set topology.dragonfly.p=2 --set topology.dragonfly.h=2 "
              "--set topology.dragonfly.groups=9"},
