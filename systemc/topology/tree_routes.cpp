@@ -1,5 +1,6 @@
 #include "tree_routes.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <numeric>
