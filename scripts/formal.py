@@ -5,16 +5,20 @@ Every check the RTL carries (`HX_ASSERT`, and `HX_ASSUME` contracts of blocks ot
 under proof; rtl/hx_assert.svh) and every check of a proof harness (formal/*_fv.sv) is one
 property. Each proof job reads a harness and the RTL it instantiates with yosys -formal, flattens
 it, and writes one AIGER netlist per property (the other properties removed, the assumptions
-kept). ABC proves each with PDR (IC3): "unbounded", an inductive invariant was found. A property
-PDR cannot settle within its budget falls back to bounded model checking (ABC bmc3) and is
-reported with the depth it reached; a bounded result below MIN_DEPTH fails the run, as does any
-counterexample.
+kept). Each is proven in stages, each "unbounded" when it succeeds:
+  1. ABC PDR (IC3) for a few seconds (--pdr-quick): the easy properties;
+  2. one k-induction over the rest together (yosys sat), with those proven as lemmas; its base
+     case by ABC bmc3, k + 1 frames deep;
+  3. for what is left, PDR with the full budget (--pdr-budget);
+  4. bounded model checking (bmc3) as deep as --budget allows: reported with the depth reached.
+A bounded result below MIN_DEPTH fails the run, as does any counterexample.
 
 Parameter-reduced instances: the full-size blocks (3 VCs of 8 flits and 132-bit flits per router
 port; 128-bit flits and 32-bit time in the reduction table) are too large for the solvers here.
 Each job proves the block's own RTL at the parameters in JOBS, and says so in the report.
 
-    scripts/formal.py [--jobs N] [--only JOB[,JOB]] [--budget SECONDS] [--out build/formal]
+    scripts/formal.py [--jobs N] [--only JOB[,JOB]] [--pdr-quick S] [--pdr-budget S] [--budget S]
+                      [--out build/formal]
 
 Output: a table on stdout, and build/formal/formal.json (schema in docs/formal.md). Exit 0 when
 every property is proven (unbounded, or bounded to at least MIN_DEPTH), 1 otherwise.
@@ -281,30 +285,49 @@ def induction(word, top, open_props, proven_props, max_k, budget):
 
 
 def prove_job(job, props, word, a, pool):
-    """PDR for each property; induction for the rest (with the proven ones as lemmas), its base
-    case by BMC; bounded model checking for whatever is left."""
-    results = list(pool.map(lambda p: pdr(p, a.pdr_budget), props))
+    """A short PDR for each property; one joint induction for the rest (with the proven ones as
+    lemmas), its base case by BMC; for what the induction leaves, PDR with the full budget, then
+    bounded model checking."""
+    results = list(pool.map(lambda p: pdr(p, a.pdr_quick), props))
     by_name = {r["property"]: r for r in results}
     open_props = [p for p in props if by_name[p["property"]]["status"] == "open"]
     proven = [p for p in props if by_name[p["property"]]["status"] == "proven"]
-    if open_props:
-        k, secs = induction(word, job["top"], open_props, proven, a.max_k, a.budget)
-        share = secs / len(open_props)
-        # The base case needs only the first k steps from reset; without an induction proof,
-        # BMC goes as deep as its budget allows.
-        depth = k + 1 if k is not None else BMC_DEPTH
-        bases = list(pool.map(lambda p: bmc(p, a.budget, depth), open_props))
+    if not open_props:
+        return results
+    k, secs = induction(word, job["top"], open_props, proven, a.max_k, a.budget)
+    share = secs / len(open_props)
+    if k is not None:
+        # The base case needs only the first k steps from reset.
+        bases = list(pool.map(lambda p: bmc(p, a.budget, k + 1), open_props))
+        left = []
         for p, (depth, cex, bsecs) in zip(open_props, bases):
             r = by_name[p["property"]]
             r["seconds"] = round(r["seconds"] + share + bsecs, 2)
             if cex is not None:
                 r.update(status="FAILED", method="BMC (ABC bmc3)", depth=f"counterexample at frame {cex}")
-            elif k is not None and depth >= k:
+            elif depth >= k:
                 r.update(status="proven", method=f"k-induction (yosys sat, k={k}; base by ABC bmc3)",
                          depth="unbounded")
             else:
-                r.update(status="proven" if depth >= MIN_DEPTH else "UNDECIDED",
-                         method="BMC (ABC bmc3)", depth=depth)
+                left.append(p)  # the base case ran out of time: prove it another way
+        open_props = left
+    else:
+        for p in open_props:
+            by_name[p["property"]]["seconds"] = round(by_name[p["property"]]["seconds"] + share, 2)
+    # What the induction did not settle: PDR with its full budget, then BMC as deep as it goes.
+    for p, r in zip(open_props, pool.map(lambda p: pdr(p, a.pdr_budget), open_props)):
+        old = by_name[p["property"]]
+        r["seconds"] = round(old["seconds"] + r["seconds"], 2)
+        r["pdr_seconds"] = round(old["pdr_seconds"] + r["pdr_seconds"], 2)
+        old.update(r)
+    still = [p for p in open_props if by_name[p["property"]]["status"] == "open"]
+    for p, (depth, cex, bsecs) in zip(still, pool.map(lambda p: bmc(p, a.budget, BMC_DEPTH), still)):
+        r = by_name[p["property"]]
+        r["seconds"] = round(r["seconds"] + bsecs, 2)
+        if cex is not None:
+            r.update(status="FAILED", method="BMC (ABC bmc3)", depth=f"counterexample at frame {cex}")
+        else:
+            r.update(status="proven" if depth >= MIN_DEPTH else "UNDECIDED", method="BMC (ABC bmc3)", depth=depth)
     return results
 
 
@@ -312,7 +335,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--jobs", type=int, default=2, help="properties proven in parallel")
     ap.add_argument("--only", help="comma-separated job names (" + ", ".join(j["name"] for j in JOBS) + ")")
-    ap.add_argument("--pdr-budget", type=int, default=60, help="seconds of PDR per property")
+    ap.add_argument("--pdr-quick", type=int, default=5,
+                    help="seconds of PDR per property before the induction")
+    ap.add_argument("--pdr-budget", type=int, default=60,
+                    help="seconds of PDR per property the induction left open")
     ap.add_argument("--budget", type=int, default=180, help="seconds for induction and for BMC")
     ap.add_argument("--max-k", type=int, default=8, help="longest induction step tried")
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "formal"))
@@ -355,6 +381,7 @@ def main():
     doc = {
         "tool": "yosys 0.23 (read_verilog -formal) + yosys-abc (pdr, bmc3)",
         "min_depth": MIN_DEPTH,
+        "pdr_quick_seconds": a.pdr_quick,
         "pdr_budget_seconds": a.pdr_budget,
         "budget_seconds": a.budget,
         "wall_seconds": round(wall, 1),
