@@ -26,6 +26,9 @@ LINT_RUNS=(
   "hx_board_plane -GSizeX=3 -GSizeY=2"
   "hx_board_plane -GSizeX=2 -GSizeY=2 -GLocalPorts=4"
   "hx_board_plane -GSizeX=3 -GSizeY=2 -GLocalPorts=3 -GNumVcs=2"
+  # with the proofs' FORMAL-only ports (formal/hx_router_fv.sv reads the state through them)
+  "hx_router -DFORMAL"
+  "hx_router -DFORMAL -GNumVcs=1 -GBufDepth=1"
 )
 
 # The switch reduction unit (docs/reduction-unit.md), linted from its own sources (RED_FILES
