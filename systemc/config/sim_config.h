@@ -10,6 +10,7 @@
 // path, what was expected and what was found. A SimConfig returned by a load function is valid.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -265,7 +266,7 @@ std::vector<KeyInfo> config_keys();
 ///     (link G to top G mod spines, its port G div spines). Switch counts are those of appendix
 ///     A-C2: ceil(U / (radix / 2)) middles (full pods) and ceil(U / radix) tops, U = leaves x up.
 /// Up/down routing needs tables on three levels (a top need not reach a short last pod):
-/// routing/tree_routes.h.
+/// topology/tree_routes.h.
 struct TreeShape {
   unsigned ports = 0;
   unsigned leaves = 0, down = 0, up = 0, spines = 0;
