@@ -60,6 +60,8 @@ DESIGNS = [
     ("torus", "2D torus", "torus_32x32_alltoall.yaml", [], "table2/large_torus_128x128.yaml", 2.0, 1.1, False),
 ]
 FOUR_LANES = ["router.local_ports=4"]
+# The cycle model's sources saturate four lanes as they saturate one: one flit per lane and cycle.
+CYCLE_FOUR_LANES = FOUR_LANES + ["traffic.injection_rate=4"]
 
 
 def large_sets(sets):
@@ -403,7 +405,7 @@ def main():
         r["small_4lanes"] = flow(args.hxsim, small, sets + FOUR_LANES) if lanes else None
         r["cycle"] = cycle(args.hxsim, name, small, sets, cache, args.cycle)
         # The paper's injection (four links) for the HammingMesh family: the 4-lane planes.
-        r["cycle_4lanes"] = cycle(args.hxsim, name + "_4lanes", small, sets + FOUR_LANES, cache,
+        r["cycle_4lanes"] = cycle(args.hxsim, name + "_4lanes_saturated", small, sets + CYCLE_FOUR_LANES, cache,
                                   args.cycle) if lanes else None
         if large and not args.no_large:
             r["large_config"] = "configs/" + large

@@ -211,8 +211,9 @@ TEST(ConfigKeys, MissingRequiredKeyIsReportedAtTheParentMap) {
       "  pattern: uniform\n"
       "  packet_length: 2\n");
   EXPECT_CONFIG_ERROR(e, 4, 3, "traffic.injection_rate",
-                      "key 'injection_rate' (a number in [0, 1] in flits per node per cycle, or a bandwidth per node "
-                      "such as '12.8 Gb/s', required without a collective)",
+                      "key 'injection_rate' (a number in [0, 4] in flits per node per cycle (at most "
+                      "router.local_ports: one flit per local lane), or a bandwidth per node such as '12.8 Gb/s', "
+                      "required without a collective)",
                       "a map with keys pattern, packet_length");
   EXPECT_EQ(e.problem(), "missing required key");
 }
@@ -252,7 +253,8 @@ TEST(ConfigTypes, StringWhereNumberExpected) {
       "traffic:\n"
       "  injection_rate: high\n");
   EXPECT_CONFIG_ERROR(e, 4, 19, "traffic.injection_rate",
-                      "a number in [0, 1] in flits per node per cycle, or a bandwidth per node such as '12.8 Gb/s'",
+                      "a number in [0, 4] in flits per node per cycle (at most router.local_ports: one flit per "
+                      "local lane), or a bandwidth per node such as '12.8 Gb/s'",
                       "'high'");
 }
 
@@ -270,7 +272,7 @@ TEST(ConfigTypes, QuotedNumberIsAString) {
 TEST(ConfigTypes, QuotedTextIsNotCalledAQuotedNumber) {
   EXPECT_EQ(error_of(kBase + "router:\n  vcs: \"four\"\n").hint(), "");
   const ConfigError e = error_of("topology: {board: 4x4}\ntraffic: {injection_rate: '0.1'}\n");
-  EXPECT_CONFIG_ERROR(e, 2, 27, "traffic.injection_rate", "a number in [0, 1]", "'0.1'");
+  EXPECT_CONFIG_ERROR(e, 2, 27, "traffic.injection_rate", "a number in [0, 4]", "'0.1'");
   EXPECT_EQ(e.hint(), "it is quoted, so it is a string: remove the quotes");
 }
 
@@ -323,14 +325,32 @@ TEST(ConfigRange, InjectionRate) {
       "topology:\n"
       "  board: 4x4\n"
       "traffic:\n"
-      "  injection_rate: 1.5\n");
-  EXPECT_CONFIG_ERROR(e, 4, 19, "traffic.injection_rate", "a number in [0, 1]", "'1.5'");
-  EXPECT_STREQ(e.what(), "t.yaml:4:19: traffic.injection_rate: expected a number in [0, 1], found '1.5'");
+      "  injection_rate: 5\n");
+  EXPECT_CONFIG_ERROR(e, 4, 19, "traffic.injection_rate", "a number in [0, 4]", "'5'");
+  EXPECT_STREQ(e.what(), "t.yaml:4:19: traffic.injection_rate: expected a number in [0, 4], found '5'");
+}
+
+// One flit per local lane and cycle, and at most one new packet per cycle: a node with four lanes
+// may be offered up to four flits per cycle in packets of four or more flits.
+TEST(ConfigConsistency, InjectionRateWithinTheLanesAndOnePacketPerCycle) {
+  const ConfigError one_lane = error_of("topology:\n  board: 4x4\ntraffic:\n  injection_rate: 1.5\n");
+  EXPECT_CONFIG_ERROR(one_lane, 4, 19, "traffic.injection_rate",
+                      "at most 1 flit per node per cycle (router.local_ports = 1: one flit per local lane)",
+                      "1.5 flits per node per cycle");
+  const SimConfig four = load_ok(
+      "topology:\n  board: 4x4\nrouter:\n  local_ports: 4\ntraffic:\n  injection_rate: 4\n  packet_length: 4\n");
+  EXPECT_DOUBLE_EQ(four.traffic.injection_rate, 4.0);
+  const ConfigError short_packets = error_of(
+      "topology:\n  board: 4x4\nrouter:\n  local_ports: 4\ntraffic:\n  injection_rate: 4\n  packet_length: 2\n");
+  EXPECT_EQ(short_packets.key_path(), "traffic.injection_rate");
+  EXPECT_NE(std::string(short_packets.what()).find("at most traffic.packet_length = 2 flits per node per cycle"),
+            std::string::npos)
+      << short_packets.what();
 }
 
 TEST(ConfigRange, NegativeInjectionRate) {
   EXPECT_CONFIG_ERROR(error_of("topology: {board: 4x4}\ntraffic: {injection_rate: -0.1}\n"), 2, 27,
-                      "traffic.injection_rate", "a number in [0, 1]", "'-0.1'");
+                      "traffic.injection_rate", "a number in [0, 4]", "'-0.1'");
 }
 
 TEST(ConfigRange, PacketLength) {
@@ -683,8 +703,13 @@ TEST(ConfigConsistency, InjectionBandwidthAboveOneFlitPerCycle) {
       "traffic:\n"
       "  injection_rate: 200 Gb/s\n");
   EXPECT_CONFIG_ERROR(e, 4, 19, "traffic.injection_rate",
-                      "a bandwidth from 0 to 128 Gb/s (one 128-bit flit per node per cycle at 1 GHz)", "'200 Gb/s'");
-  EXPECT_EQ(e.hint(), "200 Gb/s is 1.5625 flits per cycle");
+                      "at most 1 flit per node per cycle (router.local_ports = 1: one flit per local lane)",
+                      "1.5625 flits per node per cycle");
+  const ConfigError beyond = error_of("topology:\n  board: 4x4\ntraffic:\n  injection_rate: 600 Gb/s\n");
+  EXPECT_CONFIG_ERROR(beyond, 4, 19, "traffic.injection_rate",
+                      "a bandwidth from 0 to 512 Gb/s (one 128-bit flit per local lane and cycle at 1 GHz, at most 4 "
+                      "lanes)",
+                      "'600 Gb/s'");
 }
 
 // ---- conversions and defaults ---------------------------------------------------------------------

@@ -111,7 +111,10 @@ struct Given {
 };
 
 const char* const kRateExpected =
-    "a number in [0, 1] in flits per node per cycle, or a bandwidth per node such as '12.8 Gb/s'";
+    "a number in [0, 4] in flits per node per cycle (at most router.local_ports: one flit per local lane), or a "
+    "bandwidth per node such as '12.8 Gb/s'";
+// An accelerator has at most 4 local lanes (router.local_ports), each one flit per cycle.
+constexpr double kMaxInjectionRate = 4;
 const char* const kFlitWidthExpected = "a data size of 80..128 whole bits, such as '128 bit'";
 
 // What the traffic runs on, in the builder's words.
@@ -232,7 +235,7 @@ void read_global_bandwidth(const Field& f, SimConfig& c) {
 void read_injection_rate(const Field& f, SimConfig& c, Given& g) {
   if (!f.is_scalar()) f.fail(kRateExpected);
   if (f.is_number()) {
-    c.traffic.injection_rate = f.number({0, 1});
+    c.traffic.injection_rate = f.number({0, kMaxInjectionRate});
     return;
   }
   double bps = 0;
@@ -243,12 +246,14 @@ void read_injection_rate(const Field& f, SimConfig& c, Given& g) {
   }
   const double flit_rate = c.router.flit_width_bits * c.router.clock_hz;
   const double rate = bps / flit_rate;
-  if (rate < 0 || (rate > 1 && !nearly_equal(rate, 1)))
-    f.fail("a bandwidth from 0 to " + format_bandwidth(flit_rate) + " (one " +
-               std::to_string(c.router.flit_width_bits) + "-bit flit per node per cycle at " +
-               format_frequency(c.router.clock_hz) + ")",
+  if (rate < 0 || (rate > kMaxInjectionRate && !nearly_equal(rate, kMaxInjectionRate)))
+    f.fail("a bandwidth from 0 to " + format_bandwidth(kMaxInjectionRate * flit_rate) + " (one " +
+               std::to_string(c.router.flit_width_bits) + "-bit flit per local lane and cycle at " +
+               format_frequency(c.router.clock_hz) + ", at most 4 lanes)",
            format_bandwidth(bps) + " is " + format_number(rate) + " flits per cycle");
-  c.traffic.injection_rate = std::min(rate, 1.0);
+  // A bandwidth that is a whole number of flits per cycle up to rounding is that number.
+  const double whole = std::round(rate);
+  c.traffic.injection_rate = nearly_equal(rate, whole) ? whole : rate;
   g.rate_is_bandwidth = true;
   g.rate_bps = bps;
 }
@@ -787,6 +792,22 @@ void check_collective(const ConfigReader& reader, SimConfig& c) {
     if (!reader.present("traffic.injection_rate") && !c.rounds.enabled)
       reader.field("traffic").fail_missing("injection_rate",
                                            std::string(kRateExpected) + ", required without a collective");
+    // A node injects one flit per local lane and cycle, and starts at most one packet per cycle.
+    if (reader.present("traffic.injection_rate")) {
+      const double rate = c.traffic.injection_rate;
+      const unsigned lanes = c.router.local_ports;
+      if (rate > lanes && !nearly_equal(rate, lanes))
+        reader.field("traffic.injection_rate")
+            .fail_found("at most " + std::to_string(lanes) + " flit" + (lanes == 1 ? "" : "s") +
+                            " per node per cycle (router.local_ports = " + std::to_string(lanes) +
+                            ": one flit per local lane)",
+                        format_number(rate) + " flits per node per cycle");
+      if (rate > c.traffic.packet_length && !nearly_equal(rate, c.traffic.packet_length))
+        reader.field("traffic.injection_rate")
+            .fail_found("at most traffic.packet_length = " + std::to_string(c.traffic.packet_length) +
+                            " flits per node per cycle (a node starts at most one packet per cycle)",
+                        format_number(rate) + " flits per node per cycle");
+    }
     return;
   }
   for (const char* key : {"traffic", "run.warmup", "run.measure", "run.drain"}) {

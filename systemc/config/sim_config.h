@@ -157,7 +157,7 @@ struct SimConfig {
 
   struct Traffic {
     Pattern pattern = Pattern::Uniform;
-    double injection_rate = 0;            // flits per node per cycle, [0, 1]
+    double injection_rate = 0;            // flits per node per cycle, [0, router.local_ports]
     unsigned packet_length = 0;           // flits, 1..255
     std::vector<unsigned> hotspot_nodes;  // node indices y * board_x + x; empty unless Hotspot
     double hotspot_fraction = 0;          // (0, 1]; 0 unless Hotspot
