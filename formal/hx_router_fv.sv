@@ -289,11 +289,10 @@ module hx_router_fv #(
     count_of = 32'(fv_in_count[iv*CntW +: CntW]);
   endfunction
   // The tracked flit has left its buffer and is on an output now (t_leaves), or else it is at
-  // position t_pos of its input VC: the credits it waits for, less one already on its way back.
-  logic        t_cw;
+  // position t_pos of its input VC: the credits it waits for, less one already on its way back
+  // (t_credit).
   int unsigned t_pos;
-  assign t_cw  = inside_q && in_credit[t_port_q] && in_credit_vc[t_port_q*2 +: 2] == t_vc_q;
-  assign t_pos = 32'(t_ahead_q) - 32'(t_cw);
+  assign t_pos = 32'(t_ahead_q) - 32'(t_credit);
 
   for (genvar p = 0; p < NumPorts; p++) begin : g_inv_port
     for (genvar v = 0; v < NumVcs; v++) begin : g_inv_vc

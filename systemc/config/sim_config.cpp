@@ -251,9 +251,7 @@ void read_injection_rate(const Field& f, SimConfig& c, Given& g) {
                std::to_string(c.router.flit_width_bits) + "-bit flit per local lane and cycle at " +
                format_frequency(c.router.clock_hz) + ", at most 4 lanes)",
            format_bandwidth(bps) + " is " + format_number(rate) + " flits per cycle");
-  // A bandwidth that is a whole number of flits per cycle up to rounding is that number.
-  const double whole = std::round(rate);
-  c.traffic.injection_rate = nearly_equal(rate, whole) ? whole : rate;
+  c.traffic.injection_rate = std::min(rate, kMaxInjectionRate);
   g.rate_is_bandwidth = true;
   g.rate_bps = bps;
 }
@@ -793,20 +791,21 @@ void check_collective(const ConfigReader& reader, SimConfig& c) {
       reader.field("traffic").fail_missing("injection_rate",
                                            std::string(kRateExpected) + ", required without a collective");
     // A node injects one flit per local lane and cycle, and starts at most one packet per cycle.
+    // A rate at a limit up to rounding (a bandwidth of exactly the lanes' rate) is that limit.
     if (reader.present("traffic.injection_rate")) {
-      const double rate = c.traffic.injection_rate;
+      const auto at_most = [&](double limit, const std::string& expected) {
+        double& rate = c.traffic.injection_rate;
+        if (rate > limit && !nearly_equal(rate, limit))
+          reader.field("traffic.injection_rate")
+              .fail_found(expected, format_number(rate) + " flits per node per cycle");
+        rate = std::min(rate, limit);
+      };
       const unsigned lanes = c.router.local_ports;
-      if (rate > lanes && !nearly_equal(rate, lanes))
-        reader.field("traffic.injection_rate")
-            .fail_found("at most " + std::to_string(lanes) + " flit" + (lanes == 1 ? "" : "s") +
-                            " per node per cycle (router.local_ports = " + std::to_string(lanes) +
-                            ": one flit per local lane)",
-                        format_number(rate) + " flits per node per cycle");
-      if (rate > c.traffic.packet_length && !nearly_equal(rate, c.traffic.packet_length))
-        reader.field("traffic.injection_rate")
-            .fail_found("at most traffic.packet_length = " + std::to_string(c.traffic.packet_length) +
-                            " flits per node per cycle (a node starts at most one packet per cycle)",
-                        format_number(rate) + " flits per node per cycle");
+      at_most(lanes, "at most " + std::to_string(lanes) + " flit" + (lanes == 1 ? "" : "s") +
+                         " per node per cycle (router.local_ports = " + std::to_string(lanes) +
+                         ": one flit per local lane)");
+      at_most(c.traffic.packet_length, "at most traffic.packet_length = " + std::to_string(c.traffic.packet_length) +
+                                           " flits per node per cycle (a node starts at most one packet per cycle)");
     }
     return;
   }

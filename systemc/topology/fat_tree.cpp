@@ -22,7 +22,7 @@ class FatTreeTopology : public FabricTopology {
   NetworkDescription network(const SimConfig& cfg) const override {
     NetworkDescription net;
     const std::vector<PortRef> terminal =
-        add_fat_tree(net, cfg, "tree", cfg.topology.endpoints, endpoint_addressing(cfg));
+        add_fat_tree(net, cfg, "tree", cfg.topology.endpoints, endpoint_addressing(cfg), 0, true);
     for (unsigned n = 0; n < cfg.topology.endpoints; ++n) {
       NodeDescription e;
       e.kind = NodeDescription::Kind::Endpoint;

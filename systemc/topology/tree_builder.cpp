@@ -81,8 +81,8 @@ NodeDescription endpoint_switch(const SimConfig& cfg, std::string name, unsigned
 }
 
 std::vector<PortRef> add_fat_tree(NetworkDescription& net, const SimConfig& cfg, const std::string& name,
-                                  unsigned ports, const TreeAddressing& addr, unsigned plane) {
-  const TreeShape shape = config_tree_shape(cfg, ports, addr.endpoints);
+                                  unsigned ports, const TreeAddressing& addr, unsigned plane, bool three_levels) {
+  const TreeShape shape = config_tree_shape(cfg, ports, three_levels);
   // Every switch of the tree routes up/down; its context is its place in the tree. Its up ports
   // follow its down ports; the routes themselves are tables (topology/tree_routes.h).
   auto add_switch = [&](const std::string& sw_name, unsigned sw_ports, RoutingContext::TreePlace place, unsigned index,

@@ -14,12 +14,13 @@
 namespace hx {
 
 /// Appends the switches and inner cables of one tree of `ports` terminals (tree_shape(): one
-/// switch, leaves and spines with the up links dealt round-robin over the spines, or, for a tree
-/// of endpoints (addr.endpoints: the fat_tree system), leaves, pods of middle switches and tops)
-/// in plane `plane`; every switch routes up/down with `addr` (routing/tree.cpp, its tables from
-/// topology/tree_routes.h). Returns where each terminal attaches.
+/// switch, leaves and spines with the up links dealt round-robin over the spines, or, with
+/// `three_levels` (the fat_tree system) where two levels do not reach, leaves, pods of middle
+/// switches and tops) in plane `plane`; every switch routes up/down with `addr` (routing/tree.cpp,
+/// its tables from topology/tree_routes.h). Returns where each terminal attaches.
 std::vector<PortRef> add_fat_tree(NetworkDescription& net, const SimConfig& cfg, const std::string& name,
-                                  unsigned ports, const TreeAddressing& addr, unsigned plane = 0);
+                                  unsigned ports, const TreeAddressing& addr, unsigned plane = 0,
+                                  bool three_levels = false);
 
 /// The config's cable: links.global's latency, and its bandwidth over the local link's as the
 /// rate (one flit per cycle when they are equal).

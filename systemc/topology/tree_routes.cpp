@@ -69,8 +69,7 @@ void route_trees(NetworkDescription& net) {
     if (!is_tree_switch(sw)) continue;
     const unsigned leaves = sw.place.tree_leaves;
     auto t = std::make_shared<TreeRoutes>();
-    t->words = (sw.place.up + 63) / 64;
-    if (t->words == 0) t->words = 1;
+    t->words = std::max(1u, (sw.place.up + 63) / 64);
     t->up_bits.assign(std::size_t{leaves} * t->words, 0);
     for (const auto& [j, parent] : parents[s])
       for (unsigned d = 0; d < leaves; ++d)
