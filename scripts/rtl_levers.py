@@ -41,6 +41,11 @@ LEVERS = {
     "split0": ("Verilator --output-split 0: the model's fast path in one file, for the compiler to inline across",
                ["--output-split", "0", "--output-split-cfuncs", "0"], [], False, False),
     "lto": ("link-time optimisation (-flto) of the model, the bench and the runtime", [], ["-flto=auto"], False, False),
+    "unroll8": ("Verilator --unroll-count 8: the port loops unrolled too (the build unrolls up to 4)",
+                ["--unroll-count", "8"], [], False, False),
+    "unroll8s": ("Verilator --unroll-count 8 --unroll-stmts 40: only the port loops with small bodies unrolled",
+                 ["--unroll-count", "8", "--unroll-stmts", "40"], [], False, False),
+    "debug": ("the base with debug information, for `perf annotate` (same code)", [], ["-g"], False, False),
 }
 
 
@@ -55,7 +60,7 @@ def sh(cmd, cwd=None, log=None):
     return proc.stdout
 
 
-def build_verilator_args(build):
+def build_verilator_args(build, rtl=None):
     path = os.path.join(build, "rtl", PREFIX, "verilator_args.txt")
     if not os.path.exists(path):
         sys.exit(f"rtl_levers: {path} not found: build the test tree first (make build)")
@@ -72,6 +77,10 @@ def build_verilator_args(build):
         if a == "--trace-fst":
             continue
         out.append(a)
+    if rtl is not None:  # the same files and options, from another RTL tree
+        here = os.path.join(ROOT, "rtl")
+        out = [os.path.join(rtl, a[len(here) + 1:]) if a.startswith(here + "/") else (rtl if a == here else a)
+               for a in out]
     return out
 
 
@@ -103,7 +112,7 @@ def build_lever(name, lever, args, phase=""):
     if phase != "use":
         shutil.rmtree(work, ignore_errors=True)
         os.makedirs(work)
-        vcmd = ["verilator", "--Mdir", "obj"] + build_verilator_args(args.build) + vargs
+        vcmd = ["verilator", "--Mdir", "obj"] + build_verilator_args(args.build, args.rtl_dirs.get(name)) + vargs
         if trace:
             vcmd.append("--trace-fst")
         sh(vcmd, cwd=work, log=log)
@@ -147,9 +156,23 @@ def main():
     ap.add_argument("--work", default="/tmp/hx_levers")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--loads", default="0.1,0.0001")
-    ap.add_argument("--levers", default=",".join(LEVERS))
+    ap.add_argument("--levers", default=None, help="default: every lever, or with --rtl only base and those")
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "bench", "levers.json"))
+    ap.add_argument("--rtl", action="append", default=[], metavar="NAME=DIR",
+                    help="a lever NAME: the base built from the RTL in DIR (e.g. an older tree's rtl/, "
+                         "to compare RTL written for speed against it)")
     args = ap.parse_args()
+    args.rtl_dirs = {}
+    for spec in args.rtl:
+        name, _, d = spec.partition("=")
+        if not name or not os.path.isdir(d) or name in LEVERS:
+            sys.exit(f"rtl_levers: --rtl wants NAME=DIR with a new name and an existing directory, not '{spec}'")
+        LEVERS[name] = (f"the base built from the RTL in {os.path.abspath(d)}", [], [], False, False)
+        args.rtl_dirs[name] = os.path.abspath(d)
+    if args.levers is None:
+        args.levers = ",".join(["base"] + list(args.rtl_dirs) if args.rtl_dirs else list(LEVERS))
+    else:
+        args.levers = ",".join([args.levers] + [n for n in args.rtl_dirs if n not in args.levers.split(",")])
     names = args.levers.split(",")
     for n in names:
         if n not in LEVERS:

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <cmath>
 #include <set>
 #include <sstream>
 #include <systemc>
@@ -228,6 +229,34 @@ TEST(GridPattern, MapsThroughTheGridsNumbering) {
   EXPECT_EQ(nb[0], 1u);  // grid 7 = (1, 1, 1) -> (0, 1, 1) = grid 6 = node 1
   EXPECT_THROW(NodeGrid({2, 2}, {0, 1, 2, 2}), std::invalid_argument);  // two nodes on one point
   EXPECT_THROW(NodeGrid({2, 2}, {0, 1, 2}), std::invalid_argument);     // a point without a node
+}
+
+// The sources' Bernoulli trials take prepared odds (an integer compare): the same draws and the
+// same answers as chance(p), so the traffic of every seed is what it was. Probabilities whose
+// p * 2^53 is a whole number (0.5, 0.25), tiny ones, ones next to 0 and 1, and the edges that take
+// no draw at all.
+TEST(Rng, PreparedOddsDrawAndAnswerAsChance) {
+  for (double p :
+       {0.0, -0.5, 1e-300, 1e-17, 0x1.0p-53, 1e-4, 0.1, 1.0 / 3, 0.25, 0.5, 0.999999, 0x1.fffffffffffffp-1, 1.0, 2.0}) {
+    Rng a(11), b(11);
+    const Rng::Odds odds = Rng::odds(p);
+    unsigned hits = 0;
+    for (unsigned k = 0; k < 200000; ++k) {
+      const bool x = a.chance(p);
+      ASSERT_EQ(x, b.chance(odds)) << "p = " << p << ", trial " << k;
+      hits += x;
+    }
+    EXPECT_EQ(a.next(), b.next()) << "p = " << p << ": the two took different numbers of draws";
+    if (p >= 0.1 && p <= 1.0) {
+      EXPECT_NEAR(hits / 200000.0, p, 0.01) << p;
+    }
+  }
+  // Draws right at the boundary: x * 2^-53 < p exactly when x < ceil(p * 2^53).
+  const double p = 0.1;
+  const uint64_t edge = static_cast<uint64_t>(std::ceil(p * 0x1.0p53));
+  EXPECT_LT(static_cast<double>(edge - 1) * 0x1.0p-53, p);
+  EXPECT_GE(static_cast<double>(edge) * 0x1.0p-53, p);
+  EXPECT_EQ(Rng::odds(p).below, edge);
 }
 
 // Uniform draws among the other nodes; with include_self (BookSim's uniform) among all of them,

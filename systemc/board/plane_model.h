@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "arrival_horizon.h"
 #include "board_geometry.h"
 #include "flit_link.h"
 #include "hx_flit.h"
@@ -91,6 +92,19 @@ class PlaneModel {
 
   /// Add the plane's RTL signals to an open FST trace (hierarchy under the model's name).
   virtual void trace(VerilatedFstC* tfp, int levels) = 0;
+
+  /// The arrival horizons of the local ports' links (arrival_horizon.h). The plane raises
+  /// to_nodes() whenever it sends a flit or a credit to a local port. into_plane() is for the
+  /// senders on the other end; after use_local_horizon() the plane trusts it, skipping its local
+  /// ports' polls in the cycles it says are quiet, so every sender into the local ports must then
+  /// raise it (the AcceleratorArray does; a bench that drives the links itself leaves it off).
+  ArrivalHorizon& into_plane() { return into_plane_; }
+  const ArrivalHorizon& to_nodes() const { return to_nodes_; }
+  void use_local_horizon() { local_horizon_ = true; }
+
+ protected:
+  ArrivalHorizon into_plane_, to_nodes_;
+  bool local_horizon_ = false;
 };
 
 }  // namespace hx

@@ -52,6 +52,7 @@
 
 #include <systemc>
 
+#include "arrival_horizon.h"
 #include "fifo.h"
 #include "flit_link.h"
 #include "packet_tracker.h"
@@ -122,6 +123,13 @@ class AcceleratorArray : public sc_core::sc_module {
   /// `from_router` out of it.
   void connect(unsigned node, unsigned lane, FlitLink* to_router, FlitLink* from_router);
   void connect(unsigned node, FlitLink* to_router, FlitLink* from_router) { connect(node, 0, to_router, from_router); }
+  /// The arrival horizons of node n's links (arrival_horizon.h), the same for all its lanes: the
+  /// node raises `into_router` whenever it sends a flit or a credit to its router, and skips its
+  /// polls in the cycles `from_router` says are quiet. Without them it polls every cycle.
+  void set_horizons(unsigned node, ArrivalHorizon* into_router, const ArrivalHorizon* from_router) {
+    nodes_.at(node).into_router = into_router;
+    nodes_.at(node).from_router = from_router;
+  }
 
   /// Run a collective: the engine drives the sources (see the header comment).
   void set_engine(CollectiveEngine* engine) { engine_ = engine; }
@@ -169,22 +177,22 @@ class AcceleratorArray : public sc_core::sc_module {
     std::array<unsigned, FlitLink::kMaxVcs> credits{};
   };
   struct Node {
-    std::array<Lane, 4> lanes;
     Rng rng;
+    ArrivalHorizon* into_router = nullptr;        // set_horizons
+    const ArrivalHorizon* from_router = nullptr;  // ... (null: poll every cycle)
     bool sends = false;
     unsigned next_lane = 0;        // the lane of the next synthetic packet
     uint64_t created = 0;          // packets created (the all-to-all round counter)
     uint64_t window_received = 0;  // flits received in the measurement window
+    std::array<Lane, 4> lanes;     // last: a node's cycle touches only the first cfg.lanes of them
   };
 
   void on_clock();
-  static void prefetch_node(const Node& n) {
-    const char* p = reinterpret_cast<const char*>(&n);
-    for (std::size_t off = 0; off < sizeof(Node); off += 64) __builtin_prefetch(p + off, 1);
-  }
   void push_queue(Lane& l, unsigned queue, const OutPacket& p);
   static unsigned pick_queue(const Lane& l);
-  bool inject(Lane& l, unsigned node, unsigned lane, uint64_t t);
+  bool inject(Node& n, unsigned node, unsigned lane, uint64_t t);
+  /// Nothing arrives at node n's lanes in cycle t (its horizon says so).
+  static bool quiet(const Node& n, uint64_t t) { return n.from_router != nullptr && n.from_router->quiet(t); }
   bool receive(Node& n, unsigned node, unsigned lane, bool in_window, uint64_t t);
   std::size_t packets_held(const Node& n) const;
   void drain_timeout();  // ends the run as not drained, with the report
@@ -195,7 +203,7 @@ class AcceleratorArray : public sc_core::sc_module {
   const TrafficPattern& pattern_;
   PacketTracker& tracker_;
   std::vector<Node> nodes_;
-  double p_packet_;
+  Rng::Odds p_packet_;  // a source's chance of a new packet per cycle: injection_rate / packet_length
   uint64_t cycle_ = 0;
   bool flushing_ = false;
   RunEnd end_ = RunEnd::Running;
