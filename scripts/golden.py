@@ -45,6 +45,11 @@ CASES = [
     ("mesh8x8_uniform", ["run", "configs/mesh8x8_uniform.yaml", "--set", "run.measure=3000 cycles"], TRAFFIC),
     ("hx2mesh_alltoall", ["run", "configs/hx2mesh_4x4_alltoall.yaml", "--set", "run.warmup=500 cycles",
                           "--set", "run.measure=2000 cycles"], TRAFFIC),
+    # Light load on two threads: the planes are idle in 97% of their cycles, so the idle-edge
+    # skip and the arrival horizons (docs/performance.md, levers 1 and 4) decide most cycles.
+    ("hx2mesh_light", ["run", "configs/hx2mesh_4x4_alltoall.yaml", "--threads", "2", "--set",
+                       "traffic.injection_rate=0.002", "--set", "run.warmup=200 cycles", "--set",
+                       "run.measure=20000 cycles"], TRAFFIC),
 ] + [
     ("hx2mesh_allreduce_" + alg, ["run", "configs/hx2mesh_4x4_allreduce.yaml", "--set", "collective.algorithm=" + alg,
                                   "--set", "collective.message=64 KiB"], COLLECTIVE)
