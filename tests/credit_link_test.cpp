@@ -10,6 +10,7 @@
 
 #include "credit_link.h"
 #include "hx_flit.h"
+#include "packet.h"
 
 namespace hx {
 namespace {
@@ -312,6 +313,53 @@ TEST(CreditLinkRetry, HandlingOrderWithinACycleDoesNotMatter) {
     EXPECT_GT(a.retry_counts().detected, 10u) << "rate " << rate;
     EXPECT_EQ(a.retry_counts().detected, a.retry_counts().corrupted);
   }
+}
+
+// The packet-granular model's packet is a head flit and up to 8 payload flits of the one flit
+// type: flit(i) is what is on the wire, its data elements sit in the flits as the fabric's DMA
+// puts them (flit_word), and a link's bit error lands in the flit it falls in.
+TEST(Packet, IsAHeadAndPayloadFlitsOfTheOneFlitType) {
+  Packet p;
+  p.channel = 1;
+  p.length = 9;
+  p.address = 0x1234;
+  p.user = 0xabcd;
+  for (unsigned i = 0; i < Packet::kWords; ++i) p.set_word(i, 0x1000u + i);
+  const Flit head = p.flit(0);
+  EXPECT_EQ(head.type, FlitType::Head);
+  EXPECT_EQ(head.vc, 1u);
+  EXPECT_EQ(head.payload, (Payload{0x1234, 0xabcd}));
+  for (unsigned f = 1; f < 9; ++f) {
+    const Flit b = p.flit(f);
+    EXPECT_EQ(b.type, f == 8 ? FlitType::Tail : FlitType::Body) << f;
+    EXPECT_EQ(b.vc, 1u);
+    for (unsigned j = 0; j < kWordsPerFlit; ++j)
+      EXPECT_EQ(flit_word(b.payload, j), 0x1000u + (f - 1) * kWordsPerFlit + j) << f << " " << j;
+  }
+  EXPECT_EQ(p.words()[17], 0x1011u);
+  Packet one;
+  one.length = 1;
+  EXPECT_EQ(one.flit(0).type, FlitType::Single);
+
+  // A bit error at wire bit 128 + 32k + j (flit 1 + k / 4) flips bit j of element k, and the CRC
+  // over the flits sees it; one in the head lands in the address or user word.
+  const uint32_t crc = link_crc(p);
+  for (unsigned k : {0u, 5u, 31u}) {
+    for (unsigned j : {0u, 17u, 31u}) {
+      Packet q = p;
+      flip_link_bit(q, 128 + 32 * k + j);
+      for (unsigned i = 0; i < Packet::kWords; ++i) EXPECT_EQ(q.word(i), p.word(i) ^ (i == k ? 1u << j : 0u));
+      EXPECT_NE(link_crc(q), crc);
+    }
+  }
+  Packet q = p;
+  flip_link_bit(q, 70);
+  EXPECT_EQ(q.user, p.user ^ (uint64_t{1} << 6));
+  EXPECT_NE(link_crc(q), crc);
+  // The fault hook's corruption changes the data's checksum, which the receiver checks.
+  q = p;
+  corrupt(q);
+  EXPECT_NE(payload_checksum(q), payload_checksum(p));
 }
 
 TEST(CreditLinkRetry, NoErrorsNoRetry) {

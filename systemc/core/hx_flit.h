@@ -32,6 +32,17 @@ using Payload = std::array<uint64_t, 2>;
 /// A flat link word {type, vc, payload}, up to 132 bits: three 64-bit words, bit 0 = word 0 bit 0.
 using LinkWord = std::array<uint64_t, 3>;
 
+/// Data in a flit, as both network models carry it: four 32-bit elements per 128-bit payload,
+/// element j (0..3) at bits [32j, 32j + 32). The fabric's DMA engine (collective_engine.h) and the
+/// NVSwitch model's packets (packet.h) read and write their data through these two.
+constexpr unsigned kWordsPerFlit = 4;
+inline uint32_t flit_word(const Payload& p, unsigned j) { return static_cast<uint32_t>(p[j / 2] >> (32 * (j % 2))); }
+inline void set_flit_word(Payload& p, unsigned j, uint32_t bits) {
+  uint64_t& w = p[j / 2];
+  const unsigned shift = 32 * (j % 2);
+  w = (w & ~(uint64_t{0xffffffffu} << shift)) | (uint64_t{bits} << shift);
+}
+
 /// Read `width` (1..64) bits at `lsb` of a little-endian array of 64-bit words.
 template <std::size_t N>
 inline uint64_t get_field(const std::array<uint64_t, N>& words, unsigned lsb, unsigned width) {

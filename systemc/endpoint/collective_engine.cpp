@@ -142,15 +142,14 @@ uint32_t CollectiveEngine::alloc_buffer() {
   return b;
 }
 
+// Element e of a buffer's body flits, placed as both network models place data (flit_word).
 uint32_t CollectiveEngine::get(uint32_t buffer, uint64_t e) const {
-  const Payload& p = pool_[std::size_t{buffer} * stride_ + e / 4];
-  return static_cast<uint32_t>(p[(e % 4) / 2] >> (32 * (e % 2)));
+  return flit_word(pool_[std::size_t{buffer} * stride_ + e / kWordsPerFlit], static_cast<unsigned>(e % kWordsPerFlit));
 }
 
 void CollectiveEngine::set(uint32_t buffer, uint64_t e, uint32_t bits) {
-  uint64_t& w = pool_[std::size_t{buffer} * stride_ + e / 4][(e % 4) / 2];
-  const unsigned shift = 32 * (e % 2);
-  w = (w & ~(uint64_t{0xffffffffu} << shift)) | (uint64_t{bits} << shift);
+  set_flit_word(pool_[std::size_t{buffer} * stride_ + e / kWordsPerFlit], static_cast<unsigned>(e % kWordsPerFlit),
+                bits);
 }
 
 uint32_t CollectiveEngine::add(uint32_t a, uint32_t b) const {
@@ -170,7 +169,7 @@ void CollectiveEngine::note(std::string msg) {
 void CollectiveEngine::send(const Meta& m, unsigned rank, unsigned dst_rank, uint32_t buffer, uint64_t elements,
                             unsigned lane, uint64_t t) {
   const CollectiveJob& job = jobs_[m.job];
-  const unsigned flits = static_cast<unsigned>((elements + 3) / 4);
+  const unsigned flits = static_cast<unsigned>((elements + kWordsPerFlit - 1) / kWordsPerFlit);
   for (uint64_t e = elements; e < uint64_t{flits} * 4; ++e) set(buffer, e, 0);  // pad the last flit
   const unsigned src = job.endpoint[rank], dst = job.endpoint[dst_rank];
   const uint64_t hash = PacketTracker::data_hash(&pool_[std::size_t{buffer} * stride_], flits);
@@ -630,7 +629,8 @@ void CollectiveEngine::on_flit(unsigned endpoint, unsigned lane, const Flit& f, 
     if (plan.a2a_group > 0 && m.stage == 1) h_phase1_received(j, r, t);
     const ElementRange mine = plan.block(r);
     const ElementRange seg = segment({0, mine.size()}, m.seg);
-    if ((seg.size() + 3) / 4 != flits) note(jobs_[j].name + ": an all-to-all segment of the wrong length");
+    if ((seg.size() + kWordsPerFlit - 1) / kWordsPerFlit != flits)
+      note(jobs_[j].name + ": an all-to-all segment of the wrong length");
     for (uint64_t e = 0; e < seg.size() && e < flits * 4; ++e)
       write_output(j, r, uint64_t{m.step} * mine.size() + seg.begin + e, mine.begin + seg.begin + e, get(buffer, e));
     free_buffer(buffer);

@@ -95,7 +95,7 @@ void Gpu::accept(unsigned port, Packet&& pkt, uint64_t head_time) {
   if (p_.fault != GpuParams::Fault::None && id_ == p_.fault_gpu && carries_line(kind_of(pkt)) &&
       ++data_packets_in_ == p_.fault_n) {
     if (p_.fault == GpuParams::Fault::Drop) return;
-    pkt.data[0] ^= 1u << 3;  // one bit of the first element
+    pkt.body[0][0] ^= 1u << 3;  // one bit of the first element
   }
   rx_[port].push(std::pair<uint64_t, Packet>(tail, std::move(pkt)));
 }
@@ -118,8 +118,8 @@ void Gpu::multicast_result(uint64_t line, const std::array<uint32_t, kLineWords>
   m.dst = kAllGpus;
   m.exclude = static_cast<int32_t>(id_);
   m.address = line;
-  m.data = data;
-  m.checksum = payload_checksum(m.data);
+  m.set_words(data);
+  m.checksum = payload_checksum(m);
   send(std::move(m));
 }
 
@@ -175,7 +175,7 @@ void Gpu::handle(Packet&& pkt, uint64_t now) {
       kind_of(pkt) != Kind::PushWr &&
       (pkt.dst == static_cast<NodeId>(id_) || (pkt.dst == kAllGpus && pkt.exclude != static_cast<int32_t>(id_)));
   if (!ends_here(*board_, pkt, static_cast<NodeId>(id_), for_me, now)) return;
-  if (carries_line(kind_of(pkt)) && pkt.checksum != payload_checksum(pkt.data)) {
+  if (carries_line(kind_of(pkt)) && pkt.checksum != payload_checksum(pkt)) {
     error(checks_.bad_checksums, "line " + std::to_string(pkt.address) + ": payload does not match its checksum");
     return;
   }
@@ -197,7 +197,7 @@ void Gpu::handle(Packet&& pkt, uint64_t now) {
           f.dst = static_cast<NodeId>((id_ + 1) % p_.gpus);
           f.address = pkt.address;
           f.user = pkt.user;
-          f.checksum = payload_checksum(f.data);
+          f.checksum = payload_checksum(f);
           send(std::move(f));
         }
       }
@@ -232,16 +232,16 @@ void Gpu::handle(Packet&& pkt, uint64_t now) {
         barrier_done_ = true;
       } else {
         if (p_.method == Method::Push) returned(pkt.address, now);
-        finalise(pkt.address, pkt.data, now);
+        finalise(pkt.address, pkt.words(), now);
       }
       return;
     case Kind::Evict: {
       // This GPU is the line's home: add the partial in memory, counting contributions.
       auto& [acc, count] = partial_[pkt.address];
       if (count == 0)
-        acc = pkt.data;
+        acc = pkt.words();
       else
-        for (unsigned w = 0; w < kLineWords; ++w) acc[w] = combine(acc[w], pkt.data[w]);
+        for (unsigned w = 0; w < kLineWords; ++w) acc[w] = combine(acc[w], pkt.word(w));
       count += pkt.count;
       ++partials_merged_;
       if (count > p_.gpus)
@@ -262,7 +262,7 @@ void Gpu::handle(Packet&& pkt, uint64_t now) {
         received_write(pkt);
         return;
       }
-      mailbox_[ring_key(static_cast<unsigned>(pkt.user >> 40), pkt.address)] = pkt.data;
+      mailbox_[ring_key(static_cast<unsigned>(pkt.user >> 40), pkt.address)] = pkt.words();
       return;
     case Kind::Flag:
       memory(now, std::move(pkt), FlagSeen);  // the poll sees it one memory access later
@@ -289,7 +289,7 @@ void Gpu::received_write(const Packet& w) {
   received_[key] = true;
   ++writes_received_;
   for (unsigned i = 0; i < kLineWords; ++i)
-    if (w.data[i] != element_bits(p_.dtype, input_value(src, w.address * kLineWords + i))) {
+    if (w.word(i) != element_bits(p_.dtype, input_value(src, w.address * kLineWords + i))) {
       error(checks_.wrong_elements, "line " + std::to_string(w.address) + " of GPU " + std::to_string(src) + " word " +
                                         std::to_string(i) + " differs from what GPU " + std::to_string(src) + " holds");
       return;
@@ -300,9 +300,9 @@ void Gpu::complete(MemOp& op, uint64_t now) {
   Packet& p = op.pkt;
   switch (op.what) {
     case SendWithOwn: {
-      p.data = own_line(p.address >= p_.lines ? 0 : p.address);
-      if (p.address >= p_.lines) p.data.fill(0);  // the barrier's flag line
-      p.checksum = payload_checksum(p.data);
+      // The barrier's flag line (an address past the data) carries zeros.
+      p.set_words(p.address >= p_.lines ? Packet::Words{} : own_line(p.address));
+      p.checksum = payload_checksum(p);
       if (kind_of(p) == Kind::PushWr || kind_of(p) == Kind::Write) {  // push, or uniform traffic
         --in_flight_;
         sent(p.address, now);
@@ -312,9 +312,10 @@ void Gpu::complete(MemOp& op, uint64_t now) {
     }
     case PullFinish: {
       const auto own = own_line(p.address);
-      for (unsigned w = 0; w < kLineWords; ++w) p.data[w] = combine(p.data[w], own[w]);
-      finalise(p.address, p.data, now);
-      multicast_result(p.address, p.data);
+      Packet::Words line = p.words();
+      for (unsigned w = 0; w < kLineWords; ++w) line[w] = combine(line[w], own[w]);
+      finalise(p.address, line, now);
+      multicast_result(p.address, line);
       return;
     }
     case RingSend: {
@@ -333,8 +334,8 @@ void Gpu::complete(MemOp& op, uint64_t now) {
         mailbox_.erase(it);
       }
       if (step == p1) finalise(p.address, d, now);  // this GPU's reduced chunk
-      p.data = d;
-      p.checksum = payload_checksum(p.data);
+      p.set_words(d);
+      p.checksum = payload_checksum(p);
       --in_flight_;
       send(std::move(p));
       return;

@@ -57,7 +57,7 @@ inline bool is_switch_id(NodeId id) { return id <= -2; }
 inline unsigned switch_of_id(NodeId id) { return static_cast<unsigned>(-2 - id) / 16; }
 
 // The model's packet is the core's (core/packet.h): `address` is the 128-B line (it picks the
-// plane, the trunk or spine, the home port), `user` the ring's step and slice, `data` the line.
+// plane, the trunk or spine, the home port), `user` the ring's step and slice, `body` the line.
 using hx::Packet;
 
 inline Kind kind_of(const Packet& p) { return static_cast<Kind>(p.kind); }
@@ -76,7 +76,7 @@ using PacketBoard = Scoreboard<>;
 inline void track(PacketBoard& sb, Packet& p, unsigned gpus, uint64_t now) {
   const bool multicast = p.dst == kAllGpus;
   const unsigned copies = multicast ? gpus - (p.exclude >= 0 && static_cast<unsigned>(p.exclude) < gpus) : 1;
-  p.id = sb.create(p.src, p.dst, now, copies, carries_line(kind_of(p)) ? payload_checksum(p.data) : 0);
+  p.id = sb.create(p.src, p.dst, now, copies, carries_line(kind_of(p)) ? payload_checksum(p) : 0);
   PacketBoard::Record& r = *sb.find(p.id);
   if (multicast)
     for (unsigned g = 0; g < gpus; ++g)
@@ -91,7 +91,7 @@ inline bool ends_here(PacketBoard& sb, const Packet& p, NodeId at, bool addresse
   const PacketBoard::Arrival a = sb.arrive(p.id, at, addressed, now);
   if (a.record == nullptr) return false;
   bool ok = a.outcome == PacketBoard::Outcome::Ok;
-  if (carries_line(kind_of(p)) && !sb.payload_ok(p.id, *a.record, payload_checksum(p.data), at, now)) ok = false;
+  if (carries_line(kind_of(p)) && !sb.payload_ok(p.id, *a.record, payload_checksum(p), at, now)) ok = false;
   sb.complete(p.id, *a.record, now);
   return ok;
 }

@@ -13,7 +13,7 @@ unsigned next_port(uint32_t ports, unsigned start) {
   return static_cast<unsigned>(__builtin_ctz(at_or_after != 0 ? at_or_after : ports));
 }
 RedFlit data_flit(const Packet& p, unsigned i) {
-  return {p.data[4 * i], p.data[4 * i + 1], p.data[4 * i + 2], p.data[4 * i + 3]};
+  return {flit_word(p.body[i], 0), flit_word(p.body[i], 1), flit_word(p.body[i], 2), flit_word(p.body[i], 3)};
 }
 }  // namespace
 
@@ -258,11 +258,11 @@ void NvSwitch::collect_output(unsigned q, const BankPortIo& io) {
     t.out_flits = 0;
     return;
   }
-  for (unsigned w = 0; w < 4; ++w) t.out.data[4 * t.out_flits + w] = io.out_flit[w];
+  for (unsigned w = 0; w < 4; ++w) set_flit_word(t.out.body[t.out_flits], w, io.out_flit[w]);
   if (++t.out_flits == kDataFlits) {
     t.assembling = false;
     t.out_done = true;
-    if (!t.bypass) t.out.checksum = payload_checksum(t.out.data);  // new data: the unit made it
+    if (!t.bypass) t.out.checksum = payload_checksum(t.out);  // new data: the unit made it
     t.out.src = switch_port_id(id_, q);
     track(*board_, t.out, topo_.gpus(), now_);
     deliver_output(q);
