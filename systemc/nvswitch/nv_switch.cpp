@@ -17,7 +17,7 @@ RedFlit data_flit(const Packet& p, unsigned i) {
 }
 }  // namespace
 
-NvSwitch::NvSwitch(unsigned id, const NvTopology& topo, const NvRouting& routing, const SwitchParams& params,
+NvSwitch::NvSwitch(unsigned id, const NvTopology& topo, NvRouting& routing, const SwitchParams& params,
                    std::unique_ptr<ReductionBank> bank, PacketBoard* board)
     : id_(id), topo_(topo), routing_(routing), p_(params), bank_(std::move(bank)), board_(board) {
   for (unsigned q = 0; q < NvTopology::kPorts; ++q) in_[reinject_index(q)].from_link = false;
@@ -44,50 +44,16 @@ bool NvSwitch::packets_arriving() const {
   return false;
 }
 
-// Decide where a packet goes: output ports (a bit set), a reduction table, or nowhere (absorbed).
-void NvSwitch::plan(Held& h, int in) {
-  const Packet& p = h.pkt;
+// Where a packet goes: its routing function says (output ports, a reduction table, or nowhere).
+void NvSwitch::plan(Held& h, unsigned in, unsigned vc) {
+  const NvRoute r = routing_.route(h.pkt, in, vc, *this);
   h.planned = true;
-  auto to_gpu_port = [&](NodeId gpu) { return routing_.to_gpu(id_, static_cast<unsigned>(gpu), p.address); };
-  switch (kind_of(p)) {
-    case Kind::Ack:
-      if (is_switch_id(p.dst)) {
-        const unsigned target = switch_of_id(p.dst);
-        if (target == id_) {
-          h.sink = true;
-          return;
-        }
-        h.remaining = 1u << routing_.to_switch(id_, target, p.address);
-      } else {
-        h.remaining = 1u << to_gpu_port(p.dst);
-      }
-      return;
-    case Kind::Write:
-    case Kind::Flag:
-    case Kind::Evict: h.remaining = 1u << to_gpu_port(p.dst); return;
-    case Kind::PullRsp:
-      h.to_table = true;
-      h.table_port = to_gpu_port(p.dst);
-      return;
-    case Kind::PullReq: {
-      const NvTopology::Fanout f = routing_.multicast(id_, in, p.address, p.exclude);
-      h.remaining = f.ports;
-      h.pkt.expected = static_cast<uint16_t>(f.gpus);  // responses this switch will see
-      return;
-    }
-    case Kind::McWrite:
-    case Kind::Result: h.remaining = routing_.multicast(id_, in, p.address, p.exclude).ports; return;
-    case Kind::PushWr: {
-      const NvTopology::Home home = routing_.home(p.address);
-      if (home.sw == id_) {
-        h.to_table = true;
-        h.table_port = home.port;
-      } else {
-        h.remaining = 1u << routing_.to_switch(id_, home.sw, p.address);
-      }
-      return;
-    }
-  }
+  h.remaining = r.ports;
+  h.to_table = r.to_table;
+  h.table_port = r.table_port;
+  h.sink = r.sink;
+  if (kind_of(h.pkt) == Kind::PullReq)
+    h.pkt.expected = static_cast<uint16_t>(r.gpus);  // responses this switch will see
 }
 
 // Moves copies of the input's head packets into output queues or tables. True if a packet left.
@@ -98,8 +64,7 @@ bool NvSwitch::dispatch(Input& in, int in_index, uint64_t now) {
     auto& q = in.vcq[vc];
     if (q.empty() || q.front().ready > now) continue;
     Held& h = q.front();
-    const int entry = in.from_link ? in_index : -1;
-    if (!h.planned) plan(h, entry);
+    if (!h.planned) plan(h, static_cast<unsigned>(in_index), vc);
     const unsigned flits = h.pkt.flits();
 
     // A pull request first allocates an entry in the table of the port it came in by.

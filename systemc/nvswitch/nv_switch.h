@@ -55,7 +55,7 @@ class NvSwitch {
   /// unit emits is a new packet of the switch port's.
   /// routing: the system's routing function (routing/nv_routing.h), which the switch asks where
   /// each packet goes.
-  NvSwitch(unsigned id, const NvTopology& topo, const NvRouting& routing, const SwitchParams& params,
+  NvSwitch(unsigned id, const NvTopology& topo, NvRouting& routing, const SwitchParams& params,
            std::unique_ptr<ReductionBank> bank, PacketBoard* board);
 
   unsigned id() const { return id_; }
@@ -113,7 +113,7 @@ class NvSwitch {
 
   void receive(unsigned port, uint64_t now);
   bool packets_arriving() const;
-  void plan(Held& h, int in);
+  void plan(Held& h, unsigned in, unsigned vc);
   bool dispatch(Input& in, int in_index, uint64_t now);
   void feed_tables(uint64_t now);
   void collect_output(unsigned port, const BankPortIo& io);
@@ -122,7 +122,7 @@ class NvSwitch {
 
   unsigned id_;
   const NvTopology& topo_;
-  const NvRouting& routing_;
+  NvRouting& routing_;
   SwitchParams p_;
   std::unique_ptr<ReductionBank> bank_;
   std::array<Input, 2 * NvTopology::kPorts> in_;  // 16 link inputs, then 16 reinjection inputs

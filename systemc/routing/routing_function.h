@@ -1,5 +1,5 @@
-// routing_function.h: the routing functions of the C++ VC switch (switch/network_switch.h), one
-// signature, registered by name.
+// routing_function.h: the routing functions of the C++ VC switch (fabric/network_switch.h), on the
+// one signature of every switch's routing function (core/routing.h), registered by name.
 //
 // A switch knows nothing of the topology it sits in: when the head of a packet reaches the front
 // of an input VC, the switch asks its routing function for an output port and VC, and the
@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "hx_flit.h"
+#include "routing.h"
 #include "switch_place.h"
 
 namespace hx {
@@ -52,21 +53,11 @@ struct RouteChoice {
   unsigned vc = 0;
 };
 
-class RoutingFunction {
- public:
-  virtual ~RoutingFunction() = default;
-  /// The output for the head at the front of input `in`, VC `vc`, of switch `sw`.
-  virtual RouteChoice route(const Flit& head, unsigned in, unsigned vc, const NetworkSwitch& sw) = 0;
-  /// Where a waiting head is headed, for deadlock reports ("head for terminal 5"), or "".
-  virtual std::string describe_head(const Flit&) const { return ""; }
-};
+/// The VC switch's routing function: route(head flit, input, VC, switch) gives an output port and VC.
+class RoutingFunction : public Routing<Flit, NetworkSwitch, RouteChoice> {};
 
 using RoutingFactory = std::unique_ptr<RoutingFunction> (*)(const RoutingContext&);
-
-struct RegisteredRouting {
-  std::string name, description;
-  RoutingFactory make;
-};
+using RegisteredRouting = RegisteredRoutingOf<RoutingFunction, RoutingContext>;
 
 /// Every registered routing function, in registration order.
 const std::vector<RegisteredRouting>& routing_functions();

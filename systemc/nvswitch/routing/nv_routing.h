@@ -1,12 +1,14 @@
-// nv_routing.h: the routing functions of the NVSwitch-like switch, one signature, registered by
-// name (routing.algorithm; registry.cpp).
+// nv_routing.h: the routing functions of the NVSwitch-like switch, on the one signature of every
+// switch's routing function (core/routing.h), registered by name (routing.algorithm;
+// registry.cpp).
 //
-// The switch (nv_switch.h) does not know the system it sits in: for every packet it asks its
-// routing function which output port leads to a GPU or to another switch, which ports a
-// multicast to every GPU leaves by (and how many GPUs each copy set reaches), and which switch
-// port's reduction table is the home of a push line. Routes are deterministic per line, so a pull
-// response retraces its request's path and meets the tables the request allocated (Klenk et al.,
-// IV-E2).
+// The switch (nv_switch.h) does not know the system it sits in: for every packet at the front of
+// an input it asks its routing function where the packet goes: to which output ports (one for a
+// unicast, the copy set of a multicast to every GPU, with how many GPUs the copies reach), into
+// the reduction table of one of its ports (a pull response; a push write at the line's home
+// port), or nowhere (an acknowledgment for this switch's own port). Routes are deterministic per
+// line, so a pull response retraces its request's path and meets the tables the request allocated
+// (Klenk et al., IV-E2).
 //
 // Registered functions:
 //   table   the fabric manager's routing and multicast (MCR) tables (IV-A): the routes, trees
@@ -21,30 +23,30 @@
 #include <string>
 #include <vector>
 
+#include "nv_packet.h"
 #include "nv_topology.h"
+#include "routing.h"
 
 namespace hx::nv {
 
-class NvRouting {
- public:
-  virtual ~NvRouting() = default;
-  /// The output port of switch `sw` towards GPU `gpu` for a packet of `line`.
-  virtual unsigned to_gpu(unsigned sw, unsigned gpu, uint64_t line) const = 0;
-  /// The output port of `sw` towards switch `target` (same plane, target != sw).
-  virtual unsigned to_switch(unsigned sw, unsigned target, uint64_t line) const = 0;
-  /// The copies of a multicast to every GPU but `exclude` (-1: none) of a packet of `line` that
-  /// entered `sw` on port `in` (-1: from inside the switch).
-  virtual NvTopology::Fanout multicast(unsigned sw, int in, uint64_t line, int exclude) const = 0;
-  /// The switch port whose reduction table is the home of push line `line`.
-  virtual NvTopology::Home home(uint64_t line) const = 0;
+class NvSwitch;
+
+/// Where a packet goes from a switch.
+struct NvRoute {
+  uint32_t ports = 0;     ///< output ports that each get a copy (bit p: port p)
+  bool to_table = false;  ///< ... or the reduction table of port `table_port`
+  unsigned table_port = 0;
+  bool sink = false;  ///< ... or nowhere: it ends at this switch
+  unsigned gpus = 0;  ///< a multicast: the GPUs its copies reach
 };
+
+/// The switch's routing function: route(packet, input, VC, switch) gives its NvRoute. Inputs
+/// 0 .. kPorts-1 are the links; an input from kPorts on is the reinjection of a port's reduction
+/// table (a packet from inside the switch).
+class NvRouting : public Routing<Packet, NvSwitch, NvRoute> {};
 
 using NvRoutingFactory = std::unique_ptr<NvRouting> (*)(const NvTopology&);
-
-struct RegisteredNvRouting {
-  std::string name, description;
-  NvRoutingFactory make;
-};
+using RegisteredNvRouting = RegisteredRoutingOf<NvRouting, NvTopology>;
 
 /// Every registered routing function, in registration order.
 const std::vector<RegisteredNvRouting>& nv_routings();
