@@ -61,6 +61,11 @@ CASES = [
     ("fat_tree_alltoall", ["run", "configs/fat_tree_1024_alltoall.yaml", "--set", "topology.endpoints=128",
                            "--set", "topology.tree.radix=16", "--set", "run.warmup=500 cycles",
                            "--set", "run.measure=2000 cycles"], TRAFFIC),
+    # Light load: the switches are idle in most cycles, which they skip (NetworkSwitch::step).
+    ("fat_tree_light", ["run", "configs/fat_tree_1024_alltoall.yaml", "--set", "topology.endpoints=128",
+                        "--set", "topology.tree.radix=16", "--set", "traffic.injection_rate=0.002", "--set",
+                        "traffic.source_queue=0", "--set", "run.warmup=200 cycles", "--set",
+                        "run.measure=20000 cycles"], TRAFFIC),
     ("torus_alltoall", ["run", "configs/torus_32x32_alltoall.yaml", "--set", "topology.global=4x4",
                         "--set", "run.warmup=500 cycles", "--set", "run.measure=2000 cycles"], TRAFFIC),
     ("hyperx_alltoall", ["run", "configs/hyperx_32x32_alltoall.yaml", "--set", "topology.global=8x8",

@@ -93,18 +93,14 @@ class PlaneModel {
   /// Add the plane's RTL signals to an open FST trace (hierarchy under the model's name).
   virtual void trace(VerilatedFstC* tfp, int levels) = 0;
 
-  /// The arrival horizons of the local ports' links (arrival_horizon.h). The plane raises
-  /// to_nodes() whenever it sends a flit or a credit to a local port. into_plane() is for the
-  /// senders on the other end; after use_local_horizon() the plane trusts it, skipping its local
-  /// ports' polls in the cycles it says are quiet, so every sender into the local ports must then
-  /// raise it (the AcceleratorArray does; a bench that drives the links itself leaves it off).
-  ArrivalHorizon& into_plane() { return into_plane_; }
-  const ArrivalHorizon& to_nodes() const { return to_nodes_; }
-  void use_local_horizon() { local_horizon_ = true; }
+  /// Nothing arrives at the local ports in cycle t: no flit on their in-links, no credit on their
+  /// out-links (arrival_horizon.h; the links raise it, whoever sends). A plane whose local links
+  /// all take the horizon skips the local ports' polls then (verilated_plane.h).
+  bool local_quiet(uint64_t t) const { return local_horizon_ && local_arrivals_.quiet(t); }
 
  protected:
-  ArrivalHorizon into_plane_, to_nodes_;
-  bool local_horizon_ = false;
+  ArrivalHorizon local_arrivals_;
+  bool local_horizon_ = true;  // false once a local link refuses the horizon (a link with bit errors)
 };
 
 }  // namespace hx

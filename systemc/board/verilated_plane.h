@@ -14,7 +14,6 @@
 // waiting system then costs little more than its busy planes.
 #pragma once
 
-#include <algorithm>
 #include <array>
 #include <memory>
 #include <stdexcept>
@@ -61,9 +60,9 @@ class VerilatedPlane final : public PlaneModel {
                                     LinkRate::per_cycle(l->rate()).describe());
     in_[port] = in;
     out_[port] = out;
-    if (port < num_local()) {  // the furthest ahead a local send lands (to_nodes)
-      for (const FlitLink* l : {in, out})
-        if (l != nullptr) local_lead_ = std::max(local_lead_, l->latency() + 1);
+    if (port < num_local()) {  // what arrives at the local ports raises their horizon
+      if (in != nullptr && !in->set_receiver_horizon(&local_arrivals_)) local_horizon_ = false;
+      if (out != nullptr && !out->set_sender_horizon(&local_arrivals_)) local_horizon_ = false;
     }
   }
 
@@ -87,10 +86,10 @@ class VerilatedPlane final : public PlaneModel {
     M& m = *model_;
     const unsigned local = num_local();
     // Inputs for cycle t: flits arriving on the in-links, credits arriving on the out-links. The
-    // local ports' polls are skipped where the accelerators' horizon says nothing arrives; their
-    // valid and credit inputs then only need clearing once.
+    // local ports' polls are skipped where their horizon says nothing arrives; their valid and
+    // credit inputs then only need clearing once.
     bool any_local = false;
-    if (!local_horizon_ || !into_plane_.quiet(t)) {
+    if (!local_quiet(t)) {
       any_local =
           drive_group(t, 0, local, m.loc_in_valid_i, m.loc_in_flit_i, m.loc_out_credit_i, m.loc_out_credit_vc_i);
       local_clear_ = !any_local;
@@ -134,8 +133,7 @@ class VerilatedPlane final : public PlaneModel {
     clock();
     idle_ = m.idle_o != 0;
     // Registered outputs: what the plane drives in cycle t+1.
-    if (sample_group(t, 0, local, m.loc_out_valid_o, m.loc_out_flit_o, m.loc_in_credit_o, m.loc_in_credit_vc_o))
-      to_nodes_.raise(t + local_lead_);
+    sample_group(t, 0, local, m.loc_out_valid_o, m.loc_out_flit_o, m.loc_in_credit_o, m.loc_in_credit_vc_o);
     sample_group(t, local, num_edges(), m.edge_out_valid_o, m.edge_out_flit_o, m.edge_in_credit_o,
                  m.edge_in_credit_vc_o);
   }
@@ -196,15 +194,12 @@ class VerilatedPlane final : public PlaneModel {
     return any;
   }
 
-  // True if the plane sent a flit or a credit on a port of the group.
   template <class V, class F, class C, class CV>
-  bool sample_group(uint64_t t, unsigned first, unsigned count, const V& valid, const F& flits, const C& credit,
+  void sample_group(uint64_t t, unsigned first, unsigned count, const V& valid, const F& flits, const C& credit,
                     const CV& credit_vc) {
-    bool any = false;
     for (unsigned base = 0; base < count; base += 64) {
       const unsigned n = count - base < 64 ? count - base : 64;
       uint64_t vmask = get_bits(valid, base, n);
-      any |= vmask != 0;
       while (vmask != 0) {
         const unsigned k = base + static_cast<unsigned>(__builtin_ctzll(vmask));
         vmask &= vmask - 1;
@@ -215,7 +210,6 @@ class VerilatedPlane final : public PlaneModel {
         }
       }
       uint64_t cmask = get_bits(credit, base, n);
-      any |= cmask != 0;
       while (cmask != 0) {
         const unsigned k = base + static_cast<unsigned>(__builtin_ctzll(cmask));
         cmask &= cmask - 1;
@@ -225,7 +219,6 @@ class VerilatedPlane final : public PlaneModel {
         }
       }
     }
-    return any;
   }
 
   PlaneVariant variant_;
@@ -236,7 +229,6 @@ class VerilatedPlane final : public PlaneModel {
   bool idle_ = false;         // every router idle after the last edge (idle_o)
   bool skip_edge_ = false;    // ... and nothing arrives in this cycle: edge() does nothing
   bool local_clear_ = false;  // the local ports' valid and credit inputs are all 0
-  unsigned local_lead_ = 1;   // cycles from a local send to its arrival, at most
   uint64_t skipped_edges_ = 0;
 };
 

@@ -90,6 +90,7 @@
 #include <utility>
 #include <vector>
 
+#include "arrival_horizon.h"
 #include "link_rate.h"
 #include "rng.h"
 
@@ -223,6 +224,22 @@ class CreditLink {
   /// be made with RateHint::One.
   bool unit_rate() const { return single<RateHint::Any>(); }
 
+  /// The arrival horizons (arrival_horizon.h) of the two ends, each set by its own end when it is
+  /// connected: the receiver's, which every unit sent raises to the cycle it arrives in, and the
+  /// sender's, which every credit returned raises. A link with bit errors takes none and returns
+  /// false: its replays run from the receiver's poll of every cycle (see the file comment), which
+  /// must then not be skipped.
+  bool set_receiver_horizon(ArrivalHorizon* h) {
+    if (retry_) return false;
+    to_receiver_ = h;
+    return true;
+  }
+  bool set_sender_horizon(ArrivalHorizon* h) {
+    if (retry_) return false;
+    to_sender_ = h;
+    return true;
+  }
+
   // Cache hints for loops over many links (no effect on state).
   /// What the next calls will touch: the counters' line and the inline slots (fetched in vain
   /// for the few long links; telling them apart would mean reading the object).
@@ -265,6 +282,7 @@ class CreditLink {
       s.unit = std::forward<U>(u);
       s.units = 1;
       sent_.add();
+      if (to_receiver_ != nullptr) to_receiver_->raise(t + lead_);
       return;
     }
     if (retry_) {
@@ -288,6 +306,7 @@ class CreditLink {
     s.units = static_cast<uint8_t>(k + 1);
     sent_.add();
     if constexpr (Unit::kMaxFlits > 1) flits_sent_.add(flits);
+    if (to_receiver_ != nullptr) to_receiver_->raise(at);
   }
 
   /// A unit arriving in cycle t, or nullptr; call until nullptr (once on a link of rate <= 1).
@@ -348,6 +367,7 @@ class CreditLink {
   void return_credit(uint64_t t, unsigned vc, unsigned flits = 1) {
     Slot& s = slots_[(t + lead_) & mask_];
     const unsigned shift = kCreditBits * vc;
+    if (to_sender_ != nullptr) to_sender_->raise(t + lead_);
     if (single<H>()) {
       if ((s.credits | (vc & ~(kMaxVcs - 1))) != 0) fail("two credits in one cycle, or no such VC");
       s.credits = 1u << shift;
@@ -632,6 +652,9 @@ class CreditLink {
   SharedCount sent_, delivered_, credits_sent_, credits_taken_;
   uint64_t fault_at_ = UINT64_MAX;  // delivered_ count of the armed fault; UINT64_MAX: none
   uint64_t rx_cycle_ = UINT64_MAX;
+  // The ends' arrival horizons (set_horizons), raised by the sends and credit returns of cycle t.
+  ArrivalHorizon* to_receiver_ = nullptr;
+  ArrivalHorizon* to_sender_ = nullptr;
   // The wire's time line (not on the fast path), the credit's view for waveforms, then what is
   // rarely touched.
   double free_at_ = 0;

@@ -64,8 +64,12 @@ void AcceleratorArray::connect(unsigned node, unsigned lane, FlitLink* to_router
     if (!l->unit_rate())
       throw std::invalid_argument(std::string(l->name()) + ": an accelerator's link carries one flit per cycle, not " +
                                   LinkRate::per_cycle(l->rate()).describe());
-  nodes_.at(node).lanes[lane].tx = to_router;
-  nodes_.at(node).lanes[lane].rx = from_router;
+  Node& n = nodes_.at(node);
+  n.lanes[lane].tx = to_router;
+  n.lanes[lane].rx = from_router;
+  // What arrives at the node raises its horizon: flits from the router, credits back to it.
+  if (!from_router->set_receiver_horizon(&n.arrivals) || !to_router->set_sender_horizon(&n.arrivals))
+    n.poll_always = true;
 }
 
 // The lane's next packet: the queue head of lowest priority, the first from next_queue on among
@@ -134,7 +138,6 @@ bool AcceleratorArray::inject(Node& n, unsigned node, unsigned lane, uint64_t t)
   } else {
     l.tx->send<RateHint::One>(t, tracker_.flit(l.cur.id, l.index, l.vc));
   }
-  if (n.into_router != nullptr) n.into_router->raise(t + l.tx->latency() + 1);
   tracker_.on_injected(l.cur.id, l.index, l.index + 1u == l.cur.length, t);
   --l.credits[l.vc];
   ++flits_sent_;
@@ -151,7 +154,6 @@ bool AcceleratorArray::receive(Node& n, unsigned node, unsigned lane, bool in_wi
   const Flit* f = l.rx->receive<RateHint::One>(t);
   if (f == nullptr) return false;
   l.rx->return_credit<RateHint::One>(t, f->vc);
-  if (n.into_router != nullptr) n.into_router->raise(t + l.rx->latency() + 1);
   ++flits_received_;
   if (in_window) {
     ++window_accepted_;

@@ -123,13 +123,6 @@ class AcceleratorArray : public sc_core::sc_module {
   /// `from_router` out of it.
   void connect(unsigned node, unsigned lane, FlitLink* to_router, FlitLink* from_router);
   void connect(unsigned node, FlitLink* to_router, FlitLink* from_router) { connect(node, 0, to_router, from_router); }
-  /// The arrival horizons of node n's links (arrival_horizon.h), the same for all its lanes: the
-  /// node raises `into_router` whenever it sends a flit or a credit to its router, and skips its
-  /// polls in the cycles `from_router` says are quiet. Without them it polls every cycle.
-  void set_horizons(unsigned node, ArrivalHorizon* into_router, const ArrivalHorizon* from_router) {
-    nodes_.at(node).into_router = into_router;
-    nodes_.at(node).from_router = from_router;
-  }
 
   /// Run a collective: the engine drives the sources (see the header comment).
   void set_engine(CollectiveEngine* engine) { engine_ = engine; }
@@ -178,8 +171,8 @@ class AcceleratorArray : public sc_core::sc_module {
   };
   struct Node {
     Rng rng;
-    ArrivalHorizon* into_router = nullptr;        // set_horizons
-    const ArrivalHorizon* from_router = nullptr;  // ... (null: poll every cycle)
+    ArrivalHorizon arrivals;   // what its links bring: a flit from the router, a credit back
+    bool poll_always = false;  // a link refused the horizon (bit errors): poll every cycle
     bool sends = false;
     unsigned next_lane = 0;        // the lane of the next synthetic packet
     uint64_t created = 0;          // packets created (the all-to-all round counter)
@@ -192,7 +185,7 @@ class AcceleratorArray : public sc_core::sc_module {
   static unsigned pick_queue(const Lane& l);
   bool inject(Node& n, unsigned node, unsigned lane, uint64_t t);
   /// Nothing arrives at node n's lanes in cycle t (its horizon says so).
-  static bool quiet(const Node& n, uint64_t t) { return n.from_router != nullptr && n.from_router->quiet(t); }
+  static bool quiet(const Node& n, uint64_t t) { return !n.poll_always && n.arrivals.quiet(t); }
   bool receive(Node& n, unsigned node, unsigned lane, bool in_window, uint64_t t);
   std::size_t packets_held(const Node& n) const;
   void drain_timeout();  // ends the run as not drained, with the report

@@ -45,6 +45,9 @@ void NetworkSwitch::connect(unsigned port, FlitLink* in, FlitLink* out, unsigned
   if (in_depth != 0 && in_depth != buf_.at(port).depth()) buf_[port] = VcBuffer(vcs_, in_depth);
   in_.at(port) = in;
   out_.at(port) = out;
+  if ((in != nullptr && !in->set_receiver_horizon(&arrivals_)) ||
+      (out != nullptr && !out->set_sender_horizon(&arrivals_)))
+    poll_always_ = true;
   credit_width_[port] = in != nullptr ? in->credit_width() : 1;
   if ((in != nullptr && !in->unit_rate()) || (out != nullptr && !out->unit_rate())) unit_rate_ = false;
   full_credits_[port] = out_credits;
@@ -52,12 +55,18 @@ void NetworkSwitch::connect(unsigned port, FlitLink* in, FlitLink* out, unsigned
 }
 
 void NetworkSwitch::step(uint64_t t) {
+  // Idle and nothing arrives: every poll would find nothing, every arbiter no request, and no
+  // state would change (the arbiters move only on a grant).
+  if (empty_ && !poll_always_ && arrivals_.quiet(t)) return;
   // Nearly every switch has only rate-1 links: connect() found out, so that their per-cycle
   // calls compile to the links' fast path alone (credit_link.h, RateHint).
   if (unit_rate_)
     step_links<RateHint::One>(t);
   else
     step_links<RateHint::Any>(t);
+  empty_ = true;
+  for (std::size_t p = 0; p < in_.size() && empty_; ++p)
+    empty_ = buf_[p].total() == 0 && obuf_[p].total() == 0 && owed_total_[p] == 0;
 }
 
 template <RateHint H>

@@ -36,6 +36,7 @@
 #include <string>
 #include <vector>
 
+#include "arrival_horizon.h"
 #include "flit_link.h"
 #include "hx_flit.h"
 #include "packet_tracker.h"
@@ -66,6 +67,9 @@ class NetworkSwitch {
   /// head sent out on p adds it to the packet tracker's cable metres.
   void set_cable_length(unsigned port, uint32_t um) { out_um_.at(port) = um; }
 
+  /// One cycle. A switch that holds nothing (no flit buffered, no credit owed) and to which
+  /// nothing arrives in cycle t (its arrival horizon, raised by the links of its ports) would do
+  /// nothing in it, and skips it.
   void step(uint64_t t);
 
   const std::string& name() const { return name_; }
@@ -137,7 +141,10 @@ class NetworkSwitch {
   unsigned vcs_, latency_, speedup_;
   std::unique_ptr<RoutingFunction> routing_;
   unsigned own_endpoint_ports_;
-  bool unit_rate_ = true;  // every link connected so far carries one flit per cycle
+  bool unit_rate_ = true;     // every link connected so far carries one flit per cycle
+  ArrivalHorizon arrivals_;   // flits on the in-links, credits on the out-links (arrival_horizon.h)
+  bool poll_always_ = false;  // a link refused the horizon (bit errors): step every cycle
+  bool empty_ = true;         // after the last step: no flit buffered, no credit owed
   PacketTracker* tracker_;
   ErrorHandler on_error_;
 

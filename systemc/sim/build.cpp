@@ -195,10 +195,9 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
       plane_of_board[p].push_back(boards[i].planes.back().get());
     }
   }
-  std::vector<PlaneModel*> plane_of_node(topo.has_boards() ? nodes : 0);  // endpoint i's plane
   for (unsigned i = 0; i < nodes && topo.has_boards(); ++i) {
-    plane_of_node[i] = plane_of_board[i / cfg.node_count()][addr[i].board_y * cfg.topology.global_x + addr[i].board_x];
-    PlaneModel& plane = *plane_of_node[i];
+    PlaneModel& plane =
+        *plane_of_board[i / cfg.node_count()][addr[i].board_y * cfg.topology.global_x + addr[i].board_x];
     for (unsigned k = 0; k < lanes; ++k) {
       plane.connect(plane.local_port(geom.local_port(addr[i].node_x, addr[i].node_y), k), n.inject[i * lanes + k].get(),
                     n.eject[i * lanes + k].get());
@@ -232,12 +231,6 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
     for (unsigned k = 0; k < lanes; ++k) {
       n.accelerators->connect(i, k, n.inject[i * lanes + k].get(), n.eject[i * lanes + k].get());
     }
-  }
-  // An accelerator and its plane tell each other when their local links are quiet (the
-  // accelerators are the only senders into a plane's local ports).
-  for (unsigned i = 0; i < plane_of_node.size(); ++i) {
-    n.accelerators->set_horizons(i, &plane_of_node[i]->into_plane(), &plane_of_node[i]->to_nodes());
-    plane_of_node[i]->use_local_horizon();
   }
   if (cfg.collective.enabled) {
     if (!cfg.collective.jobs.empty()) {
