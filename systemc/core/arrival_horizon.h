@@ -31,13 +31,20 @@ class ArrivalHorizon {
  public:
   /// A flit or a credit for the component was put on one of its links; it arrives in `arrival`.
   void raise(uint64_t arrival) {
-    if (arrival > until_.load(std::memory_order_relaxed)) until_.store(arrival, std::memory_order_relaxed);
+    if (arrival > until_.load(std::memory_order_relaxed)) {
+      until_.store(arrival, std::memory_order_relaxed);
+      if (whole_ != nullptr) whole_->raise(arrival);
+    }
   }
+  /// This horizon is one part's (a switch port's) of `whole` (the switch's): every raise of it
+  /// raises `whole` too, which so stays the latest of its parts. Same writing thread.
+  void part_of(ArrivalHorizon* whole) { whole_ = whole; }
   /// Nothing arrives in cycle t on any of the component's links (until the first raise: from cycle 1).
   bool quiet(uint64_t t) const { return t > until_.load(std::memory_order_relaxed); }
 
  private:
   std::atomic<uint64_t> until_{0};
+  ArrivalHorizon* whole_ = nullptr;
 };
 
 }  // namespace hx

@@ -17,6 +17,7 @@ NetworkSwitch::NetworkSwitch(std::string name, unsigned ports, unsigned vcs, uns
       on_error_(std::move(on_error)),
       in_(ports, nullptr),
       out_(ports, nullptr),
+      port_arrivals_(std::make_unique<ArrivalHorizon[]>(ports)),
       buf_(ports, VcBuffer(vcs, depth)),
       obuf_(ports, VcBuffer(vcs, kOutputQueueDepth)),
       rr_link_(ports, RoundRobin(vcs)),
@@ -45,8 +46,9 @@ void NetworkSwitch::connect(unsigned port, FlitLink* in, FlitLink* out, unsigned
   if (in_depth != 0 && in_depth != buf_.at(port).depth()) buf_[port] = VcBuffer(vcs_, in_depth);
   in_.at(port) = in;
   out_.at(port) = out;
-  if ((in != nullptr && !in->set_receiver_horizon(&arrivals_)) ||
-      (out != nullptr && !out->set_sender_horizon(&arrivals_)))
+  port_arrivals_[port].part_of(&arrivals_);
+  if ((in != nullptr && !in->set_receiver_horizon(&port_arrivals_[port])) ||
+      (out != nullptr && !out->set_sender_horizon(&port_arrivals_[port])))
     poll_always_ = true;
   credit_width_[port] = in != nullptr ? in->credit_width() : 1;
   if ((in != nullptr && !in->unit_rate()) || (out != nullptr && !out->unit_rate())) unit_rate_ = false;
@@ -73,16 +75,17 @@ template <RateHint H>
 void NetworkSwitch::step_links(uint64_t t) {
   const unsigned ports = static_cast<unsigned>(in_.size());
   for (unsigned p = 0; p < ports; ++p) {
-    // Cache hints a few ports ahead: the links, then (reading those) their slots of cycle t.
-    if (p + 4 < ports && in_[p + 4] != nullptr) {
+    // Cache hints a few ports ahead: the links, then (reading those) their slots of cycle t; not
+    // for a quiet port, whose links this cycle does not touch.
+    if (p + 4 < ports && in_[p + 4] != nullptr && !quiet(p + 4, t)) {
       in_[p + 4]->prefetch();
       out_[p + 4]->prefetch();
     }
-    if (p + 2 < ports && in_[p + 2] != nullptr) {
+    if (p + 2 < ports && in_[p + 2] != nullptr && !quiet(p + 2, t)) {
       in_[p + 2]->prefetch_slots(t);
       out_[p + 2]->prefetch_slots(t);
     }
-    if (in_[p] == nullptr) continue;
+    if (in_[p] == nullptr || quiet(p, t)) continue;
     // Everything the links deliver in this cycle: one credit and one flit on a rate-1 link,
     // more on a faster one.
     out_[p]->take_credits<H>(t, [&](unsigned vc, unsigned n) { credits_[p * vcs_ + vc] += n; });
