@@ -652,7 +652,8 @@ class CreditLink {
   SharedCount sent_, delivered_, credits_sent_, credits_taken_;
   uint64_t fault_at_ = UINT64_MAX;  // delivered_ count of the armed fault; UINT64_MAX: none
   uint64_t rx_cycle_ = UINT64_MAX;
-  // The ends' arrival horizons (set_horizons), raised by the sends and credit returns of cycle t.
+  // The ends' arrival horizons (set_receiver_horizon, set_sender_horizon), raised by the sends and
+  // the credit returns.
   ArrivalHorizon* to_receiver_ = nullptr;
   ArrivalHorizon* to_sender_ = nullptr;
   // The wire's time line (not on the fast path), the credit's view for waveforms, then what is
