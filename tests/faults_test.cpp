@@ -20,14 +20,14 @@ using nlohmann::json;
 // 32 endpoints in a two-level tree of radix 16: 4 leaves (ports 0-7 down, 8-15 up) and 2 spines
 // of 16 ports. Leaf l's up link j is link g = 8 l + j, to spine g mod 2, port g div 2: spine 0
 // reaches leaf 0 by its ports 0-3.
-const char* kTree = R"(topology:
-  kind: fat_tree
-  endpoints: 32
-  tree: {radix: 16, taper: 1}
-router: {clock: 1 GHz, vc_policy: any, vcs: 3}
-traffic: {pattern: uniform, injection_rate: 0.3, packet_length: 4}
-run: {warmup: 500 cycles, measure: 3000 cycles}
-)";
+// A fat tree of `endpoints` under uniform traffic, the tree's line as given ("{radix: .., taper: ..}").
+std::string tree_config(unsigned endpoints, const std::string& tree) {
+  return "topology:\n  kind: fat_tree\n  endpoints: " + std::to_string(endpoints) + "\n  tree: " + tree +
+         "\nrouter: {clock: 1 GHz, vc_policy: any, vcs: 3}\n"
+         "traffic: {pattern: uniform, injection_rate: 0.3, packet_length: 4}\n"
+         "run: {warmup: 500 cycles, measure: 3000 cycles}\n";
+}
+const std::string kTree = tree_config(32, "{radix: 16, taper: 1}");
 const char* kSpine0ToLeaf0 = "faults:\n  links: [tree_spine0:0, tree_spine0:1, tree_spine0:2, 'tree_spine0:3']\n";
 
 unsigned node(const NetworkDescription& net, const std::string& name) {
@@ -38,7 +38,7 @@ unsigned node(const NetworkDescription& net, const std::string& name) {
 }
 
 TEST(FaultsNetlist, FailedLinksStayInstalledAndLeavesAvoidASpineThatLostTheirDestination) {
-  const SimConfig cfg = load_config_text(std::string(kTree) + kSpine0ToLeaf0, "tree.yaml");
+  const SimConfig cfg = load_config_text(kTree + kSpine0ToLeaf0, "tree.yaml");
   NetworkDescription net = fabric_topology("fat_tree").network(cfg);
   const std::size_t links = net.links.size();
   apply_faults(net, cfg.faults);
@@ -63,7 +63,7 @@ TEST(FaultsNetlist, FailedLinksStayInstalledAndLeavesAvoidASpineThatLostTheirDes
   EXPECT_EQ(spine0.tree_routes->down_port(1, 0), 4u);
   EXPECT_EQ(spine0.tree_routes->down_port(1, 3), 7u);
   // A failed spine fails all 16 of its links.
-  SimConfig spine = load_config_text(std::string(kTree) + "faults: {switches: [tree_spine1]}\n", "spine.yaml");
+  SimConfig spine = load_config_text(kTree + "faults: {switches: [tree_spine1]}\n", "spine.yaml");
   NetworkDescription net2 = fabric_topology("fat_tree").network(spine);
   apply_faults(net2, spine.faults);
   failed = 0;
@@ -74,7 +74,7 @@ TEST(FaultsNetlist, FailedLinksStayInstalledAndLeavesAvoidASpineThatLostTheirDes
 TEST(FaultsConfig, NamesThatAreNoTreeLinkAndFaultsThatLeaveNoPathAreRefused) {
   const auto error = [](const std::string& faults) {
     try {
-      load_config_text(std::string(kTree) + faults, "bad.yaml");
+      load_config_text(kTree + faults, "bad.yaml");
     } catch (const ConfigError& e) {
       return std::string(e.what());
     }
@@ -100,7 +100,7 @@ TEST(FaultsConfig, NamesThatAreNoTreeLinkAndFaultsThatLeaveNoPathAreRefused) {
             std::string::npos)
       << error(all);
   // Where no tree has two levels, nothing may fail.
-  const std::string single = std::string(kTree).replace(std::string(kTree).find("radix: 16"), 9, "radix: 64");
+  const std::string single = tree_config(32, "{radix: 64, taper: 1}");
   try {
     load_config_text(single + "faults: {switches: [tree_sw]}\n", "single.yaml");
     ADD_FAILURE() << "a single-switch tree has no links that may fail";
@@ -114,14 +114,7 @@ TEST(FaultsConfig, NamesThatAreNoTreeLinkAndFaultsThatLeaveNoPathAreRefused) {
 // leaves, pods of 3 leaves (the last holds 1) with 2, 2, 2 and 1 middle switches, 4 tops. The
 // middles' up links, dealt round-robin over the tops, give the short last pod's middle tops 2 and
 // 3 only: tops 0 and 1 cannot reach leaf 9, and the tables send nothing for it their way.
-const char* kThreeLevels = R"(topology:
-  kind: fat_tree
-  endpoints: 40
-  tree: {radix: 6, taper: 0.5}
-router: {clock: 1 GHz, vc_policy: any, vcs: 3}
-traffic: {pattern: uniform, injection_rate: 0.3, packet_length: 4}
-run: {warmup: 500 cycles, measure: 3000 cycles}
-)";
+const std::string kThreeLevels = tree_config(40, "{radix: 6, taper: 0.5}");
 
 TEST(TreeRoutes, ThreeLevelsRouteOnlyThroughTopsThatReachTheDestination) {
   const SimConfig cfg = load_config_text(kThreeLevels, "three.yaml");

@@ -86,20 +86,18 @@ class VerilatedPlane final : public PlaneModel {
     M& m = *model_;
     const unsigned local = num_local();
     // Inputs for cycle t: flits arriving on the in-links, credits arriving on the out-links. The
-    // local ports' polls are skipped where their horizon says nothing arrives; their valid and
-    // credit inputs then only need clearing once.
+    // local ports' polls are skipped where their horizon says nothing arrives: no valid flit, no
+    // credit.
     bool any_local = false;
     if (!local_quiet(t)) {
       any_local =
           drive_group(t, 0, local, m.loc_in_valid_i, m.loc_in_flit_i, m.loc_out_credit_i, m.loc_out_credit_vc_i);
-      local_clear_ = !any_local;
-    } else if (!local_clear_) {
+    } else {
       for (unsigned base = 0; base < local; base += 64) {
         const unsigned n = local - base < 64 ? local - base : 64;
         set_bits(m.loc_in_valid_i, base, n, 0);
         set_bits(m.loc_out_credit_i, base, n, 0);
       }
-      local_clear_ = true;
     }
     const bool any_edge = drive_group(t, local, num_edges(), m.edge_in_valid_i, m.edge_in_flit_i, m.edge_out_credit_i,
                                       m.edge_out_credit_vc_i);
@@ -226,9 +224,8 @@ class VerilatedPlane final : public PlaneModel {
   std::unique_ptr<M> model_;
   std::vector<FlitLink*> in_, out_;
   uint64_t stray_ = 0;
-  bool idle_ = false;         // every router idle after the last edge (idle_o)
-  bool skip_edge_ = false;    // ... and nothing arrives in this cycle: edge() does nothing
-  bool local_clear_ = false;  // the local ports' valid and credit inputs are all 0
+  bool idle_ = false;       // every router idle after the last edge (idle_o)
+  bool skip_edge_ = false;  // ... and nothing arrives in this cycle: edge() does nothing
   uint64_t skipped_edges_ = 0;
 };
 

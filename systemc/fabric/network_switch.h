@@ -143,30 +143,30 @@ class NetworkSwitch {
   unsigned vcs_, latency_, speedup_;
   std::unique_ptr<RoutingFunction> routing_;
   unsigned own_endpoint_ports_;
-  bool unit_rate_ = true;     // every link connected so far carries one flit per cycle
-  ArrivalHorizon arrivals_;   // flits on the in-links, credits on the out-links (arrival_horizon.h)
+  bool unit_rate_ = true;    // every link connected so far carries one flit per cycle
+  ArrivalHorizon arrivals_;  // flits on the in-links, credits on the out-links (arrival_horizon.h)
+  std::unique_ptr<ArrivalHorizon[]> port_arrivals_;  // per port, each a part of arrivals_
   bool poll_always_ = false;  // a link refused the horizon (bit errors): poll every port every cycle
   bool empty_ = true;         // after the last step: no flit buffered, no credit owed
   PacketTracker* tracker_;
   ErrorHandler on_error_;
 
   std::vector<FlitLink*> in_, out_;
-  std::unique_ptr<ArrivalHorizon[]> port_arrivals_;  // per port, each a part of arrivals_
-  std::vector<VcBuffer> buf_;                        // per input port
-  std::vector<VcBuffer> obuf_;                       // per output port: the output queues
-  std::vector<RoundRobin> rr_link_;                  // per output: the VCs taking turns on the link
-  std::vector<unsigned> owed_credits_;               // [in * vcs + vc]: credits not yet returned upstream
-  std::vector<unsigned> owed_total_;                 // per input
-  std::vector<RoundRobin> rr_credit_;                // per input: the VCs whose credits go back in turn
-  std::vector<unsigned> credit_width_;               // per input: credits its link carries back per cycle
-  std::vector<int> route_;                           // [in * vcs + vc]: output of the packet in progress
-  std::vector<unsigned> route_vc_;                   // [in * vcs + vc]: ... and its VC there
-  std::vector<int> owner_;                           // [out * vcs + vc]: input holding that output VC
-  std::vector<unsigned> credits_;                    // [out * vcs + vc]: the receiver's free slots
-  std::vector<unsigned> full_credits_;               // per output
-  std::vector<uint32_t> out_um_;                     // per output: its cable's length, micrometres
-  std::vector<RoundRobin> rr_in_;                    // per input: its VCs taking turns at requesting
-  std::vector<RoundRobin> rr_out_;                   // per output: the inputs taking turns at its grant
+  std::vector<VcBuffer> buf_;           // per input port
+  std::vector<VcBuffer> obuf_;          // per output port: the output queues
+  std::vector<RoundRobin> rr_link_;     // per output: the VCs taking turns on the link
+  std::vector<unsigned> owed_credits_;  // [in * vcs + vc]: credits not yet returned upstream
+  std::vector<unsigned> owed_total_;    // per input
+  std::vector<RoundRobin> rr_credit_;   // per input: the VCs whose credits go back in turn
+  std::vector<unsigned> credit_width_;  // per input: credits its link carries back per cycle
+  std::vector<int> route_;              // [in * vcs + vc]: output of the packet in progress
+  std::vector<unsigned> route_vc_;      // [in * vcs + vc]: ... and its VC there
+  std::vector<int> owner_;              // [out * vcs + vc]: input holding that output VC
+  std::vector<unsigned> credits_;       // [out * vcs + vc]: the receiver's free slots
+  std::vector<unsigned> full_credits_;  // per output
+  std::vector<uint32_t> out_um_;        // per output: its cable's length, micrometres
+  std::vector<RoundRobin> rr_in_;       // per input: its VCs taking turns at requesting
+  std::vector<RoundRobin> rr_out_;      // per output: the inputs taking turns at its grant
   // Per cycle scratch: each input's request and each output's best request so far.
   std::vector<int> req_out_, req_vc_;
   std::vector<unsigned> req_out_vc_;
