@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "dragonfly_plan.h"
+#include "netlist_instance.h"
 
 namespace hx {
 
@@ -77,42 +78,43 @@ void SwitchFabric::build(const NetworkDescription& net, const Ports& ports) {
   clex_ = net.clex;
   equipment_ = net.equipment();
   link_groups_ = net.link_groups();
-  std::vector<NetworkSwitch*> sw(net.nodes.size(), nullptr);
-  for (std::size_t i = 0; i < net.nodes.size(); ++i) {
-    const NodeDescription& n = net.nodes[i];
-    if (n.kind != Kind::Switch) continue;
-    switches_.push_back(std::make_unique<NetworkSwitch>(n.name, n.ports, vcs_, switch_depth_, n.latency, n.speedup,
-                                                        make_routing(n.routing, n.place), tracker_, on_error_,
-                                                        n.own_endpoint_ports));
-    sw[i] = switches_.back().get();
-  }
-  for (const LinkDescription& l : net.links) {
-    if (l.failed) continue;  // installed (in equipment_), broken: its ports stay unconnected
-    const NodeDescription& a = net.nodes[l.a.node];
-    const std::size_t lane = std::size_t{a.endpoint} * ports.lanes + l.a.port;  // an endpoint's link
-    NetworkSwitch* b = sw[l.b.node];
-    if (b == nullptr) throw std::logic_error("network description: link from " + a.name + " ends at no switch");
-    if (a.kind == Kind::Switch) {
-      cable(sw[l.a.node], l.a.port, b, l.b.port, l);
-      std::vector<FlitLink*>& of_class = cables_by_class_[l.link_class];
-      of_class.insert(of_class.end(), {links_[links_.size() - 2].get(), links_.back().get()});
-    } else if (a.kind == Kind::Endpoint && l.medium == Medium::Internal) {
-      // The accelerator's own router port: its local links. The accelerator counts
-      // router.buffer_depth credits each way, so that is this port's input buffer too (it was the
-      // switch's depth: router.buffer_depth=64 on a torus overfilled it, "a flit arrived on a
-      // full VC").
-      b->connect(l.b.port, ports.inject.at(lane), ports.eject.at(lane), router_depth_, router_depth_);
-    } else if (a.kind == Kind::Endpoint) {
-      attach(b, l.b.port, a.name + "_port", ports.inject.at(lane), ports.eject.at(lane), a.board, a.x, a.y, l);
-    } else {
-      // A board edge port: the plane's side of it is a pair of zero-latency links.
-      PlaneModel& plane = *ports.planes.at(a.plane).at(a.board);
-      FlitLink* from_router = make_link(a.name + "_from_router", 0);
-      FlitLink* to_router = make_link(a.name + "_to_router", 0);
-      plane.connect(a.edge, to_router, from_router);
-      attach(b, l.b.port, a.name, from_router, to_router, a.board, a.x, a.y, l);
+  // What this model makes of the netlist's nodes and links (netlist_instance.h walks them).
+  struct Model {
+    SwitchFabric& f;
+    const Ports& ports;
+    void make_switch(unsigned, const NodeDescription& n) {
+      f.switches_.push_back(std::make_unique<NetworkSwitch>(n.name, n.ports, f.vcs_, f.switch_depth_, n.latency,
+                                                            n.speedup, make_routing(n.routing, n.place), f.tracker_,
+                                                            f.on_error_, n.own_endpoint_ports));
     }
-  }
+    void connect(unsigned, const LinkDescription& l, const NetlistEnd& a, const NetlistEnd& b) {
+      NetworkSwitch* to = f.switches_[b.index].get();
+      const std::size_t lane = std::size_t{a.index} * ports.lanes + a.port;  // an endpoint's link
+      if (a.kind == Kind::Switch) {
+        f.cable(f.switches_[a.index].get(), a.port, to, b.port, l);
+        std::vector<FlitLink*>& of_class = f.cables_by_class_[l.link_class];
+        of_class.insert(of_class.end(), {f.links_[f.links_.size() - 2].get(), f.links_.back().get()});
+      } else if (a.kind == Kind::Endpoint && l.medium == Medium::Internal) {
+        // The accelerator's own router port: its local links. The accelerator counts
+        // router.buffer_depth credits each way, so that is this port's input buffer too (it was
+        // the switch's depth: router.buffer_depth=64 on a torus overfilled it, "a flit arrived
+        // on a full VC").
+        to->connect(b.port, ports.inject.at(lane), ports.eject.at(lane), f.router_depth_, f.router_depth_);
+      } else if (a.kind == Kind::Endpoint) {
+        const NodeDescription& n = *a.node;
+        f.attach(to, b.port, n.name + "_port", ports.inject.at(lane), ports.eject.at(lane), n.board, n.x, n.y, l);
+      } else {
+        // A board edge port: the plane's side of it is a pair of zero-latency links.
+        const NodeDescription& n = *a.node;
+        PlaneModel& plane = *ports.planes.at(n.plane).at(n.board);
+        FlitLink* from_router = f.make_link(n.name + "_from_router", 0);
+        FlitLink* to_router = f.make_link(n.name + "_to_router", 0);
+        plane.connect(n.edge, to_router, from_router);
+        f.attach(to, b.port, n.name, from_router, to_router, n.board, n.x, n.y, l);
+      }
+    }
+  } model{*this, ports};
+  instantiate(net, model);
 }
 
 void SwitchFabric::on_clock() {

@@ -47,8 +47,9 @@ class SwitchFabric : public sc_core::sc_module {
     unsigned lanes = 1;
     std::vector<std::vector<PlaneModel*>> planes;  ///< [plane][board], board by * global_x + bx
   };
-  /// Instantiates a topology builder's netlist: a NetworkSwitch per switch node, in node order
-  /// (the order they step in), then per link, in link order, a cable (a FlitLink each way), an
+  /// Instantiates a topology builder's netlist (topology/netlist_instance.h, the walk both
+  /// network models share): a NetworkSwitch per switch node, in node order (the order they step
+  /// in), then per link, in link order, a cable (a FlitLink each way), an
   /// endpoint's or board edge's edge ports and cable, or an accelerator's own router port.
   void build(const NetworkDescription& net, const Ports& ports);
 

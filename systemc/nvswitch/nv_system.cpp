@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "netlist_instance.h"
 #include "network_cost.h"
 #include "nv_gpu.h"
 #include "nv_routing.h"
@@ -55,39 +56,53 @@ NvSystem::NvSystem(sc_core::sc_module_name name, const NvConfig& cfg, bool trace
   sp.table_queue = cfg.input_buffer;
   sp.speedup = cfg.speedup;
   sp.op = cfg.dtype == DataType::Fp32 ? AluOp::FAdd : AluOp::IAdd;
-  for (unsigned s = 0; s < topo_.switches(); ++s)
-    switches_.push_back(std::make_unique<NvSwitch>(
-        s, topo_, *routing_, sp, make_reduction_bank(cfg.table_bytes, cfg.timeout, traced && s == 0), &board_));
   const GpuParams gp = gpu_params(cfg);
   for (unsigned g = 0; g < topo_.gpus(); ++g) gpus_.push_back(std::make_unique<Gpu>(g, topo_, gp, &board_));
   board_.set_namer(node_name);
 
-  // The netlist's links: every switch port to its peer, both directions, at the link's latency
-  // and rate, and with the config's bit errors (each link its own stream of draws).
-  uint64_t link_index = 0;
-  const auto errors = [&] {
-    return LinkErrors{cfg.link_bit_error_rate, Rng::stream(cfg.seed, 0x6c696e6bu + link_index++).next()};
-  };
-  for (unsigned s = 0; s < topo_.switches(); ++s)
-    for (unsigned q = 0; q < NvTopology::kPorts; ++q) {
-      const PortPeer& peer = topo_.peer(s, q);
-      if (peer.kind == PortPeer::Kind::None) continue;
-      const LinkDescription& link = topo_.network().links[peer.link];
-      LinkTx& out = switches_[s]->output(q);
-      const std::string sw = "switch" + std::to_string(s) + ".port" + std::to_string(q);
-      if (peer.kind == PortPeer::Kind::Gpu) {
-        const std::string gpu = "gpu" + std::to_string(peer.index) + ".link" + std::to_string(peer.port);
-        out.connect(sw + "->" + gpu, link.latency, sp.output_queue, kGpuInputCredits, link.rate, errors());
-        gpus_[peer.index]->set_input(peer.port, out.wire());
-        LinkTx& up = gpus_[peer.index]->link(peer.port);
-        up.connect(gpu + "->" + sw, link.latency, sp.output_queue, sp.input_buffer, link.rate, errors());
-        switches_[s]->set_input(q, up.wire());
+  // The netlist, instantiated as every model instantiates it (netlist_instance.h): an NvSwitch
+  // per switch node in netlist order, then every working link, both directions, at the link's
+  // latency and rate and with the config's bit errors (each direction of each link its own
+  // stream of draws).
+  struct Model {
+    NvSystem& sys;
+    const SwitchParams& sp;
+    bool traced;
+    LinkErrors errors(unsigned link, unsigned direction) const {
+      return LinkErrors{sys.cfg_.link_bit_error_rate,
+                        Rng::stream(sys.cfg_.seed, 0x6c696e6bu + 2 * uint64_t{link} + direction).next()};
+    }
+    void make_switch(unsigned s, const NodeDescription&) {
+      sys.switches_.push_back(std::make_unique<NvSwitch>(
+          s, sys.topo_, *sys.routing_, sp,
+          make_reduction_bank(sys.cfg_.table_bytes, sys.cfg_.timeout, traced && s == 0), &sys.board_));
+    }
+    void connect(unsigned l, const LinkDescription& link, const NetlistEnd& a, const NetlistEnd& b) {
+      NvSwitch& sw = *sys.switches_[b.index];
+      const std::string bn = "switch" + std::to_string(b.index) + ".port" + std::to_string(b.port);
+      LinkTx& down = sw.output(b.port);
+      if (a.kind == NodeDescription::Kind::Endpoint) {
+        Gpu& gpu = *sys.gpus_[a.index];
+        const std::string an = "gpu" + std::to_string(a.index) + ".link" + std::to_string(a.port);
+        down.connect(bn + "->" + an, link.latency, sp.output_queue, kGpuInputCredits, link.rate, errors(l, 1));
+        gpu.set_input(a.port, down.wire());
+        LinkTx& up = gpu.link(a.port);
+        up.connect(an + "->" + bn, link.latency, sp.output_queue, sp.input_buffer, link.rate, errors(l, 0));
+        sw.set_input(b.port, up.wire());
       } else {
-        out.connect(sw + "->switch" + std::to_string(peer.index) + ".port" + std::to_string(peer.port), link.latency,
-                    sp.output_queue, sp.input_buffer, link.rate, errors());
-        switches_[peer.index]->set_input(peer.port, out.wire());
+        NvSwitch& lower = *sys.switches_[a.index];
+        const std::string an = "switch" + std::to_string(a.index) + ".port" + std::to_string(a.port);
+        LinkTx& up = lower.output(a.port);
+        up.connect(an + "->" + bn, link.latency, sp.output_queue, sp.input_buffer, link.rate, errors(l, 0));
+        sw.set_input(b.port, up.wire());
+        down.connect(bn + "->" + an, link.latency, sp.output_queue, sp.input_buffer, link.rate, errors(l, 1));
+        lower.set_input(a.port, down.wire());
       }
     }
+  } model{*this, sp, traced};
+  instantiate(topo_.network(), model);
+  if (switches_.size() != topo_.switches())
+    throw std::logic_error("nvswitch: the netlist's switches and the topology's differ");
   SC_METHOD(on_clock);
   sensitive << clock_.posedge_event();
   dont_initialize();

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "faults.h"
+#include "netlist_instance.h"
 #include "nv_routing.h"
 #include "nv_system_builder.h"
 
@@ -17,36 +18,32 @@ NvTopology::NvTopology(const NvSystemBuilder& builder, unsigned groups, unsigned
 
 NvTopology::NvTopology(const NvSystemBuilder& builder, NetworkDescription net)
     : builder_(builder), net_(std::move(net)), spines_(builder.spines_per_plane()) {
-  // Switches are numbered in the netlist's order, GPUs by their endpoint number.
-  std::vector<unsigned> switch_of(net_.nodes.size());
-  unsigned n_switches = 0, n_gpus = 0;
-  for (unsigned i = 0; i < net_.nodes.size(); ++i) {
-    const NodeDescription& n = net_.nodes[i];
-    if (n.kind == NodeDescription::Kind::Switch) switch_of[i] = n_switches++;
-    if (n.kind == NodeDescription::Kind::Endpoint) {
-      ++n_gpus;
-      links_ = n.ports;
+  // Who sits at each switch port: the netlist instantiated as every model instantiates it
+  // (netlist_instance.h), so a switch's number here is the NvSwitch the system makes for it and a
+  // GPU's its endpoint number. A failed link leaves both its ports unconnected.
+  const NetlistNumbering numbering(net_);
+  for (const NodeDescription& n : net_.nodes)
+    if (n.kind == NodeDescription::Kind::Endpoint) links_ = n.ports;
+  groups_ = numbering.endpoints() / kDownPorts;
+  peers_.assign(numbering.switches(), std::vector<PortPeer>(kPorts));
+  struct Peers {
+    NvTopology& t;
+    void make_switch(unsigned, const NodeDescription&) {}
+    void connect(unsigned l, const LinkDescription&, const NetlistEnd& a, const NetlistEnd& b) {
+      if (a.kind == NodeDescription::Kind::Endpoint) {
+        // The routes find GPU g's link j at port gpu_port(g) of gpu_switch(g, j): the wiring must agree.
+        const unsigned g = a.index;
+        if (b.index != t.gpu_switch(g, a.port) || b.port != t.gpu_port(g))
+          throw std::logic_error(std::string(t.kind()) + ": GPU " + std::to_string(g) + "'s link " +
+                                 std::to_string(a.port) + " is not where the routes expect it");
+        t.peers_[b.index][b.port] = {PortPeer::Kind::Gpu, g, a.port, l};
+      } else {
+        t.peers_[a.index][a.port] = {PortPeer::Kind::Switch, b.index, b.port, l};
+        t.peers_[b.index][b.port] = {PortPeer::Kind::Switch, a.index, a.port, l};
+      }
     }
-  }
-  groups_ = n_gpus / kDownPorts;
-  peers_.assign(n_switches, std::vector<PortPeer>(kPorts));
-  const auto is_gpu = [this](PortRef r) { return net_.nodes[r.node].kind == NodeDescription::Kind::Endpoint; };
-  for (unsigned l = 0; l < net_.links.size(); ++l) {
-    const LinkDescription& link = net_.links[l];
-    if (link.failed) continue;  // the switches see an unconnected port
-    if (is_gpu(link.a)) {
-      // The routes find GPU g's link j at port gpu_port(g) of gpu_switch(g, j): the wiring must agree.
-      const unsigned g = net_.nodes[link.a.node].endpoint, sw = switch_of[link.b.node];
-      if (sw != gpu_switch(g, link.a.port) || link.b.port != gpu_port(g))
-        throw std::logic_error(std::string(kind()) + ": GPU " + std::to_string(g) + "'s link " +
-                               std::to_string(link.a.port) + " is not where the routes expect it");
-      peers_[sw][link.b.port] = {PortPeer::Kind::Gpu, g, link.a.port, l};
-    } else {
-      const unsigned a = switch_of[link.a.node], b = switch_of[link.b.node];
-      peers_[a][link.a.port] = {PortPeer::Kind::Switch, b, link.b.port, l};
-      peers_[b][link.b.port] = {PortPeer::Kind::Switch, a, link.a.port, l};
-    }
-  }
+  } peers{*this};
+  instantiate(net_, peers);
 
   // The working trunks or spines of each plane: a DGX-2 trunk k with its link, a spine with a link
   // to every leaf. Lines of a failed choice take the next working one; homes leave failed spines.
