@@ -5,8 +5,10 @@
 // and the shapes that change the counts: one switch or two levels, tapering, tree spans, planes,
 // a board row of one board, Dragonfly pairings that leave global ports free. And the one registry
 // of every model's builders (topology/topology_builder.h): every kind found, once, naming a model.
+// And the one walk by which every model instantiates a netlist (topology/netlist_instance.h).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -16,6 +18,7 @@
 
 #include "config_reader.h"
 #include "fabric_topology.h"
+#include "netlist_instance.h"
 #include "network_description.h"
 #include "network_models.h"
 #include "nv_system_builder.h"
@@ -109,6 +112,59 @@ TEST_P(Netlist, IsWellFormed) {
     EXPECT_EQ(edges, cfg.topology.planes * cfg.board_count() * 2 * (cfg.topology.board_x + cfg.topology.board_y));
   } else {
     EXPECT_EQ(endpoints, cfg.node_count());
+  }
+}
+
+// The one walk every model instantiates a netlist by (topology/netlist_instance.h): switches
+// numbered 0, 1, ... in node order, every working link once in link order with its ends resolved
+// to those numbers, a failed link never.
+struct Walk {
+  std::vector<std::string> switches;
+  std::vector<unsigned> links;
+  const NetworkDescription* net = nullptr;
+  void make_switch(unsigned s, const NodeDescription& n) {
+    EXPECT_EQ(s, switches.size());
+    switches.push_back(n.name);
+  }
+  void connect(unsigned l, const LinkDescription& link, const NetlistEnd& a, const NetlistEnd& b) {
+    EXPECT_EQ(&link, &net->links[l]);
+    EXPECT_FALSE(link.failed);
+    EXPECT_TRUE(links.empty() || links.back() < l);
+    links.push_back(l);
+    for (const auto& [end, ref] : {std::pair{a, link.a}, std::pair{b, link.b}}) {
+      EXPECT_EQ(end.node, &net->nodes[ref.node]);
+      EXPECT_EQ(end.port, ref.port);
+      if (end.kind == NodeDescription::Kind::Switch) {
+        EXPECT_EQ(switches.at(end.index), end.node->name);
+      } else if (end.kind == NodeDescription::Kind::Endpoint) {
+        EXPECT_EQ(end.index, end.node->endpoint);
+      }
+    }
+  }
+};
+
+void expect_one_walk(NetworkDescription net) {
+  ASSERT_GE(net.links.size(), 3u);
+  net.links[1].failed = true;
+  Walk walk{{}, {}, &net};
+  instantiate(net, walk);
+  unsigned switches = 0;
+  for (const NodeDescription& n : net.nodes) switches += n.kind == NodeDescription::Kind::Switch;
+  EXPECT_EQ(walk.switches.size(), switches);
+  EXPECT_EQ(NetlistNumbering(net).switches(), switches);
+  EXPECT_EQ(walk.links.size(), net.links.size() - 1);
+  EXPECT_EQ(std::count(walk.links.begin(), walk.links.end(), 1u), 0);
+}
+
+TEST_P(Netlist, IsInstantiatedByTheOneWalk) {
+  const SimConfig cfg = load_config_text(GetParam().yaml, GetParam().name + ".yaml", {"router.vcs=3"});
+  expect_one_walk(fabric_topology(cfg.topology.kind).network(cfg));
+}
+
+TEST(NetlistInstance, TheNvSwitchSystemsToo) {
+  for (const nv::NvSystemBuilder* b : nv::nv_system_builders()) {
+    SCOPED_TRACE(b->kind());
+    expect_one_walk(b->network({b->default_groups(), 6, "", 1, LinkRate{}, LinkRate{}}));
   }
 }
 
