@@ -24,17 +24,8 @@ uint32_t element_bits(DataType t, int64_t v) {
 }
 }  // namespace
 
-Gpu::Gpu(unsigned id, const NvTopology& topo, const GpuParams& params, PacketBoard* board)
-    : id_(id),
-      topo_(topo),
-      p_(params),
-      board_(board),
-      rng_(Rng::stream(params.seed, id)),
-      tx_(topo.links()),
-      in_(topo.links(), nullptr),
-      pending_(topo.links() * kVcs, Fifo<Packet>::growing()),
-      rx_(topo.links(), Fifo<std::pair<uint64_t, Packet>>::growing()),
-      final_(params.lines, false) {
+GpuDma::GpuDma(unsigned id, const NvTopology& topo, const GpuParams& params, Nic<Packet>& nic)
+    : id_(id), topo_(topo), p_(params), nic_(nic), rng_(Rng::stream(params.seed, id)), final_(params.lines, false) {
   // Reduction latency is a push or pull figure; ring and uniform traffic have no results to wait for.
   if (p_.method == Method::Push || p_.method == Method::Pull) sent_at_.assign(p_.lines, 0);
   for (unsigned r = 0; r < 31; ++r) {
@@ -71,11 +62,11 @@ Gpu::Gpu(unsigned id, const NvTopology& topo, const GpuParams& params, PacketBoa
   }
 }
 
-uint32_t Gpu::combine(uint32_t a, uint32_t b) const {
+uint32_t GpuDma::combine(uint32_t a, uint32_t b) const {
   return hx::reduce_lane(p_.dtype == DataType::Fp32 ? hx::AluOp::FAdd : hx::AluOp::IAdd, a, b);
 }
 
-std::array<uint32_t, kLineWords> Gpu::own_line(uint64_t line) const {
+std::array<uint32_t, kLineWords> GpuDma::own_line(uint64_t line) const {
   std::array<uint32_t, kLineWords> d;
   for (unsigned w = 0; w < kLineWords; ++w) {
     const int32_t v = input_value(id_, line * kLineWords + w);
@@ -84,34 +75,13 @@ std::array<uint32_t, kLineWords> Gpu::own_line(uint64_t line) const {
   return d;
 }
 
-void Gpu::error(uint64_t& counter, const std::string& what) {
+void GpuDma::error(uint64_t& counter, const std::string& what) {
   if (checks_.ok()) checks_.first_error = "GPU " + std::to_string(id_) + ": " + what;
   ++counter;
 }
 
-// A packet whose head arrived on link `port`: it is handled when its tail has arrived too.
-void Gpu::accept(unsigned port, Packet&& pkt, uint64_t head_time) {
-  const uint64_t tail = head_time + pkt.flits() - 1;
-  if (p_.fault != GpuParams::Fault::None && id_ == p_.fault_gpu && carries_line(kind_of(pkt)) &&
-      ++data_packets_in_ == p_.fault_n) {
-    if (p_.fault == GpuParams::Fault::Drop) return;
-    pkt.body[0][0] ^= 1u << 3;  // one bit of the first element
-  }
-  rx_[port].push(std::pair<uint64_t, Packet>(tail, std::move(pkt)));
-}
-
-void Gpu::send(Packet&& pkt) {
-  track(*board_, pkt, p_.gpus, now_);  // whatever a GPU sends is a new packet
-  const unsigned j = topo_.plane_of_line(pkt.address);
-  auto& pend = pending_[j * kVcs + pkt.vc()];
-  if (pend.empty() && tx_[j].can_accept(pkt.vc(), pkt.flits()))
-    tx_[j].push(std::move(pkt));
-  else
-    pend.push(std::move(pkt));
-}
-
 // A final line this GPU holds goes to every other GPU as one multicast write.
-void Gpu::multicast_result(uint64_t line, const std::array<uint32_t, kLineWords>& data) {
+void GpuDma::multicast_result(uint64_t line, const std::array<uint32_t, kLineWords>& data) {
   Packet m;
   set_kind(m, Kind::McWrite);
   m.src = static_cast<NodeId>(id_);
@@ -123,7 +93,7 @@ void Gpu::multicast_result(uint64_t line, const std::array<uint32_t, kLineWords>
   send(std::move(m));
 }
 
-void Gpu::ack(const Packet& w) {
+void GpuDma::ack(const Packet& w) {
   Packet a;
   set_kind(a, Kind::Ack);
   a.src = static_cast<NodeId>(id_);
@@ -133,12 +103,12 @@ void Gpu::ack(const Packet& w) {
   send(std::move(a));
 }
 
-void Gpu::memory(uint64_t now, Packet&& pkt, uint8_t what) {
+void GpuDma::memory(uint64_t now, Packet&& pkt, uint8_t what) {
   const uint64_t jitter = p_.mem_jitter ? rng_.below(p_.mem_jitter) : 0;
   mem_.push(MemOp{now + p_.mem_latency + jitter, mem_seq_++, std::move(pkt), what});
 }
 
-bool Gpu::wave_open(uint64_t wave) {
+bool GpuDma::wave_open(uint64_t wave) {
   if (!p_.wave_lines || wave < waves_started_) return true;
   if (waves_open_ >= p_.waves) return false;  // credits withheld until a wave completes
   ++waves_started_;
@@ -146,11 +116,11 @@ bool Gpu::wave_open(uint64_t wave) {
   return true;
 }
 
-void Gpu::wave_progress(uint64_t wave) {
+void GpuDma::wave_progress(uint64_t wave) {
   if (p_.wave_lines && --wave_left_[wave] == 0) --waves_open_;
 }
 
-void Gpu::finalise(uint64_t line, const std::array<uint32_t, kLineWords>& data, uint64_t now) {
+void GpuDma::finalise(uint64_t line, const std::array<uint32_t, kLineWords>& data, uint64_t now) {
   if (final_[line]) {
     error(checks_.duplicate_lines, "line " + std::to_string(line) + " received its final value twice");
     return;
@@ -168,13 +138,9 @@ void Gpu::finalise(uint64_t line, const std::array<uint32_t, kLineWords>& data, 
   if (++finals_ == p_.lines) done_at_ = now;
 }
 
-void Gpu::handle(Packet&& pkt, uint64_t now) {
-  // The scoreboard first: the packet arrives once, here, as it was sent (a push write never ends
-  // at a GPU). Then the data's own checksum, which a bypassing reduction unit carries through.
-  const bool for_me =
-      kind_of(pkt) != Kind::PushWr &&
-      (pkt.dst == static_cast<NodeId>(id_) || (pkt.dst == kAllGpus && pkt.exclude != static_cast<int32_t>(id_)));
-  if (!ends_here(*board_, pkt, static_cast<NodeId>(id_), for_me, now)) return;
+// A packet the NIC ejected: it passed the scoreboard (it arrived once, here, as it was sent).
+// First the data's own checksum, which a bypassing reduction unit carries through.
+void GpuDma::eject(unsigned, unsigned, Packet& pkt, uint64_t now) {
   if (carries_line(kind_of(pkt)) && pkt.checksum != payload_checksum(pkt)) {
     error(checks_.bad_checksums, "line " + std::to_string(pkt.address) + ": payload does not match its checksum");
     return;
@@ -273,7 +239,7 @@ void Gpu::handle(Packet&& pkt, uint64_t now) {
 
 // Uniform traffic: a write must come from another GPU that meant it for this one, carry that
 // GPU's input line, and arrive once.
-void Gpu::received_write(const Packet& w) {
+void GpuDma::received_write(const Packet& w) {
   const auto src = static_cast<unsigned>(w.src);
   if (w.src < 0 || src >= p_.gpus || w.address >= p_.lines || uniform_target(p_.seed, src, w.address, p_.gpus) != id_) {
     error(checks_.wrong_writer, "write of line " + std::to_string(w.address) + " from " + std::to_string(w.src) +
@@ -296,7 +262,7 @@ void Gpu::received_write(const Packet& w) {
     }
 }
 
-void Gpu::complete(MemOp& op, uint64_t now) {
+void GpuDma::complete(MemOp& op, uint64_t now) {
   Packet& p = op.pkt;
   switch (op.what) {
     case SendWithOwn: {
@@ -364,12 +330,12 @@ void Gpu::complete(MemOp& op, uint64_t now) {
 }
 
 // A ring step becomes ready: its writes will be fenced by counting their acks.
-void Gpu::ring_task(unsigned step, uint64_t slice, uint64_t lo, uint64_t hi) {
+void GpuDma::ring_task(unsigned step, uint64_t slice, uint64_t lo, uint64_t hi) {
   ring_ready_.push(RingTask{step, slice, lo, hi});
   ring_acks_[ring_key(step, slice)] = static_cast<unsigned>(hi - lo);
 }
 
-void Gpu::issue_ring(uint64_t now) {
+void GpuDma::issue_ring(uint64_t now) {
   if (ring_ready_.empty() || in_flight_ >= p_.dma_window) return;
   RingTask& t = ring_ready_.front();
   Packet w;
@@ -383,7 +349,7 @@ void Gpu::issue_ring(uint64_t now) {
   if (++t.next_line == t.end_line) ring_ready_.pop();
 }
 
-void Gpu::issue(uint64_t now) {
+void GpuDma::issue(uint64_t now) {
   // Keep the DMA engine no more than a few packets ahead of the link it feeds.
   if (!backlog_ok()) return;
   if (p_.method == Method::Ring) {
@@ -437,56 +403,29 @@ void Gpu::issue(uint64_t now) {
   }
 }
 
-void Gpu::step(uint64_t now) {
-  now_ = now;
-  for (unsigned j = 0; j < in_.size(); ++j)
-    if (in_[j] != nullptr) in_[j]->receive_all(now, [&](Packet& p) { accept(j, std::move(p), now); });
-  for (auto& q : rx_)
-    while (!q.empty() && q.front().first <= now) {
-      Packet p = std::move(q.front().second);
-      q.pop();
-      handle(std::move(p), now);
-    }
+void GpuDma::step(uint64_t now) {
   while (!mem_.empty() && mem_.top().at <= now) {
     MemOp op = mem_.top();
     mem_.pop();
     complete(op, now);
   }
-  issue(now);
-  for (unsigned j = 0; j < tx_.size(); ++j) {
-    for (unsigned v = 0; v < kVcs; ++v) {
-      auto& pend = pending_[j * kVcs + v];
-      while (!pend.empty() && tx_[j].can_accept(v, pend.front().flits())) {
-        tx_[j].push(std::move(pend.front()));
-        pend.pop();
-      }
-    }
-    tx_[j].step(now);
-  }
+  if (started_) issue(now);
 }
 
-bool Gpu::idle() const {
-  if (!mem_.empty()) return false;
-  for (const auto& q : rx_)
-    if (!q.empty()) return false;
-  for (const auto& q : pending_)
-    if (!q.empty()) return false;
-  for (const auto& t : tx_)
-    if (!t.idle()) return false;
-  return true;
-}
-
-std::string Gpu::where() const {
+std::string GpuDma::progress() const {
   std::ostringstream os;
-  os << "GPU " << id_ << ": " << finals_ << "/" << p_.lines << " lines final, " << mem_.size() << " memory accesses, "
-     << in_flight_ << " DMA lines in flight";
+  os << finals_ << "/" << p_.lines << " lines final, " << mem_.size() << " memory accesses, " << in_flight_
+     << " DMA lines in flight";
   if (p_.wave_lines) os << ", waves " << waves_started_ << " started, " << waves_open_ << " open";
   if (!barrier_done_) os << ", waiting at the barrier";
   if (!partial_.empty()) os << ", " << partial_.size() << " partial lines at home";
-  uint64_t on_links = 0;
-  for (const auto& t : tx_) on_links += t.packets_on_wire();
-  if (on_links) os << ", " << on_links << " packets on its links";
   return os.str();
+}
+
+std::string Gpu::where() const {
+  std::string s = "GPU " + std::to_string(id()) + ": " + dma_.progress();
+  if (const uint64_t on_links = nic_.packets_on_links()) s += ", " + std::to_string(on_links) + " packets on its links";
+  return s;
 }
 
 }  // namespace hx::nv

@@ -1,7 +1,11 @@
 // nv_gpu.h: a GPU of the NVSwitch-like fabric with its DMA engines (Klenk et al., IV-F, V).
 //
-// Each GPU has one link per plane, a memory with a latency of `mem_latency` + U[0, mem_jitter)
-// cycles per access, and a DMA engine that runs one allreduce by one of three methods:
+// A GPU is the two halves of the one endpoint interface (core/endpoint.h): its NIC (nv_gpu_nic.h:
+// one link per plane, their queues, the scoreboard) and its DMA engine (GpuDma, here), which
+// injects into the NIC and gets every packet the NIC ejects.
+//
+// Each GPU has a memory with a latency of `mem_latency` + U[0, mem_jitter) cycles per access, and
+// a DMA engine that runs one allreduce by one of three methods:
 //   - push (IV-C): read every line of the buffer and send it as a reduction write to the line's
 //     home port; the network multicasts the final result back. Partials a table evicts arrive at
 //     the line's home GPU, which adds them in memory, counting contributions, and multicasts the
@@ -30,8 +34,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "endpoint.h"
 #include "fifo.h"
-#include "nv_link.h"
+#include "nv_gpu_nic.h"
 #include "nv_topology.h"
 #include "rng.h"
 
@@ -89,24 +94,31 @@ inline unsigned uniform_target(uint64_t seed, unsigned src, uint64_t line, unsig
   return k < src ? k : k + 1;
 }
 
-class Gpu {
+/// A GPU's DMA engine and memory: the collective (or the uniform traffic) it runs, every packet it
+/// injects and every one its NIC ejects to it.
+class GpuDma final : public Dma<Packet, Packet> {
  public:
-  /// board: the system's scoreboard, where every packet this GPU sends gets its record and every
-  /// packet it receives is checked.
-  Gpu(unsigned id, const NvTopology& topo, const GpuParams& params, PacketBoard* board);
+  GpuDma(unsigned id, const NvTopology& topo, const GpuParams& params, Nic<Packet>& nic);
 
   unsigned id() const { return id_; }
-  LinkTx& link(unsigned j) { return tx_[j]; }
-  /// The link from the switch on plane j: polled every cycle.
-  void set_input(unsigned j, LinkTx::Wire* link) { in_[j] = link; }
-
+  /// The memory completions due and the next issue, in cycle `now` (after the NIC's receive).
   void step(uint64_t now);
 
-  bool done() const { return finals_ == p_.lines; }
+  // ---- the endpoint interface (core/endpoint.h) -------------------------------------------
+  void start(uint64_t) override { started_ = true; }
+  bool done() const override { return finals_ == p_.lines; }
+  double fraction_done() const override {
+    return p_.lines ? static_cast<double>(finals_) / static_cast<double>(p_.lines) : 1.0;
+  }
+  std::string progress() const override;
+  void eject(unsigned endpoint, unsigned port, Packet& pkt, uint64_t now) override;
+  void sent(unsigned, unsigned, const Packet&, uint64_t) override {}
+
   uint64_t done_at() const { return done_at_; }
   /// Pull: when the last of this GPU's owned lines came back reduced (0 before).
   uint64_t owned_done_at() const { return owned_done_at_; }
-  bool idle() const;
+  /// No memory access pending.
+  bool idle() const { return mem_.empty(); }
   const GpuChecks& checks() const { return checks_; }
   uint64_t lines_final() const { return finals_; }
   uint64_t partials_merged() const { return partials_merged_; }
@@ -115,7 +127,6 @@ class Gpu {
   /// Reduction latency: from sending a line's push write or pull request to its result's return.
   uint64_t latency_sum() const { return latency_sum_; }
   uint64_t latency_count() const { return latency_count_; }
-  std::string where() const;
 
  private:
   struct MemOp {
@@ -126,20 +137,23 @@ class Gpu {
     bool operator>(const MemOp& o) const { return at != o.at ? at > o.at : seq > o.seq; }
   };
 
-  void accept(unsigned port, Packet&& pkt, uint64_t head_time);
-  void handle(Packet&& pkt, uint64_t now);
   void finalise(uint64_t line, const std::array<uint32_t, kLineWords>& data, uint64_t now);
-  void send(Packet&& pkt);
+  /// Injects `pkt` on the link of its line's plane, on its VC.
+  void send(Packet&& pkt) {
+    const unsigned j = topo_.plane_of_line(pkt.address), vc = pkt.vc();
+    nic_.inject(id_, j, vc, std::move(pkt));
+  }
+  /// Keeps the DMA engine no more than a few requests ahead of the links it feeds.
+  bool backlog_ok() const {
+    for (unsigned j = 0; j < nic_.ports(); ++j)
+      if (nic_.backlog(id_, j, kVcRequest) >= 4) return false;
+    return true;
+  }
   void ack(const Packet& write);
   void multicast_result(uint64_t line, const std::array<uint32_t, kLineWords>& data);
   void issue(uint64_t now);
   void issue_ring(uint64_t now);
   void ring_task(unsigned step, uint64_t slice, uint64_t lo, uint64_t hi);
-  bool backlog_ok() const {
-    for (unsigned j = 0; j < tx_.size(); ++j)
-      if (pending_[j * kVcs + kVcRequest].size() >= 4) return false;
-    return true;
-  }
   void memory(uint64_t now, Packet&& pkt, uint8_t what);
   void complete(MemOp& op, uint64_t now);
   /// Pull: the position of an owned line in the (unshuffled) list of owned lines.
@@ -163,14 +177,9 @@ class Gpu {
   unsigned id_;
   const NvTopology& topo_;
   GpuParams p_;
-  PacketBoard* board_;
-  uint64_t now_ = 0;  // the cycle being handled (for the records of the packets it sends)
-  Rng rng_;           // this GPU's stream: memory jitter, DMA issue order
-  std::vector<LinkTx> tx_;
-  std::vector<LinkTx::Wire*> in_;  // per link: from the switch
-  // Growing FIFOs (fifo.h): the DMA engine's queues are not sized in hardware terms here.
-  std::vector<Fifo<Packet>> pending_;                  // per link and VC: waiting for room in the link queue
-  std::vector<Fifo<std::pair<uint64_t, Packet>>> rx_;  // per link: (tail arrival, packet)
+  Nic<Packet>& nic_;
+  bool started_ = false;
+  Rng rng_;  // this GPU's stream: memory jitter, DMA issue order
   std::priority_queue<MemOp, std::vector<MemOp>, std::greater<MemOp>> mem_;
   uint64_t mem_seq_ = 0;
   unsigned in_flight_ = 0;  // DMA lines read or being read, not yet handed to a link
@@ -194,7 +203,6 @@ class Gpu {
   // uniform traffic: which (writer, line) arrived here, and how many
   std::vector<bool> received_;
   uint64_t writes_received_ = 0;
-  uint64_t data_packets_in_ = 0;   // for the fault hook
   std::vector<uint64_t> sent_at_;  // per line: when its push write or pull request left the DMA
   uint64_t latency_sum_ = 0, latency_count_ = 0;
   void sent(uint64_t line, uint64_t now) {
@@ -218,6 +226,39 @@ class Gpu {
   std::unordered_map<uint64_t, unsigned> ring_acks_;                        // key step<<40|slice
   std::unordered_map<uint64_t, std::array<uint32_t, kLineWords>> mailbox_;  // key step<<40|line
   GpuChecks checks_;
+};
+
+/// A GPU: its NIC and its DMA engine, joined by the endpoint interface (core/endpoint.h).
+class Gpu {
+ public:
+  Gpu(unsigned id, const NvTopology& topo, const GpuParams& params, PacketBoard* board)
+      : params_(params), nic_(id, topo.links(), params_, board), dma_(id, topo, params_, nic_) {
+    nic_.attach(&dma_);
+  }
+  Gpu(const Gpu&) = delete;  // its NIC and DMA engine refer to each other and to params_
+  Gpu& operator=(const Gpu&) = delete;
+  unsigned id() const { return dma_.id(); }
+  GpuNic& nic() { return nic_; }
+  const GpuNic& nic() const { return nic_; }
+  GpuDma& dma() { return dma_; }
+  const GpuDma& dma() const { return dma_; }
+
+  /// One cycle: the NIC ejects what arrived, the DMA engine completes memory accesses and
+  /// injects, the NIC transmits.
+  void step(uint64_t now) {
+    nic_.receive(now);
+    dma_.step(now);
+    nic_.transmit(now);
+  }
+  /// Nothing in memory, the queues or on the GPU's links.
+  bool idle() const { return dma_.idle() && nic_.idle(); }
+  /// For deadlock reports.
+  std::string where() const;
+
+ private:
+  GpuParams params_;
+  GpuNic nic_;
+  GpuDma dma_;
 };
 
 }  // namespace hx::nv

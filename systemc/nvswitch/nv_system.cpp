@@ -85,8 +85,8 @@ NvSystem::NvSystem(sc_core::sc_module_name name, const NvConfig& cfg, bool trace
         Gpu& gpu = *sys.gpus_[a.index];
         const std::string an = "gpu" + std::to_string(a.index) + ".link" + std::to_string(a.port);
         down.connect(bn + "->" + an, link.latency, sp.output_queue, kGpuInputCredits, link.rate, errors(l, 1));
-        gpu.set_input(a.port, down.wire());
-        LinkTx& up = gpu.link(a.port);
+        gpu.nic().set_input(a.port, down.wire());
+        LinkTx& up = gpu.nic().link(a.port);
         up.connect(an + "->" + bn, link.latency, sp.output_queue, sp.input_buffer, link.rate, errors(l, 0));
         sw.set_input(b.port, up.wire());
       } else {
@@ -123,7 +123,7 @@ void NvSystem::on_clock() {
 
 bool NvSystem::all_done() const {
   for (const auto& g : gpus_)
-    if (!g->done()) return false;
+    if (!g->dma().done()) return false;
   return true;
 }
 
@@ -140,7 +140,7 @@ std::string NvSystem::where() const {
   // At most 4 GPUs and 8 switches, counted separately: a fat tree has 128 unfinished GPUs.
   unsigned gpus_shown = 0, switches_shown = 0;
   for (const auto& g : gpus_)
-    if (!g->done() && gpus_shown++ < 4) os << "\n  " << g->where();
+    if (!g->dma().done() && gpus_shown++ < 4) os << "\n  " << g->where();
   for (const auto& s : switches_) {
     const std::string w = s->where();
     if (!w.empty() && switches_shown++ < 8) os << "\n  switch " << s->id() << ":" << w;
@@ -157,6 +157,7 @@ NvResults NvSystem::run(ProgressMode progress_mode, const std::string& trace) {
   uint64_t done_at = 0;
   ProgressWatchdog watchdog(cfg_.watchdog_cycles);
   uint64_t last_activity = 0, last_cycle = 0;
+  for (auto& g : gpus_) g->dma().start(cycle_);
   for (;;) {
     sc_core::sc_start(period * static_cast<double>(kChunk));
     if (!failure_.empty()) {
@@ -166,8 +167,8 @@ NvResults NvSystem::run(ProgressMode progress_mode, const std::string& trace) {
     // Progress for the watchdog: lines finalised and flits moved on GPU links.
     uint64_t activity = 0;
     for (const auto& g : gpus_) {
-      activity += g->lines_final();
-      for (unsigned j = 0; j < topo_.links(); ++j) activity += g->link(j).flits_sent();
+      activity += g->dma().lines_final();
+      for (unsigned j = 0; j < topo_.links(); ++j) activity += g->nic().link(j).flits_sent();
     }
     for (const auto& s : switches_)
       for (unsigned q = 0; q < NvTopology::kPorts; ++q) activity += s->output(q).flits_sent();
@@ -186,11 +187,10 @@ NvResults NvSystem::run(ProgressMode progress_mode, const std::string& trace) {
       r.deadlock = true;
       break;
     }
-    // How far: the lines every GPU holds final.
-    uint64_t finals = 0;
-    for (const auto& g : gpus_) finals += g->lines_final();
-    const double total = static_cast<double>(gpus_.size()) * static_cast<double>(cfg_.message_bytes / kLineBytes);
-    const double share = total > 0 ? static_cast<double>(finals) / total : 0;
+    // How far: the DMA engines' shares of their work (every GPU has the same number of lines).
+    double share = 0;
+    for (const auto& g : gpus_) share += g->dma().fraction_done();
+    share /= static_cast<double>(gpus_.size());
     const ScoreboardCounts& sc = board_.counts();
     char what[64];
     std::snprintf(what, sizeof what, "%.1f%% of lines final", 100 * share);
@@ -201,27 +201,27 @@ NvResults NvSystem::run(ProgressMode progress_mode, const std::string& trace) {
 
   uint64_t lat_sum = 0, lat_n = 0, writes_received = 0;
   for (const auto& g : gpus_) {
-    writes_received += g->writes_received();
-    lat_sum += g->latency_sum();
-    lat_n += g->latency_count();
+    writes_received += g->dma().writes_received();
+    lat_sum += g->dma().latency_sum();
+    lat_n += g->dma().latency_count();
     if (cfg_.method == Method::Pull) {
-      const uint64_t f = g->owned_done_at();
+      const uint64_t f = g->dma().owned_done_at();
       r.pull_owner_finish_first = r.pull_owner_finish_first == 0 ? f : std::min(r.pull_owner_finish_first, f);
       r.pull_owner_finish_last = std::max(r.pull_owner_finish_last, f);
     }
-    const GpuChecks& c = g->checks();
+    const GpuChecks& c = g->dma().checks();
     r.wrong_elements += c.wrong_elements;
     r.duplicate_lines += c.duplicate_lines;
     r.wrong_writer += c.wrong_writer;
     r.bad_checksums += c.bad_checksums;
     r.bad_counts += c.bad_counts;
-    r.lines_final += g->lines_final();
-    r.partials_merged += g->partials_merged();
+    r.lines_final += g->dma().lines_final();
+    r.partials_merged += g->dma().partials_merged();
     if (r.error.empty() && !c.ok()) r.error = c.first_error;
-    done_at = std::max(done_at, g->done_at());
+    done_at = std::max(done_at, g->dma().done_at());
     for (unsigned j = 0; j < topo_.links(); ++j) {
-      r.injection.add(g->link(j));
-      if (g->link(j).wire() != nullptr) r.link_errors.add(*g->link(j).wire());
+      r.injection.add(g->nic().link(j));
+      if (g->nic().link(j).wire() != nullptr) r.link_errors.add(*g->nic().link(j).wire());
     }
   }
   unsigned leftover = 0;
