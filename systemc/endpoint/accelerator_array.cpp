@@ -1,7 +1,5 @@
 #include "accelerator_array.h"
 
-#include "collective_engine.h"
-
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -143,7 +141,7 @@ bool AcceleratorArray::inject(Node& n, unsigned node, unsigned lane, uint64_t t)
   ++flits_sent_;
   if (++l.index == l.cur.length) {
     l.injecting = false;
-    if (engine_ != nullptr) engine_->on_sent(node, lane, l.cur, t);
+    if (engine_ != nullptr) engine_->sent(node, lane, l.cur, t);
   }
   return true;
 }
@@ -164,7 +162,10 @@ bool AcceleratorArray::receive(Node& n, unsigned node, unsigned lane, bool in_wi
     if (a.latency >= latency_hist_.size()) latency_hist_.resize(a.latency * 2 + 64, 0);
     ++latency_hist_[a.latency];
   }
-  if (engine_ != nullptr && a.ok) engine_->on_flit(node, lane, *f, a, t);
+  if (engine_ != nullptr && a.ok) {
+    FlitArrival arrival{*f, a};
+    engine_->eject(node, lane, arrival, t);
+  }
   return true;
 }
 

@@ -18,9 +18,11 @@
 // interfaces: four per plane let it inject into N, E, S and W at once). Each lane is a link pair
 // with its own packet queue and credits. Synthetic packets take the lanes in turn.
 //
-// Collective runs: with a CollectiveEngine attached (set_engine) the synthetic sources are off.
-// The engine's DMA puts data packets into the lanes' queues (enqueue), gets every arriving flit
-// (its DMA writes the payload to memory) and hears when a packet has left (to free its buffer).
+// The array is the accelerators' NIC in the one endpoint interface (core/endpoint.h). Collective
+// runs: with a DMA engine attached (set_engine, a CollectiveEngine) the synthetic sources are off.
+// The engine injects data packets into the lanes' queues (inject), gets every arriving flit
+// ejected (its DMA writes the payload to memory), and hears when a packet has left (sent: to free
+// its buffer); the lane reads a data packet's body flits from the engine's buffer as it sends.
 // The run ends when the engine reports the collective complete and every packet has arrived,
 // or, as not drained, after `collective_timeout` cycles.
 //
@@ -53,6 +55,7 @@
 #include <systemc>
 
 #include "arrival_horizon.h"
+#include "endpoint.h"
 #include "fifo.h"
 #include "flit_link.h"
 #include "packet_tracker.h"
@@ -62,8 +65,6 @@
 
 namespace hx {
 
-class CollectiveEngine;
-
 /// A packet waiting in a lane's queue: its tracker id and, for a data packet, the engine's
 /// buffer holding its body flits.
 struct OutPacket {
@@ -72,6 +73,28 @@ struct OutPacket {
   uint32_t buffer = kNoBuffer;
   uint16_t length = 0;
   uint16_t priority = 0;  ///< among a lane's DMA queues: the lowest goes first
+};
+
+/// A flit's arrival at an accelerator, as its NIC ejects it to the DMA engine: the flit and the
+/// scoreboard's verdict (only flits in sequence, a.ok, are ejected).
+struct FlitArrival {
+  const Flit& flit;
+  const PacketTracker::Arrival& tracked;
+};
+
+/// The DMA engine behind the fabric's accelerators (core/endpoint.h, flit by flit): it gets every
+/// flit as it arrives, and the NIC reads the body flits of the packets it injected from its
+/// buffers as it sends them.
+class FlitDma : public Dma<FlitArrival, OutPacket> {
+ public:
+  /// DMA read: body flit `index` (1 = the first after the head) of the packet in `buffer`.
+  virtual const Payload& body_flit(uint32_t buffer, unsigned index) const = 0;
+  // Cache hints for the NIC's loop over its endpoints (no effect on state), in the order it
+  // issues them: the receive slots of an endpoint, then where its next arriving body flits go;
+  // and where the next body flit a lane sends comes from (body_flit(buffer, index)).
+  virtual void prefetch_rx_slots(unsigned endpoint) const = 0;
+  virtual void prefetch_rx_data(unsigned endpoint) const = 0;
+  virtual void prefetch_body(uint32_t buffer, unsigned index) const = 0;
 };
 
 struct AcceleratorArrayConfig {
@@ -112,7 +135,7 @@ struct TrafficResults {
 enum class RunEnd : uint8_t { Running, Drained, DrainTimeout, Deadlock, Loss, ModelError };
 const char* to_string(RunEnd e);
 
-class AcceleratorArray : public sc_core::sc_module {
+class AcceleratorArray final : public sc_core::sc_module, public Nic<OutPacket> {
  public:
   sc_core::sc_in<bool> clk;
 
@@ -125,12 +148,18 @@ class AcceleratorArray : public sc_core::sc_module {
   void connect(unsigned node, FlitLink* to_router, FlitLink* from_router) { connect(node, 0, to_router, from_router); }
 
   /// Run a collective: the engine drives the sources (see the header comment).
-  void set_engine(CollectiveEngine* engine) { engine_ = engine; }
+  void set_engine(FlitDma* engine) { engine_ = engine; }
+
+  // ---- the endpoint interface (core/endpoint.h) -------------------------------------------
+  unsigned ports() const override { return cfg_.lanes; }
   /// The engine's DMA queues a data packet on a lane of `node`, in its queue `queue`.
-  void enqueue(unsigned node, unsigned lane, unsigned queue, const OutPacket& p) {
+  void inject(unsigned node, unsigned lane, unsigned queue, OutPacket&& p) override {
     push_queue(nodes_[node].lanes[lane], queue, p);
   }
-  unsigned num_lanes() const { return cfg_.lanes; }
+  std::size_t backlog(unsigned node, unsigned lane, unsigned queue) const override {
+    return nodes_[node].lanes[lane].queues[queue].size();
+  }
+
   unsigned num_nodes() const { return static_cast<unsigned>(nodes_.size()); }
 
   RunEnd end() const { return end_; }
@@ -208,7 +237,7 @@ class AcceleratorArray : public sc_core::sc_module {
   uint64_t window_source_full_ = 0;     // node-cycles in the window a bounded source was full
   std::vector<uint64_t> latency_hist_;  // measured packets, by latency in cycles
   std::function<std::string()> network_report_;
-  CollectiveEngine* engine_ = nullptr;
+  FlitDma* engine_ = nullptr;
 };
 
 }  // namespace hx

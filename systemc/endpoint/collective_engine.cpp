@@ -176,8 +176,8 @@ void CollectiveEngine::send(const Meta& m, unsigned rank, unsigned dst_rank, uin
   const uint32_t id = tracker_.create_data(src, dst, flits + 1, t, pack(m), hash);
   const uint16_t priority =
       static_cast<uint16_t>(job.plan.flows.empty() ? 0 : job.plan.flows[m.flow].stages[m.stage].priority);
-  acc_->enqueue(src, lane, job.plan.queue_per_flow ? m.flow : 0,
-                OutPacket{id, buffer, static_cast<uint16_t>(flits + 1), priority});
+  nic_->inject(src, lane, job.plan.queue_per_flow ? m.flow : 0,
+               OutPacket{id, buffer, static_cast<uint16_t>(flits + 1), priority});
   ++state_[m.job].packets;
   state_[m.job].payload_bytes += elements * 4;
 }
@@ -259,7 +259,7 @@ void CollectiveEngine::rank_finished(unsigned job, unsigned rank, uint64_t t) {
 // ---- stages -----------------------------------------------------------------------------------
 
 void CollectiveEngine::start(uint64_t t) {
-  if (acc_ == nullptr) throw std::logic_error("CollectiveEngine::start: not attached");
+  if (nic_ == nullptr) throw std::logic_error("CollectiveEngine::start: not attached");
   for (unsigned j = 0; j < jobs_.size(); ++j) {
     const CollectivePlan& plan = jobs_[j].plan;
     for (unsigned r = 0; r < plan.ranks(); ++r) {
@@ -595,8 +595,9 @@ void CollectiveEngine::a2a_send_next(unsigned job, unsigned rank, unsigned lane,
 
 // ---- the DMA's receive side -------------------------------------------------------------------
 
-void CollectiveEngine::on_flit(unsigned endpoint, unsigned lane, const Flit& f, const PacketTracker::Arrival& a,
-                               uint64_t t) {
+void CollectiveEngine::eject(unsigned endpoint, unsigned lane, FlitArrival& arrival, uint64_t t) {
+  const Flit& f = arrival.flit;
+  const PacketTracker::Arrival& a = arrival.tracked;
   // The tracker passes only flits in sequence (a.ok), so a.index - 1 is rx.next.
   RxSlot& rx = rx_[(std::size_t{endpoint} * cfg_.lanes + lane) * cfg_.vcs + f.vc];  // the tracker checked f.vc
   if (a.index == 0) {
@@ -649,7 +650,7 @@ void CollectiveEngine::on_flit(unsigned endpoint, unsigned lane, const Flit& f, 
   advance(j, r, m.flow, t);
 }
 
-void CollectiveEngine::on_sent(unsigned endpoint, unsigned lane, const OutPacket& p, uint64_t t) {
+void CollectiveEngine::sent(unsigned endpoint, unsigned lane, const OutPacket& p, uint64_t t) {
   free_buffer(p.buffer);
   const int job = job_of_[endpoint];
   if (job >= 0 && jobs_[job].plan.op == CollectiveOp::AllToAll)

@@ -68,45 +68,45 @@ struct CollectiveJobResult {
   uint64_t packets = 0, payload_bytes = 0;  ///< data packets sent and their payload
 };
 
-class CollectiveEngine {
+/// The DMA engine of the fabric's accelerators in the one endpoint interface (core/endpoint.h):
+/// it injects into their NIC (the AcceleratorArray) and gets every flit the NIC ejects.
+class CollectiveEngine final : public FlitDma {
  public:
   CollectiveEngine(const CollectiveEngineConfig& cfg, std::vector<CollectiveJob> jobs, PacketTracker& tracker,
                    unsigned endpoints);
 
-  /// The array whose lanes carry the packets (it calls back into the engine).
-  void attach(AcceleratorArray* accelerators) { acc_ = accelerators; }
+  /// The NIC whose lanes carry the packets (it ejects into the engine).
+  void attach(Nic<OutPacket>* nic) { nic_ = nic; }
 
-  // ---- called by the AcceleratorArray ---------------------------------------------------
-  void start(uint64_t t);
-  void on_flit(unsigned endpoint, unsigned lane, const Flit& f, const PacketTracker::Arrival& a, uint64_t t);
-  const Payload& body_flit(uint32_t buffer, unsigned index) const {
+  // ---- the endpoint interface, called by the NIC ---------------------------------------------
+  void start(uint64_t t) override;
+  void eject(unsigned endpoint, unsigned lane, FlitArrival& a, uint64_t t) override;
+  void sent(unsigned endpoint, unsigned lane, const OutPacket& p, uint64_t t) override;
+  const Payload& body_flit(uint32_t buffer, unsigned index) const override {
     return pool_[std::size_t{buffer} * stride_ + index - 1];
   }
-  // Cache hints for the array's loop over its endpoints (no effect on state), in the order it
-  // issues them: the receive slots of an endpoint, then (reading those) where its next arriving
-  // body flits go; and where the next body flit a lane sends comes from. At a thousand
-  // accelerators the buffers of one cycle's flits are long gone from the cache by the next.
-  void prefetch_rx_slots(unsigned endpoint) const {
+  // The cache hints (FlitDma): at a thousand accelerators the buffers of one cycle's flits are
+  // long gone from the cache by the next.
+  void prefetch_rx_slots(unsigned endpoint) const override {
     const RxSlot* s = &rx_[std::size_t{endpoint} * cfg_.lanes * cfg_.vcs];
     constexpr unsigned kPerLine = 64 / sizeof(RxSlot);
     for (unsigned k = 0; k < cfg_.lanes * cfg_.vcs; k += kPerLine) __builtin_prefetch(s + k, 1);
   }
-  void prefetch_rx_data(unsigned endpoint) const {
+  void prefetch_rx_data(unsigned endpoint) const override {
     const RxSlot* s = &rx_[std::size_t{endpoint} * cfg_.lanes * cfg_.vcs];
     for (unsigned k = 0; k < cfg_.lanes * cfg_.vcs; ++k) {
       if (s[k].buffer != UINT32_MAX) __builtin_prefetch(&pool_[std::size_t{s[k].buffer} * stride_ + s[k].next], 1);
     }
   }
   /// What body_flit(buffer, index) reads (index 0, the head, reads no buffer: its first flit).
-  void prefetch_body(uint32_t buffer, unsigned index) const {
+  void prefetch_body(uint32_t buffer, unsigned index) const override {
     __builtin_prefetch(&pool_[std::size_t{buffer} * stride_ + (index > 0 ? index - 1 : 0)]);
   }
-  void on_sent(unsigned endpoint, unsigned lane, const OutPacket& p, uint64_t t);
-  bool done() const { return jobs_done_ == jobs_.size(); }
+  bool done() const override { return jobs_done_ == jobs_.size(); }
   /// "3 of 4 jobs complete, 60 of 64 ranks of job 0 ..." for timeout reports.
-  std::string progress() const;
+  std::string progress() const override;
   /// The share of every rank's output written so far (for the progress line).
-  double fraction_done() const;
+  double fraction_done() const override;
 
   // ---- results ------------------------------------------------------------------------------
   const std::vector<CollectiveJob>& jobs() const { return jobs_; }
@@ -215,7 +215,7 @@ class CollectiveEngine {
   CollectiveEngineConfig cfg_;
   std::vector<CollectiveJob> jobs_;
   PacketTracker& tracker_;
-  AcceleratorArray* acc_ = nullptr;
+  Nic<OutPacket>* nic_ = nullptr;
   std::vector<JobState> state_;
   std::vector<int> job_of_, rank_of_;  // per endpoint (-1: no job)
   std::size_t jobs_done_ = 0;
