@@ -22,8 +22,9 @@
 // (core/packet.h; the NVSwitch model moves packets as a unit). So Nic and Dma are templates on
 // it; DmaControl is one class for both.
 //
-// Calls through these interfaces are per packet or per flit, never per cycle and port: the
-// per-cycle loops stay inside the NIC (accelerator_array.cpp, nv_gpu_nic.cpp).
+// Calls through these interfaces are per packet or per flit; the per-cycle loops stay inside the
+// NIC (accelerator_array.cpp, nv_gpu_nic.cpp). The one exception is the fabric NIC's cache hints
+// to its engine (FlitDma, accelerator_array.h): per endpoint and cycle, in collective runs only.
 #pragma once
 
 #include <cstddef>
