@@ -1,5 +1,6 @@
 // nv_topology_test: the NVSwitch-like systems' wiring, routes, multicast trees and home ports
-// (systemc/nvswitch/nv_topology.h), checked by walking packets through the netlist.
+// (systemc/nvswitch/nv_topology.h), checked by walking packets through the netlist; and the GPU's
+// NIC (nv_gpu_nic.h) as its DMA engine sees it through the endpoint interface (core/endpoint.h).
 #include <gtest/gtest.h>
 
 #include <map>
@@ -12,6 +13,7 @@
 
 #include "network_description.h"
 #include "nv_config.h"
+#include "nv_gpu.h"
 #include "nv_link.h"
 #include "nv_system_builder.h"
 #include "nv_topology.h"
@@ -423,5 +425,101 @@ TEST(NvConfigShipped, AllLoadCleanly) {
   }
   EXPECT_EQ(n, 7u) << "ring, pull, push on both systems, and uniform traffic on the DGX-2";
 }
+}  // namespace
+}  // namespace hx::nv
+
+namespace hx::nv {
+namespace {
+
+// A DMA engine that records what its NIC ejects (core/endpoint.h).
+struct RecordingDma final : Dma<Packet, Packet> {
+  struct Ejected {
+    unsigned endpoint, port;
+    uint64_t address, t;
+  };
+  std::vector<Ejected> ejected;
+  void start(uint64_t) override {}
+  bool done() const override { return false; }
+  double fraction_done() const override { return 0; }
+  std::string progress() const override { return ""; }
+  void eject(unsigned endpoint, unsigned port, Packet& p, uint64_t t) override {
+    ejected.push_back({endpoint, port, p.address, t});
+  }
+  void sent(unsigned, unsigned, const Packet&, uint64_t) override {}
+};
+
+// A write from GPU `src` to `dst`, recorded on the board as its sender's NIC would.
+Packet write(PacketBoard& board, NodeId src, NodeId dst, uint64_t address) {
+  Packet w;
+  set_kind(w, Kind::Write);
+  w.src = src;
+  w.dst = dst;
+  w.address = address;
+  w.checksum = payload_checksum(w);
+  track(board, w, 16, 0);
+  return w;
+}
+
+// The GPU's NIC through the endpoint interface: what the DMA injects gets its scoreboard record
+// and leaves on the port's link; what arrives is ejected to the DMA once its tail is in, and only
+// if the scoreboard passes it (here: at the GPU it was addressed to).
+TEST(GpuNic, InjectsOnItsLinkAndEjectsOnlyWhatTheScoreboardPasses) {
+  GpuParams params;
+  params.gpus = 16;
+  PacketBoard board;
+  GpuNic nic(3, 2, params, &board);
+  RecordingDma dma;
+  nic.attach(&dma);
+  Nic<Packet>& ports = nic;
+  EXPECT_EQ(ports.ports(), 2u);
+
+  // Inject on port 0: a new packet for the scoreboard, on the link after its latency.
+  nic.link(0).connect("gpu3.link0->sw", 2, 64, 64);
+  Packet out;
+  set_kind(out, Kind::Write);
+  out.src = 3;
+  out.dst = 5;
+  out.address = 7;
+  out.checksum = payload_checksum(out);
+  const unsigned vc = out.vc();
+  nic.receive(0);
+  ports.inject(3, 0, vc, std::move(out));
+  EXPECT_EQ(board.counts().injected, 1u);
+  EXPECT_EQ(ports.backlog(3, 0, vc), 0u);  // the link's queue had room
+  nic.transmit(0);
+  std::vector<uint64_t> seen;
+  for (uint64_t t = 0; t < 4; ++t) nic.link(0).wire()->receive_all(t, [&](Packet& p) { seen.push_back(p.address); });
+  EXPECT_EQ(seen, std::vector<uint64_t>{7});
+
+  // Eject from port 1: a write for GPU 3, then one for GPU 4 that arrives here by mistake.
+  LinkTx in;
+  in.connect("sw->gpu3.link1", 1, 64, 1u << 20);
+  nic.set_input(1, in.wire());
+  in.push(write(board, 5, 3, 11));
+  in.push(write(board, 5, 4, 12));
+  const unsigned flits = flits_of(Kind::Write);
+  // When a head sent in cycle 0 arrives: the same link, read directly.
+  LinkTx probe;
+  probe.connect("probe", 1, 64, 1u << 20);
+  probe.push(write(board, 5, 3, 13));
+  uint64_t head = 0;
+  for (uint64_t t = 0; t < 4 && head == 0; ++t) {
+    probe.step(t);
+    probe.wire()->receive_all(t, [&](Packet&) { head = t; });
+  }
+  ASSERT_GT(head, 0u);
+  for (uint64_t t = 0; t < 4 * flits; ++t) {
+    in.step(t);
+    nic.receive(t);
+  }
+  ASSERT_EQ(dma.ejected.size(), 1u);
+  EXPECT_EQ(dma.ejected[0].endpoint, 3u);
+  EXPECT_EQ(dma.ejected[0].port, 1u);
+  EXPECT_EQ(dma.ejected[0].address, 11u);
+  EXPECT_EQ(dma.ejected[0].t, head + flits - 1);  // when its tail is in
+  EXPECT_EQ(board.counts().misdelivered, 1u);
+  EXPECT_TRUE(nic.idle());
+}
+
 }  // namespace
 }  // namespace hx::nv
