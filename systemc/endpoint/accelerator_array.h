@@ -83,18 +83,57 @@ struct FlitArrival {
 };
 
 /// The DMA engine behind the fabric's accelerators (core/endpoint.h, flit by flit): it gets every
-/// flit as it arrives, and the NIC reads the body flits of the packets it injected from its
-/// buffers as it sends them.
+/// flit as it arrives and writes its payload into its buffer memory, and the NIC reads the body
+/// flits of the packets it injected from that memory as it sends them (the DMA read). The memory
+/// and the receive slots are this base's, so that the NIC's reads and cache hints, which run per
+/// flit and per endpoint and cycle, are plain loads rather than calls.
 class FlitDma : public Dma<FlitArrival, OutPacket> {
  public:
   /// DMA read: body flit `index` (1 = the first after the head) of the packet in `buffer`.
-  virtual const Payload& body_flit(uint32_t buffer, unsigned index) const = 0;
+  const Payload& body_flit(uint32_t buffer, unsigned index) const {
+    return pool_[std::size_t{buffer} * stride_ + index - 1];
+  }
   // Cache hints for the NIC's loop over its endpoints (no effect on state), in the order it
-  // issues them: the receive slots of an endpoint, then where its next arriving body flits go;
-  // and where the next body flit a lane sends comes from (body_flit(buffer, index)).
-  virtual void prefetch_rx_slots(unsigned endpoint) const = 0;
-  virtual void prefetch_rx_data(unsigned endpoint) const = 0;
-  virtual void prefetch_body(uint32_t buffer, unsigned index) const = 0;
+  // issues them: the receive slots of an endpoint, then (reading those) where its next arriving
+  // body flits go; and where the next body flit a lane sends comes from. At a thousand
+  // accelerators the buffers of one cycle's flits are long gone from the cache by the next.
+  void prefetch_rx_slots(unsigned endpoint) const {
+    const RxSlot* s = &rx_[std::size_t{endpoint} * slots_per_endpoint_];
+    constexpr unsigned kPerLine = 64 / sizeof(RxSlot);
+    for (unsigned k = 0; k < slots_per_endpoint_; k += kPerLine) __builtin_prefetch(s + k, 1);
+  }
+  void prefetch_rx_data(unsigned endpoint) const {
+    const RxSlot* s = &rx_[std::size_t{endpoint} * slots_per_endpoint_];
+    for (unsigned k = 0; k < slots_per_endpoint_; ++k) {
+      if (s[k].buffer != RxSlot::kNone) __builtin_prefetch(&pool_[std::size_t{s[k].buffer} * stride_ + s[k].next], 1);
+    }
+  }
+  /// What body_flit(buffer, index) reads (index 0, the head, reads no buffer: its first flit).
+  void prefetch_body(uint32_t buffer, unsigned index) const {
+    __builtin_prefetch(&pool_[std::size_t{buffer} * stride_ + (index > 0 ? index - 1 : 0)]);
+  }
+
+ protected:
+  /// Buffers of `stride` body flits; a receive slot per endpoint, lane and VC.
+  FlitDma(std::size_t stride, unsigned endpoints, unsigned lanes, unsigned vcs)
+      : stride_(stride), vcs_(vcs), slots_per_endpoint_(lanes * vcs), rx_(std::size_t{endpoints} * lanes * vcs) {}
+
+  /// The packet arriving at an (endpoint, lane, VC): the buffer its body goes to, and where.
+  struct RxSlot {
+    static constexpr uint32_t kNone = UINT32_MAX;
+    uint32_t buffer = kNone;  ///< kNone: no data packet open there
+    uint32_t next = 0;        ///< the flit of the buffer its next body flit fills
+  };
+  RxSlot& rx_slot(unsigned endpoint, unsigned lane, unsigned vc) {
+    return rx_[std::size_t{endpoint} * slots_per_endpoint_ + std::size_t{lane} * vcs_ + vc];
+  }
+
+  std::vector<Payload> pool_;  ///< the buffer memory: buffers of stride_ body flits
+  std::size_t stride_;         ///< body flits per buffer
+
+ private:
+  unsigned vcs_, slots_per_endpoint_;
+  std::vector<RxSlot> rx_;  // [(endpoint * lanes + lane) * vcs + vc]
 };
 
 struct AcceleratorArrayConfig {

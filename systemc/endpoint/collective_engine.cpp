@@ -71,13 +71,16 @@ uint64_t CollectiveEngine::output_size(const CollectivePlan& plan, unsigned rank
 
 CollectiveEngine::CollectiveEngine(const CollectiveEngineConfig& cfg, std::vector<CollectiveJob> jobs,
                                    PacketTracker& tracker, unsigned endpoints)
-    : cfg_(cfg), jobs_(std::move(jobs)), tracker_(tracker), job_of_(endpoints, -1), rank_of_(endpoints, -1) {
+    : FlitDma(cfg.segment_flits, endpoints, cfg.lanes, cfg.vcs),
+      cfg_(cfg),
+      jobs_(std::move(jobs)),
+      tracker_(tracker),
+      job_of_(endpoints, -1),
+      rank_of_(endpoints, -1) {
   if (cfg_.segment_flits == 0 || cfg_.segment_flits > 254)
     throw std::invalid_argument("CollectiveEngine: a segment is 1..254 body flits");
   if (jobs_.size() > (1u << kJobBits)) throw std::invalid_argument("CollectiveEngine: at most 64 jobs");
   seg_elems_ = uint64_t{cfg_.segment_flits} * 4;
-  stride_ = cfg_.segment_flits;
-  rx_.assign(std::size_t{endpoints} * cfg_.lanes * cfg_.vcs, RxSlot{});
   state_.resize(jobs_.size());
   for (unsigned j = 0; j < jobs_.size(); ++j) {
     const CollectivePlan& plan = jobs_[j].plan;
@@ -599,16 +602,16 @@ void CollectiveEngine::eject(unsigned endpoint, unsigned lane, FlitArrival& arri
   const Flit& f = arrival.flit;
   const PacketTracker::Arrival& a = arrival.tracked;
   // The tracker passes only flits in sequence (a.ok), so a.index - 1 is rx.next.
-  RxSlot& rx = rx_[(std::size_t{endpoint} * cfg_.lanes + lane) * cfg_.vcs + f.vc];  // the tracker checked f.vc
+  RxSlot& rx = rx_slot(endpoint, lane, f.vc);  // the tracker checked f.vc
   if (a.index == 0) {
     rx.buffer = alloc_buffer();
     rx.next = 0;
-  } else if (rx.buffer != UINT32_MAX && rx.next < stride_) {
+  } else if (rx.buffer != RxSlot::kNone && rx.next < stride_) {
     pool_[std::size_t{rx.buffer} * stride_ + rx.next++] = f.payload;
   }
-  if (!is_tail(f.type) || rx.buffer == UINT32_MAX) return;
+  if (!is_tail(f.type) || rx.buffer == RxSlot::kNone) return;
   const uint32_t buffer = rx.buffer;
-  rx.buffer = UINT32_MAX;
+  rx.buffer = RxSlot::kNone;
   const Meta m = unpack(a.user);
   const int job = job_of_[endpoint], rank = rank_of_[endpoint];
   if (job < 0 || static_cast<unsigned>(job) != m.job) {

@@ -82,26 +82,6 @@ class CollectiveEngine final : public FlitDma {
   void start(uint64_t t) override;
   void eject(unsigned endpoint, unsigned lane, FlitArrival& a, uint64_t t) override;
   void sent(unsigned endpoint, unsigned lane, const OutPacket& p, uint64_t t) override;
-  const Payload& body_flit(uint32_t buffer, unsigned index) const override {
-    return pool_[std::size_t{buffer} * stride_ + index - 1];
-  }
-  // The cache hints (FlitDma): at a thousand accelerators the buffers of one cycle's flits are
-  // long gone from the cache by the next.
-  void prefetch_rx_slots(unsigned endpoint) const override {
-    const RxSlot* s = &rx_[std::size_t{endpoint} * cfg_.lanes * cfg_.vcs];
-    constexpr unsigned kPerLine = 64 / sizeof(RxSlot);
-    for (unsigned k = 0; k < cfg_.lanes * cfg_.vcs; k += kPerLine) __builtin_prefetch(s + k, 1);
-  }
-  void prefetch_rx_data(unsigned endpoint) const override {
-    const RxSlot* s = &rx_[std::size_t{endpoint} * cfg_.lanes * cfg_.vcs];
-    for (unsigned k = 0; k < cfg_.lanes * cfg_.vcs; ++k) {
-      if (s[k].buffer != UINT32_MAX) __builtin_prefetch(&pool_[std::size_t{s[k].buffer} * stride_ + s[k].next], 1);
-    }
-  }
-  /// What body_flit(buffer, index) reads (index 0, the head, reads no buffer: its first flit).
-  void prefetch_body(uint32_t buffer, unsigned index) const override {
-    __builtin_prefetch(&pool_[std::size_t{buffer} * stride_ + (index > 0 ? index - 1 : 0)]);
-  }
   bool done() const override { return jobs_done_ == jobs_.size(); }
   /// "3 of 4 jobs complete, 60 of 64 ranks of job 0 ..." for timeout reports.
   std::string progress() const override;
@@ -221,15 +201,7 @@ class CollectiveEngine final : public FlitDma {
   std::size_t jobs_done_ = 0;
 
   uint64_t seg_elems_;
-  std::size_t stride_;         // flits per buffer
-  std::vector<Payload> pool_;  // buffers of stride_ flits
-  std::vector<uint32_t> free_;
-  // The packet arriving at each (endpoint, lane, VC): the buffer its body goes to, and where.
-  struct RxSlot {
-    uint32_t buffer = UINT32_MAX;  ///< none: no data packet open there
-    uint32_t next = 0;             ///< the flit of the buffer its next body flit fills
-  };
-  std::vector<RxSlot> rx_;  // [(endpoint * lanes + lane) * vcs + vc]
+  std::vector<uint32_t> free_;  // buffers of pool_ not in use
   std::vector<std::string> messages_;
   uint64_t total_output_ = 0;  // output elements of every rank of every job
 };
