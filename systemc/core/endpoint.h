@@ -23,8 +23,9 @@
 // it; DmaControl is one class for both.
 //
 // Calls through these interfaces are per packet or per flit; the per-cycle loops stay inside the
-// NIC (accelerator_array.cpp, nv_gpu_nic.cpp). The one exception is the fabric NIC's cache hints
-// to its engine (FlitDma, accelerator_array.h): per endpoint and cycle, in collective runs only.
+// NIC (accelerator_array.cpp, nv_gpu_nic.cpp). Where a NIC reads its DMA engine every cycle (the
+// fabric's body flits and cache hints), it reads the memory the engine's base holds (FlitDma,
+// accelerator_array.h), without a call.
 #pragma once
 
 #include <cstddef>
