@@ -1,7 +1,8 @@
 // switch_unit_test.cpp: the switch model (systemc/fabric/network_switch.h) on its
 // own, driven cycle by cycle through its links: pipeline latency and credits, adaptive up
 // routing by load, wormhole switching without interleaving, and the Dragonfly router's VC + 1
-// on a global link, a flit that finds its input VC full reported; and the input buffer
+// on a global link, a flit that finds its input VC full reported, what it holds said through the
+// one switch interface (core/switch.h); and the input buffer
 // (systemc/fabric/vc_buffer.h) on its own: per-VC order across the wrap, full and empty per VC,
 // VCs that do not disturb each other. (Crossbar speedup shows in throughput: see
 // docs/hammingmesh.md.)
@@ -99,6 +100,26 @@ TEST(NetworkSwitch, PipelineLatencyAndCredits) {
   EXPECT_EQ(b.last_credit_cycle, 1 + static_cast<int>(Bench::kLatency) + 1);
   EXPECT_EQ(b.credits_back[0], 1u);
   EXPECT_TRUE(b.errors.empty());
+}
+
+// The one switch interface (core/switch.h): idle, what the switch holds, and the deadlock report
+// of every model (held_report), asked through Switch alone.
+TEST(NetworkSwitch, SaysWhatItHoldsThroughTheOneSwitchInterface) {
+  Bench b("held", 4, "updown", RoutingContext{}, 0);  // no credits downstream: nothing leaves
+  Switch& s = *b.sw;
+  EXPECT_EQ(s.name(), "held");
+  EXPECT_EQ(s.ports(), 4u);
+  EXPECT_TRUE(s.idle());
+  EXPECT_EQ(s.describe(), "");
+  const std::vector<Switch*> all{&s};
+  EXPECT_EQ(held_report(all, 10), "");
+  b.in[0]->send(0, Bench::flit(3, 1, 0, 1, 42));
+  for (b.t = 1; b.t < 10; ++b.t) b.step();
+  EXPECT_FALSE(s.idle());
+  const std::string d = s.describe();
+  EXPECT_EQ(d, "  held out 3 vc 1: 1 flits queued, credits 0\n");  // crossed, waiting for a credit
+  EXPECT_EQ(held_report(all, 10), d);
+  EXPECT_EQ(held_report(all, 0), "  ...\n");  // over the budget: only the mark
 }
 
 TEST(NetworkSwitch, LeafSendsUpToTheLeastLoadedUpPort) {

@@ -244,6 +244,12 @@ std::string NetworkSwitch::describe() const {
       os << "\n";
     }
   }
+  // Flits that crossed the crossbar and wait in an output queue for credits or the link.
+  for (unsigned o = 0; o < obuf_.size(); ++o)
+    for (unsigned v = 0; v < vcs_; ++v)
+      if (obuf_[o].size(v) != 0)
+        os << "  " << name_ << " out " << o << " vc " << v << ": " << obuf_[o].size(v) << " flits queued, credits "
+           << credits_[o * vcs_ + v] << "\n";
   return os.str();
 }
 

@@ -42,11 +42,12 @@
 #include "packet_tracker.h"
 #include "round_robin.h"
 #include "routing_function.h"
+#include "switch.h"
 #include "vc_buffer.h"
 
 namespace hx {
 
-class NetworkSwitch {
+class NetworkSwitch final : public Switch {
  public:
   using ErrorHandler = std::function<void(const std::string&)>;
 
@@ -70,14 +71,18 @@ class NetworkSwitch {
   /// One cycle. A port to which nothing arrives in cycle t (its arrival horizon, raised by its
   /// links) is not polled; a switch that holds nothing (no flit buffered, no credit owed) and to
   /// none of whose ports anything arrives would do nothing in the cycle, and skips it.
-  void step(uint64_t t);
+  void step(uint64_t t) override;
 
-  const std::string& name() const { return name_; }
-  unsigned ports() const { return static_cast<unsigned>(in_.size()); }
-  /// Flits in the input buffers.
+  // ---- the one switch interface (core/switch.h) ----------------------------------------------
+  std::string name() const override { return name_; }
+  unsigned ports() const override { return static_cast<unsigned>(in_.size()); }
+  /// No flit in its input buffers or output queues.
+  bool idle() const override { return held() == 0; }
+  /// Which input VCs hold flits and where their heads want to go, and which output queues hold
+  /// flits (for deadlock reports).
+  std::string describe() const override;
+  /// Flits in the input buffers and output queues.
   unsigned held() const;
-  /// Which input VCs hold flits and where their heads want to go (for deadlock reports).
-  std::string describe() const;
 
   // ---- what a routing function may ask about the outputs -------------------------------------
   unsigned vcs() const { return vcs_; }

@@ -150,15 +150,8 @@ std::string SwitchFabric::describe(unsigned max_lines) const {
     if (++lines > max_lines) break;
     os << "  " << e->name() << ": " << e->held() << " flits\n";
   }
-  for (const auto& s : switches_) {
-    if (lines > max_lines) break;
-    if (s->held() == 0) continue;
-    const std::string d = s->describe();
-    os << d;
-    for (char ch : d) lines += ch == '\n';
-  }
-  if (lines > max_lines) os << "  ...\n";
-  return os.str();
+  if (lines > max_lines) return os.str() + "  ...\n";
+  return os.str() + held_report(switches_, max_lines - lines);
 }
 
 }  // namespace hx

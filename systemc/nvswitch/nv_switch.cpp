@@ -291,7 +291,7 @@ unsigned NvSwitch::table_entries_in_use() const {
   return n;
 }
 
-std::string NvSwitch::where() const {
+std::string NvSwitch::describe() const {
   std::ostringstream os;
   for (unsigned i = 0; i < in_.size(); ++i)
     for (unsigned v = 0; v < kVcs; ++v)
@@ -306,7 +306,8 @@ std::string NvSwitch::where() const {
         os << " out " << q << " vc" << v << ": " << out_[q].queued_packets(v) << " packets;";
     if (out_[q].packets_on_wire()) os << " out " << q << " link: " << out_[q].packets_on_wire() << " packets;";
   }
-  return os.str();
+  const std::string held = os.str();
+  return held.empty() ? held : "  " + name() + ":" + held + "\n";
 }
 
 }  // namespace hx::nv

@@ -22,6 +22,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "fifo.h"
@@ -29,6 +30,7 @@
 #include "nv_routing.h"
 #include "nv_topology.h"
 #include "reduction_bank.h"
+#include "switch.h"
 
 namespace hx::nv {
 
@@ -48,7 +50,7 @@ struct SwitchStats {
   unsigned max_occupancy = 0;
 };
 
-class NvSwitch {
+class NvSwitch final : public Switch {
  public:
   /// board: the system's scoreboard. A packet ends at a switch when the switch absorbs it (an ack
   /// to one of its ports) or a reduction unit takes it in (a push write, a pull response); what a
@@ -63,14 +65,18 @@ class NvSwitch {
   /// The link that feeds input `port`: polled for packets, and where their credits go back.
   void set_input(unsigned port, LinkTx::Wire* link) { in_[port].link = link; }
 
-  void step(uint64_t now);
+  void step(uint64_t now) override;
 
+  // ---- the one switch interface (core/switch.h) ----------------------------------------------
+  std::string name() const override { return "switch " + std::to_string(id_); }
+  unsigned ports() const override { return NvTopology::kPorts; }
   /// Nothing buffered, queued, in a table or on the way out (its output links included).
-  bool idle() const;
+  bool idle() const override;
+  /// "  switch 4: in 3 vc0: 2 packets; table 5: 1 entry; ...", one line, for the watchdog.
+  std::string describe() const override;
+
   /// Table entries still valid (after a run: reductions that never completed).
   unsigned table_entries_in_use() const;
-  /// "in 3 vc0: 2 packets; table 5: 1 entry ..." for the watchdog.
-  std::string where() const;
   const SwitchStats& stats() const { return stats_; }
   ReductionBank& bank() { return *bank_; }
 

@@ -138,13 +138,11 @@ bool NvSystem::network_idle() const {
 std::string NvSystem::where() const {
   std::ostringstream os;
   // At most 4 GPUs and 8 switches, counted separately: a fat tree has 128 unfinished GPUs.
-  unsigned gpus_shown = 0, switches_shown = 0;
+  unsigned gpus_shown = 0;
   for (const auto& g : gpus_)
     if (!g->dma().done() && gpus_shown++ < 4) os << "\n  " << g->where();
-  for (const auto& s : switches_) {
-    const std::string w = s->where();
-    if (!w.empty() && switches_shown++ < 8) os << "\n  switch " << s->id() << ":" << w;
-  }
+  const std::string held = held_report(switches_, 8);  // a line per switch that holds something
+  if (!held.empty()) os << "\n" << held.substr(0, held.size() - 1);
   return os.str();
 }
 
