@@ -271,7 +271,7 @@ void GpuDma::complete(MemOp& op, uint64_t now) {
       p.checksum = payload_checksum(p);
       if (kind_of(p) == Kind::PushWr || kind_of(p) == Kind::Write) {  // push, or uniform traffic
         --in_flight_;
-        sent(p.address, now);
+        issued(p.address, now);
       }
       send(std::move(p));
       return;
@@ -398,7 +398,7 @@ void GpuDma::issue(uint64_t now) {
     r.dst = kAllGpus;
     r.exclude = static_cast<int32_t>(id_);
     r.address = line;
-    sent(line, now);
+    issued(line, now);
     send(std::move(r));
   }
 }

@@ -205,7 +205,7 @@ class GpuDma final : public Dma<Packet, Packet> {
   uint64_t writes_received_ = 0;
   std::vector<uint64_t> sent_at_;  // per line: when its push write or pull request left the DMA
   uint64_t latency_sum_ = 0, latency_count_ = 0;
-  void sent(uint64_t line, uint64_t now) {
+  void issued(uint64_t line, uint64_t now) {  // the line's push write or pull request left
     if (line < sent_at_.size()) sent_at_[line] = now;
   }
   void returned(uint64_t line, uint64_t now) {
