@@ -25,8 +25,20 @@
 //     (docs/collectives.md): allreduce algbw / (injection / 2), injection = router.local_ports
 //     flits per cycle.
 //
-// No latency: the fill and drain of the pipeline (docs/collectives.md's alpha terms) are left
-// out, so the figure is the bound the cycle model approaches for large messages.
+// Latency. The figures above (time_cycles, fraction_of_peak) leave it out: they are the bound
+// the cycle model approaches for large messages. A second figure adds it
+// (time_with_latency_cycles, fraction_of_peak_with_latency): a ring's step k + 1 starts at a
+// position once the first packet of step k has arrived there from the position before, so a step
+// takes the longer of its own flits over the ring's rate and that packet's flits (sent at the
+// links' rate, at most an accelerator lane's flit per cycle) plus the ring's mean hop latency; a
+// stage is its n - 1 steps plus one hop. The hop latency is the zero-load latency of the hop's
+// routes (FlowChannel::latency: links, their output registers, switch and router pipelines, edge
+// ports), averaged over the hop's split and the ring's hops. Measured against the cycle model
+// with 64 KiB and 256 KiB allreduces on the reduced systems, where the latency costs 10-70% of the
+// bandwidth: within 5% on the fat tree, HyperX, Hx2Mesh and Hx4Mesh (both algorithms) and the
+// torus's hamiltonian, not on the torus's torus2d at 64 KiB (its four flows share one port and
+// drift apart: 1.23x) nor the Dragonfly's UGAL-L at 256 KiB (its bandwidth gap, 1.09x);
+// docs/table2.md, "The latency term".
 //
 // UGAL (ugal_l): a ring's hop between groups can go minimally or Valiant (through another
 // group, 1 / (groups - 2) through each, as the all-to-all's flow_model.h). The model times

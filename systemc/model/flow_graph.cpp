@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
+#include <tuple>
 
 #include "board_geometry.h"
 #include "dragonfly_plan.h"
@@ -28,11 +29,11 @@ uint32_t FlowGraph::add_node(bool endpoint, std::string node_name) {
   return static_cast<uint32_t>(out.size() - 1);
 }
 
-void FlowGraph::add_link(uint32_t a, uint32_t b, double capacity) {
-  for (const auto& [u, v] : {std::pair<uint32_t, uint32_t>{a, b}, {b, a}}) {
+void FlowGraph::add_link(uint32_t a, uint32_t b, double capacity, double latency_ab, double latency_ba) {
+  for (const auto& [u, v, lat] : {std::tuple<uint32_t, uint32_t, double>{a, b, latency_ab}, {b, a, latency_ba}}) {
     out[u].push_back(static_cast<uint32_t>(channels.size()));
     in[v].push_back(static_cast<uint32_t>(channels.size()));
-    channels.push_back(FlowChannel{u, v, capacity});
+    channels.push_back(FlowChannel{u, v, capacity, lat});
   }
 }
 
@@ -83,6 +84,16 @@ FlowGraph flow_graph(const SimConfig& cfg, const NetworkDescription& net) {
                                   [](const NodeDescription& n) { return n.kind == NodeDescription::Kind::BoardEdge; });
   // Board routers and their accelerators first (a HammingMesh), so endpoint e is node 2e + 1's
   // accelerator: endpoint e = board * (a * b) + y * a + x.
+  // Latencies at zero load (FlowChannel::latency), in cycles: a link's latency plus its output
+  // register, then the pipeline of the node it enters: a board router forwards a head the cycle
+  // after it arrived (docs/router.md), a switch after its latency; an endpoint takes it. An edge
+  // port (between a board router or an accelerator's NIC and its cable) adds its own link's
+  // register each way. These are what the cycle model's parts add at zero load (measured against
+  // it: collective_flow.h).
+  constexpr double kRouterCycles = 1, kEdgePortCycles = 1;
+  const double local = cfg.local_link.latency_cycles + 1.0;
+  std::vector<double> delay;  // per node: its pipeline
+  const auto enter = [&delay](uint32_t v) { return v < delay.size() ? delay[v] : 0.0; };
   std::vector<uint32_t> router;  // HammingMesh: per endpoint its router node
   if (boards) {
     const unsigned a = grid.board_x, b = grid.board_y, nb = grid.boards_x * grid.boards_y;
@@ -96,14 +107,17 @@ FlowGraph flow_graph(const SimConfig& cfg, const NetworkDescription& net) {
         g.board_x[v] = static_cast<int32_t>(e / (a * b) % grid.boards_x);
         g.board_y[v] = static_cast<int32_t>(e / (a * b) / grid.boards_x);
       }
-      g.add_link(g.endpoints.back(), router.back(), g.injection);
+      delay.resize(g.nodes(), 0.0);
+      delay[router.back()] = kRouterCycles;
+      g.add_link(g.endpoints.back(), router.back(), g.injection, local + kRouterCycles, local);
     }
     for (unsigned bi = 0; bi < nb; ++bi) {
       for (unsigned y = 0; y < b; ++y) {
         for (unsigned x = 0; x < a; ++x) {
           const unsigned e = bi * a * b + y * a + x;
-          if (x + 1 < a) g.add_link(router[e], router[e + 1], 1.0);
-          if (y + 1 < b) g.add_link(router[e], router[e + a], 1.0);
+          const double hop = local + kRouterCycles;
+          if (x + 1 < a) g.add_link(router[e], router[e + 1], 1.0, hop, hop);
+          if (y + 1 < b) g.add_link(router[e], router[e + a], 1.0, hop, hop);
         }
       }
     }
@@ -134,14 +148,21 @@ FlowGraph flow_graph(const SimConfig& cfg, const NetworkDescription& net) {
         g.torus_y = n.place.size_y;
         if (n.place.plan != nullptr) g.group[node_of[i]] = static_cast<int32_t>(n.place.group);
         if (boards) g.tree_rows[node_of[i]] = n.place.addressing.rows ? 1 : 0;
+        delay.resize(g.nodes(), 0.0);
+        delay[node_of[i]] = n.latency;
         break;
     }
   }
+  delay.resize(g.nodes(), 0.0);
   for (const LinkDescription& l : net.links) {
     const uint32_t a = node_of[l.a.node], b = node_of[l.b.node];
     set_port(g, a, l.a.port, static_cast<uint32_t>(g.channels.size()));
     set_port(g, b, l.b.port, static_cast<uint32_t>(g.channels.size() + 1));
-    g.add_link(a, b, l.rate.flits_per_cycle);
+    const NodeDescription& na = net.nodes[l.a.node];
+    const bool edge_port = na.kind == NodeDescription::Kind::BoardEdge ||
+                           (na.kind == NodeDescription::Kind::Endpoint && l.medium != Medium::Internal);
+    const double wire = l.latency + 1.0 + (edge_port ? kEdgePortCycles : 0.0);
+    g.add_link(a, b, l.rate.flits_per_cycle, wire + enter(b), wire + enter(a));
   }
   if (!boards) {
     // An endpoint injects on all its links.

@@ -38,6 +38,10 @@ namespace hx {
 struct FlowChannel {
   uint32_t from = 0, to = 0;
   double capacity = 1;  ///< flits per cycle
+  /// Cycles from a head leaving `from` to its leaving `to` at zero load: the link's latency, its
+  /// output register, and `to`'s pipeline (a switch's latency, a board router's cycle); what a
+  /// collective's latency term sums along a hop (collective_flow.h).
+  double latency = 0;
 };
 
 struct FlowGraph {
@@ -75,7 +79,8 @@ struct FlowGraph {
   std::size_t nodes() const { return out.size(); }
   unsigned endpoint_count() const { return static_cast<unsigned>(endpoints.size()); }
   uint32_t add_node(bool endpoint, std::string node_name = "");
-  void add_link(uint32_t a, uint32_t b, double capacity);  ///< both directions
+  /// Both directions; latency a -> b and b -> a (FlowChannel::latency).
+  void add_link(uint32_t a, uint32_t b, double capacity, double latency_ab = 0, double latency_ba = 0);
 };
 
 /// The graph of `net`, the network `cfg` describes. Throws std::invalid_argument for a netlist
