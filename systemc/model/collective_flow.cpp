@@ -124,10 +124,9 @@ Timing time_stages(const FlowGraph& g, const std::vector<Ring>& rings, unsigned 
       // The latency term: a step's first packet can leave only when the packet before it in
       // the ring has arrived (its reduced or forwarded data), so a step takes the longer of its
       // own flits and that packet plus the mean latency of the ring's hops; the last step's
-      // data then still has a hop to go.
-      // That packet crosses each link at the link's own rate, not the ring's share of it (rings
-      // that share a port interleave their packets there), and an accelerator's lane sends one
-      // flit per cycle.
+      // data then still has a hop to go. That packet crosses each link at the link's own rate,
+      // not the ring's share of it (rings that share a port interleave their packets there),
+      // and an accelerator's lane sends one flit per cycle.
       double latency = 0, packet_rate = 1;
       for (const auto& [c, w] : flows[i].channels) {
         latency += w * g.channels[c].latency;
