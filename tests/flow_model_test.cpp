@@ -1,5 +1,6 @@
 // flow_model_test.cpp: the flow-level model (systemc/model/flow_model.h): progressive filling on
-// hand-solvable channel sets, and all-to-all on small systems whose loads can be counted by hand.
+// hand-solvable channel sets, all-to-all on small systems whose loads can be counted by hand, and
+// the flow graph's zero-load channel latencies (the collective model's latency term).
 // Every expected figure below is derived in the comment beside it.
 #include <gtest/gtest.h>
 
@@ -92,6 +93,46 @@ TEST(FlowModel, HyperXRowIsBoundByTheLocalPort) {
   const auto j = flow("hyperx_32x32_alltoall.yaml", {"topology.global=4x1"});
   EXPECT_NEAR(j["traffic"]["flow_rate_flits_per_cycle"].get<double>(), 1.0 / 3, 1e-12);
   EXPECT_NEAR(j["traffic"]["global_bandwidth"]["share_of_plane_links"].get<double>(), 0.25, 1e-12);
+}
+
+TEST(FlowGraph, ChannelLatenciesAreTheZeroLoadPathsParts) {
+  // 8 endpoints on one switch (fat_tree_1024_alltoall.yaml: 20 ns cables, an 80 ns switch, 1 GHz).
+  // Into the switch: the cable's 20 cycles, its output register, the NIC's edge port, and the
+  // switch's 80-cycle pipeline: 102. Out to an endpoint: 20 + 1 + 1, and the endpoint takes it: 22.
+  // So a hop between two of its endpoints costs 124 cycles at zero load.
+  const SimConfig cfg = load_config(kConfigDir + "/fat_tree_1024_alltoall.yaml", {"topology.endpoints=8"});
+  const FlowGraph g = flow_graph(cfg, flow_netlist(cfg));
+  unsigned in = 0, out = 0;
+  for (const FlowChannel& c : g.channels) {
+    if (g.is_endpoint[c.from]) {
+      EXPECT_DOUBLE_EQ(c.latency, 102.0);
+      ++in;
+    } else if (g.is_endpoint[c.to]) {
+      EXPECT_DOUBLE_EQ(c.latency, 22.0);
+      ++out;
+    }
+  }
+  EXPECT_EQ(in, 8u);
+  EXPECT_EQ(out, 8u);
+  // A 2x2 board (hx2mesh_4x4_allreduce.yaml: 1 ns board links): router to router 1 + 1 + the
+  // next router's cycle = 3; accelerator to its router 3, router to its accelerator 2.
+  const SimConfig hx = load_config(kConfigDir + "/hx2mesh_4x4_allreduce.yaml", {});
+  const FlowGraph h = flow_graph(hx, flow_netlist(hx));
+  const uint32_t acc = h.endpoints[0], router = h.channels[h.out[acc].front()].to;
+  EXPECT_DOUBLE_EQ(h.channels[h.out[acc].front()].latency, 3.0);
+  unsigned to_acc = 0, on_board = 0;
+  for (const uint32_t c : h.out[router]) {
+    const FlowChannel& ch = h.channels[c];
+    if (ch.to == acc) {
+      EXPECT_DOUBLE_EQ(ch.latency, 2.0);
+      ++to_acc;
+    } else if (h.board_x[ch.to] == h.board_x[router] && h.board_y[ch.to] == h.board_y[router]) {
+      EXPECT_DOUBLE_EQ(ch.latency, 3.0);  // a neighbour router on the board
+      ++on_board;
+    }
+  }
+  EXPECT_EQ(to_acc, 1u);
+  EXPECT_EQ(on_board, 2u);  // a corner of a 2x2 board has two neighbours on it
 }
 
 // The lowest max-min rate is the first filling level, which is lambda by definition: the
