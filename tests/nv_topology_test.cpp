@@ -438,6 +438,7 @@ struct RecordingDma final : Dma<Packet, Packet> {
     uint64_t address, t;
   };
   std::vector<Ejected> ejected;
+  std::vector<uint64_t> sent_addresses;
   void start(uint64_t) override {}
   bool done() const override { return false; }
   double fraction_done() const override { return 0; }
@@ -445,7 +446,11 @@ struct RecordingDma final : Dma<Packet, Packet> {
   void eject(unsigned endpoint, unsigned port, Packet& p, uint64_t t) override {
     ejected.push_back({endpoint, port, p.address, t});
   }
-  void sent(unsigned, unsigned, const Packet&, uint64_t) override {}
+  void sent(unsigned endpoint, unsigned port, const Packet& p, uint64_t) override {
+    EXPECT_EQ(endpoint, 3u);
+    EXPECT_EQ(port, 0u);
+    sent_addresses.push_back(p.address);
+  }
 };
 
 // A write from GPU `src` to `dst`, recorded on the board as its sender's NIC would.
@@ -461,8 +466,9 @@ Packet write(PacketBoard& board, NodeId src, NodeId dst, uint64_t address) {
 }
 
 // The GPU's NIC through the endpoint interface: what the DMA injects gets its scoreboard record
-// and leaves on the port's link; what arrives is ejected to the DMA once its tail is in, and only
-// if the scoreboard passes it (here: at the GPU it was addressed to).
+// and leaves on the port's link, and the DMA hears that it left; what arrives is ejected to the
+// DMA once its tail is in, and only if the scoreboard passes it (here: at the GPU it was
+// addressed to).
 TEST(GpuNic, InjectsOnItsLinkAndEjectsOnlyWhatTheScoreboardPasses) {
   GpuParams params;
   params.gpus = 16;
@@ -490,6 +496,7 @@ TEST(GpuNic, InjectsOnItsLinkAndEjectsOnlyWhatTheScoreboardPasses) {
   std::vector<uint64_t> seen;
   for (uint64_t t = 0; t < 4; ++t) nic.link(0).wire()->receive_all(t, [&](Packet& p) { seen.push_back(p.address); });
   EXPECT_EQ(seen, std::vector<uint64_t>{7});
+  EXPECT_EQ(dma.sent_addresses, std::vector<uint64_t>{7});  // the NIC said it left
 
   // Eject from port 1: a write for GPU 3, then one for GPU 4 that arrives here by mistake.
   LinkTx in;

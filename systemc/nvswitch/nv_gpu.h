@@ -112,6 +112,7 @@ class GpuDma final : public Dma<Packet, Packet> {
   }
   std::string progress() const override;
   void eject(unsigned endpoint, unsigned port, Packet& pkt, uint64_t now) override;
+  /// A packet carries its line itself: no DMA buffer to free when it leaves.
   void sent(unsigned, unsigned, const Packet&, uint64_t) override {}
 
   uint64_t done_at() const { return done_at_; }

@@ -61,7 +61,7 @@ void GpuNic::transmit(uint64_t now) {
         pend.pop();
       }
     }
-    tx_[j].step(now);
+    tx_[j].step(now, [&](const Packet& p) { dma_->sent(id_, j, p, now); });
   }
 }
 

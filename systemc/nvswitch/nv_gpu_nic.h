@@ -5,7 +5,8 @@
 //
 // Per cycle: receive() takes what the links brought (a packet waits until its tail has arrived,
 // then it is checked on the scoreboard and ejected to the DMA engine); the DMA engine runs and
-// injects; transmit() moves waiting packets onto the links as their credits allow and steps them.
+// injects; transmit() moves waiting packets onto the links as their credits allow and steps them,
+// telling the DMA engine of each packet that leaves (sent).
 #pragma once
 
 #include <cstdint>

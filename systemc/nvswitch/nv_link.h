@@ -72,8 +72,13 @@ class LinkTx {
   double busy_cycles() const { return wire_ ? wire_->busy_cycles() : 0.0; }
   uint64_t flits_sent() const { return wire_ ? wire_->flits_sent() : 0; }
 
-  /// One cycle: take the credits that have arrived; if the wire is free, start the next packet.
+  /// One cycle: take the credits that have arrived; if the wire is free, start the next packet,
+  /// and tell `sent` (a GPU's NIC tells its DMA engine) before it goes.
   void step(uint64_t now) {
+    step(now, [](const Packet&) {});
+  }
+  template <class Sent>
+  void step(uint64_t now, Sent&& sent) {
     if (!wire_) return;
     wire_->take_credits(now, [this](unsigned vc, unsigned flits) { credits_[vc] += flits; });
     if (!wire_->can_send(now)) return;
@@ -86,6 +91,7 @@ class LinkTx {
       credits_[vc] -= flits;
       queued_[vc] -= flits;
       next_vc_.grant(vc);
+      sent(static_cast<const Packet&>(queue_[vc].front()));
       wire_->send(now, std::move(queue_[vc].front()));
       queue_[vc].pop();
     }
