@@ -4,8 +4,9 @@
 //
 // An endpoint is two parts, as in hardware:
 //   - its network interface (Nic): the ports into the network (an accelerator's lanes into its
-//     router, a GPU's links, one per plane), each with its queues, under its link's credits; the
-//     scoreboard records every packet the NIC sends and checks every one it receives;
+//     router, a GPU's links, one per plane), each with its queues, under its link's credits; it
+//     checks every packet it receives on the scoreboard (a packet's record is made when it is
+//     made: by the GPU's NIC as it is injected, by the fabric's DMA engine or synthetic source);
 //   - its DMA engine (Dma): what moves data between memory and packets and runs the endpoint's
 //     work (a collective, a traffic pattern), with its memory behind it.
 // They meet in three calls, whatever the model:
