@@ -92,8 +92,7 @@ FlowGraph flow_graph(const SimConfig& cfg, const NetworkDescription& net) {
   // it: collective_flow.h).
   constexpr double kRouterCycles = 1, kEdgePortCycles = 1;
   const double local = cfg.local_link.latency_cycles + 1.0;
-  std::vector<double> delay;  // per node: its pipeline
-  const auto enter = [&delay](uint32_t v) { return v < delay.size() ? delay[v] : 0.0; };
+  std::vector<double> delay;  // per node: its pipeline (0 for an endpoint)
   std::vector<uint32_t> router;  // HammingMesh: per endpoint its router node
   if (boards) {
     const unsigned a = grid.board_x, b = grid.board_y, nb = grid.boards_x * grid.boards_y;
@@ -162,7 +161,7 @@ FlowGraph flow_graph(const SimConfig& cfg, const NetworkDescription& net) {
     const bool edge_port = na.kind == NodeDescription::Kind::BoardEdge ||
                            (na.kind == NodeDescription::Kind::Endpoint && l.medium != Medium::Internal);
     const double wire = l.latency + 1.0 + (edge_port ? kEdgePortCycles : 0.0);
-    g.add_link(a, b, l.rate.flits_per_cycle, wire + enter(b), wire + enter(a));
+    g.add_link(a, b, l.rate.flits_per_cycle, wire + delay[b], wire + delay[a]);
   }
   if (!boards) {
     // An endpoint injects on all its links.

@@ -6,7 +6,6 @@ namespace hx::nv {
 
 GpuNic::GpuNic(unsigned id, unsigned links, const GpuParams& params, PacketBoard* board)
     : id_(id),
-      gpus_(params.gpus),
       p_(params),
       board_(board),
       tx_(links),
@@ -15,7 +14,7 @@ GpuNic::GpuNic(unsigned id, unsigned links, const GpuParams& params, PacketBoard
       rx_(links, Fifo<std::pair<uint64_t, Packet>>::growing()) {}
 
 void GpuNic::inject(unsigned, unsigned port, unsigned queue, Packet&& pkt) {
-  track(*board_, pkt, gpus_, now_);  // whatever a GPU sends is a new packet
+  track(*board_, pkt, p_.gpus, now_);  // whatever a GPU sends is a new packet
   auto& pend = pending_[port * kVcs + queue];
   if (pend.empty() && tx_[port].can_accept(queue, pkt.flits()))
     tx_[port].push(std::move(pkt));

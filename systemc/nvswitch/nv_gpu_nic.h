@@ -53,8 +53,7 @@ class GpuNic final : public Nic<Packet> {
   void accept(unsigned port, Packet&& pkt, uint64_t head_time);
 
   unsigned id_;
-  unsigned gpus_;
-  const GpuParams& p_;
+  const GpuParams& p_;  // the GPU count, the fault hook
   PacketBoard* board_;
   Dma<Packet, Packet>* dma_ = nullptr;
   uint64_t now_ = 0;  // the cycle being handled (for the records of the packets it sends)

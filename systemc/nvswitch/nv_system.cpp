@@ -77,32 +77,28 @@ NvSystem::NvSystem(sc_core::sc_module_name name, const NvConfig& cfg, bool trace
           s, sys.topo_, *sys.routing_, sp,
           make_reduction_bank(sys.cfg_.table_bytes, sys.cfg_.timeout, traced && s == 0), &sys.board_));
     }
+    // Both directions of link l: a -> b on the lower end's link (a GPU's NIC link or a switch
+    // output), b -> a on the switch's output. A GPU sinks whatever arrives, so the link into it
+    // counts no credits to speak of.
     void connect(unsigned l, const LinkDescription& link, const NetlistEnd& a, const NetlistEnd& b) {
       NvSwitch& sw = *sys.switches_[b.index];
+      const bool gpu = a.kind == NodeDescription::Kind::Endpoint;
+      const std::string an =
+          (gpu ? "gpu" : "switch") + std::to_string(a.index) + (gpu ? ".link" : ".port") + std::to_string(a.port);
       const std::string bn = "switch" + std::to_string(b.index) + ".port" + std::to_string(b.port);
+      LinkTx& up = gpu ? sys.gpus_[a.index]->nic().link(a.port) : sys.switches_[a.index]->output(a.port);
       LinkTx& down = sw.output(b.port);
-      if (a.kind == NodeDescription::Kind::Endpoint) {
-        Gpu& gpu = *sys.gpus_[a.index];
-        const std::string an = "gpu" + std::to_string(a.index) + ".link" + std::to_string(a.port);
-        down.connect(bn + "->" + an, link.latency, sp.output_queue, kGpuInputCredits, link.rate, errors(l, 1));
-        gpu.nic().set_input(a.port, down.wire());
-        LinkTx& up = gpu.nic().link(a.port);
-        up.connect(an + "->" + bn, link.latency, sp.output_queue, sp.input_buffer, link.rate, errors(l, 0));
-        sw.set_input(b.port, up.wire());
-      } else {
-        NvSwitch& lower = *sys.switches_[a.index];
-        const std::string an = "switch" + std::to_string(a.index) + ".port" + std::to_string(a.port);
-        LinkTx& up = lower.output(a.port);
-        up.connect(an + "->" + bn, link.latency, sp.output_queue, sp.input_buffer, link.rate, errors(l, 0));
-        sw.set_input(b.port, up.wire());
-        down.connect(bn + "->" + an, link.latency, sp.output_queue, sp.input_buffer, link.rate, errors(l, 1));
-        lower.set_input(a.port, down.wire());
-      }
+      up.connect(an + "->" + bn, link.latency, sp.output_queue, sp.input_buffer, link.rate, errors(l, 0));
+      sw.set_input(b.port, up.wire());
+      down.connect(bn + "->" + an, link.latency, sp.output_queue, gpu ? kGpuInputCredits : sp.input_buffer, link.rate,
+                   errors(l, 1));
+      if (gpu)
+        sys.gpus_[a.index]->nic().set_input(a.port, down.wire());
+      else
+        sys.switches_[a.index]->set_input(a.port, down.wire());
     }
   } model{*this, sp, traced};
   instantiate(topo_.network(), model);
-  if (switches_.size() != topo_.switches())
-    throw std::logic_error("nvswitch: the netlist's switches and the topology's differ");
   SC_METHOD(on_clock);
   sensitive << clock_.posedge_event();
   dont_initialize();
