@@ -21,6 +21,7 @@ PACKAGES=(
   libsystemc-dev verilator yosys
   libyaml-cpp-dev libgtest-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   ccache z3 python3 python3-matplotlib gtkwave
+  openmpi-bin libopenmpi-dev
 )
 if [[ "${1:-}" == "--dev" ]]; then
   PACKAGES+=(clang-format clang-tidy)

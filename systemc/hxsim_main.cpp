@@ -26,6 +26,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -42,6 +43,7 @@
 #include "gtkw.h"
 #include "llm_report.h"
 #include "model_cache.h"
+#include "mpi_world.h"
 #include "network_cost.h"
 #include "network_models.h"
 #include "sweep.h"
@@ -212,9 +214,16 @@ int cmd_check(const hx::RunRequest& req) {
 }
 
 int cmd_run(hx::RunRequest req, const std::string& seed, const std::string& out, const std::string& window,
-            const std::string& fault, bool quiet) {
+            const std::string& fault, const std::string& partition, std::unique_ptr<hx::MpiWorld>& world, bool quiet) {
   if (!seed.empty()) req.overrides.push_back("run.seed=" + seed);
   hx::RunOptions& opt = req.options;
+  // A partitioned run (docs/scale.md): one process per MPI rank; rank 0 writes the results.
+  if (!partition.empty()) {
+    if (partition != "auto") throw UsageError("--partition: expected auto, found '" + partition + "'");
+    world = std::make_unique<hx::MpiWorld>();
+    opt.world = world.get();
+    if (world->rank() != 0) quiet = true;
+  }
   if (!window.empty()) {
     if (opt.trace_path.empty()) throw UsageError("--trace-window needs --trace FILE.fst");
     parse_window(window, opt);
@@ -231,13 +240,15 @@ int cmd_run(hx::RunRequest req, const std::string& seed, const std::string& out,
     if (tp.has_parent_path()) std::filesystem::create_directories(tp.parent_path());
   }
   const hx::RunOutcome r = model.run(req);
+  if (world && world->rank() != 0) return world->finish(kExitOk);  // rank 0's verdict
   if (!out.empty()) write_atomically(out, r.results.dump(2) + "\n");
   if (!quiet) print_summary(r.results, r.passed, out);
+  int code = kExitOk;
   if (!r.passed) {
     std::fprintf(stderr, "hxsim: run FAILED\n%s\n", r.failure.c_str());
-    return kExitCheckFailed;
+    code = kExitCheckFailed;
   }
-  return kExitOk;
+  return world ? world->finish(code) : code;
 }
 
 // `hxsim plot`: scripts/hxsim_plot.py with matplotlib (Debian's python3-matplotlib, for
@@ -374,14 +385,15 @@ int cmd_sweep(const std::string& what, const std::string& file, const std::strin
   return hx::sweep::run(hx::sweep::load_sweep(file), o);
 }
 
-int sc_main(int argc, char* argv[]) {
+// The command line; a partitioned run's MPI world is left in `world`.
+int run_cli(int argc, char* argv[], std::unique_ptr<hx::MpiWorld>& world) {
   // No "simulation stopped by user" note: the run control stops the kernel on purpose at the
   // end of every run.
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   CLI::App app{"hxsim: cycle-accurate simulator of deep-learning training networks"};
   app.require_subcommand(1);
 
-  std::string path, seed, out, trace, window, fault, dump;
+  std::string path, seed, out, trace, window, fault, dump, partition;
   int only_source = -1;
   unsigned threads = 0;
   std::vector<std::string> sets;
@@ -402,6 +414,9 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--threads", threads,
                   "threads that step the board planes (default 0: two on a multi-core machine for 16 or more "
                   "planes, else one); results do not depend on it");
+  run->add_option("--partition", partition,
+                  "auto: split the run between the ranks of mpirun -np R (docs/scale.md); results do not depend "
+                  "on R");
   run->add_flag("--quiet", quiet, "no summary, no progress line");
 
   CLI::App* check = app.add_subcommand("check", "validate a config and show what it derives");
@@ -493,7 +508,7 @@ int sc_main(int argc, char* argv[]) {
                        : *sweep_point ? "point"
                                       : "run",
                        path, sweep_dir, point, {out, backend, jobs, !no_wait, quiet, self_path()});
-    return cmd_run(req, seed, out, window, fault, quiet);
+    return cmd_run(req, seed, out, window, fault, partition, world, quiet);
   } catch (const hx::ConfigError& e) {
     std::fprintf(stderr, "hxsim: %s\n", e.what());
     return kExitBadInput;
@@ -510,4 +525,13 @@ int sc_main(int argc, char* argv[]) {
     std::fprintf(stderr, "hxsim: internal error: %s\n", e.what());
     return kExitInternal;
   }
+}
+
+int sc_main(int argc, char* argv[]) {
+  std::unique_ptr<hx::MpiWorld> world;
+  const int code = run_cli(argc, argv, world);
+  // A rank that failed (its error printed above) may leave the others waiting for its next
+  // message: end them all, with its exit code, rather than hang.
+  if (world && !world->finished()) world->abort(code);
+  return code;
 }

@@ -5,10 +5,14 @@
 
 namespace hx {
 
-BoardArray::BoardArray(sc_core::sc_module_name name, std::vector<Board> boards, ErrorHandler on_error, unsigned threads)
+BoardArray::BoardArray(sc_core::sc_module_name name, std::vector<Board> boards, ErrorHandler on_error, unsigned threads,
+                       const std::vector<bool>& stepped)
     : sc_core::sc_module(name), clk("clk"), boards_(std::move(boards)), on_error_(std::move(on_error)) {
   for (Board& b : boards_) {
-    for (auto& p : b.planes) planes_.push_back(p.get());
+    for (auto& p : b.planes) {
+      if (stepped.empty() || stepped.at(num_planes_)) planes_.push_back(p.get());
+      ++num_planes_;
+    }
   }
   SC_HAS_PROCESS(BoardArray);
   SC_METHOD(on_clock);

@@ -51,7 +51,10 @@ class BoardArray : public sc_core::sc_module {
   using ErrorHandler = std::function<void(const std::string&)>;
 
   /// `threads`: how many threads step the planes, the SystemC thread included (1: only it).
-  BoardArray(sc_core::sc_module_name name, std::vector<Board> boards, ErrorHandler on_error, unsigned threads = 1);
+  /// `stepped`: which planes this process steps, in board order (every board's planes, board 0
+  /// first); empty: all. A partitioned run steps its share of them (sim/rank_boundary.h).
+  BoardArray(sc_core::sc_module_name name, std::vector<Board> boards, ErrorHandler on_error, unsigned threads = 1,
+             const std::vector<bool>& stepped = {});
   ~BoardArray() override;
 
   /// Called once per cycle with every plane showing cycle t (for waveforms); null: none.
@@ -63,9 +66,9 @@ class BoardArray : public sc_core::sc_module {
   /// Threads that step the planes (1 without workers).
   unsigned threads() const { return threads_; }
   /// Planes of every board.
-  unsigned num_planes() const { return static_cast<unsigned>(planes_.size()); }
+  unsigned num_planes() const { return num_planes_; }
   /// Plane-cycles whose clock edge was skipped: the plane was idle and nothing arrived
-  /// (PlaneModel::skipped_edges).
+  /// (PlaneModel::skipped_edges); of the planes this process steps.
   uint64_t skipped_plane_cycles() const {
     uint64_t n = 0;
     for (const PlaneModel* p : planes_) n += p->skipped_edges();
@@ -83,7 +86,8 @@ class BoardArray : public sc_core::sc_module {
   void check(uint64_t t);
 
   std::vector<Board> boards_;
-  std::vector<PlaneModel*> planes_;  // every plane of every board, for the per-cycle loops
+  std::vector<PlaneModel*> planes_;  // every plane this process steps, for the per-cycle loops
+  unsigned num_planes_ = 0;
   ErrorHandler on_error_;
   std::function<void(uint64_t)> observer_;
   uint64_t cycle_ = 0;

@@ -70,6 +70,10 @@ class PlaneModel {
 
   /// Attach the links of external port `port` (nullptr leaves an edge port tied off).
   virtual void connect(unsigned port, FlitLink* in, FlitLink* out) = 0;
+  /// The links of external port `port` as connected (nullptr: tied off): `in` into the plane,
+  /// `out` out of it. A partitioned run finds the links it splits here (sim/rank_boundary.h).
+  virtual FlitLink* in_link(unsigned port) const = 0;
+  virtual FlitLink* out_link(unsigned port) const = 0;
 
   /// Apply the straps and hold reset for `cycles` clock edges (before cycle 0).
   virtual void reset(const PlaneStraps& straps, unsigned cycles) = 0;

@@ -138,6 +138,8 @@ class VerilatedPlane final : public PlaneModel {
 
   unsigned error_bits() const override { return model_->error_o; }
   uint64_t skipped_edges() const override { return skipped_edges_; }
+  FlitLink* in_link(unsigned port) const override { return in_.at(port); }
+  FlitLink* out_link(unsigned port) const override { return out_.at(port); }
   uint64_t stray_flits() const override { return stray_; }
 
   void trace(VerilatedFstC* tfp, int levels) override {

@@ -1,5 +1,6 @@
 // build.cpp: a fabric-model run's netlist from its config: clock, links, boards with their
 // Verilated planes, accelerators, the collective engine, the switch fabric, waveforms.
+#include <climits>
 #include <cmath>
 #include <optional>
 #include <stdexcept>
@@ -7,6 +8,7 @@
 
 #include "fabric_topology.h"
 #include "faults.h"
+#include "mpi_world.h"
 #include "netlist.h"
 
 namespace hx {
@@ -167,6 +169,24 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
   const double period_ps = std::round(1e12 / cfg.router.clock_hz);
   n.clock = std::make_unique<sc_core::sc_clock>("clk", sc_core::sc_time(period_ps, sc_core::SC_PS));
 
+  // A partitioned run (rank_boundary.h): this rank builds the whole netlist and steps its part;
+  // the C++ components are rank 0's, so the other ranks clock them with a signal that never
+  // toggles.
+  const MpiWorld* world = opt.world != nullptr && opt.world->size() > 1 ? opt.world : nullptr;
+  const unsigned rank = world != nullptr ? world->rank() : 0;
+  if (world != nullptr) {
+    if (!topo.has_boards())
+      throw std::invalid_argument("--partition: a " + cfg.topology.kind +
+                                  " has no RTL board planes to split between ranks; run it in one process");
+    if (!opt.trace_path.empty())
+      throw std::invalid_argument("--partition: no waveforms of a partitioned run; trace it in one process");
+    if (opt.threads > 1)
+      throw std::invalid_argument("--partition with --threads: every rank steps its planes on one thread");
+    n.still = std::make_unique<sc_core::sc_signal<bool>>("still");
+  }
+  sc_core::sc_signal_in_if<bool>& cpp_clock = rank == 0 ? static_cast<sc_core::sc_signal_in_if<bool>&>(*n.clock)
+                                                        : static_cast<sc_core::sc_signal_in_if<bool>&>(*n.still);
+
   // One link pair per accelerator, plane and local port: endpoint e = plane * N + accelerator.
   const unsigned planes = cfg.topology.planes;
   const unsigned nodes = cfg.node_count() * planes;
@@ -226,7 +246,7 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
   ac.watchdog = cfg.run.watchdog_cycles;
   ac.seed = cfg.run.seed;
   n.accelerators = std::make_unique<AcceleratorArray>("accelerators", ac, n.pattern, n.tracker);
-  n.accelerators->clk(*n.clock);
+  n.accelerators->clk(cpp_clock);
   for (unsigned i = 0; i < nodes; ++i) {
     for (unsigned k = 0; k < lanes; ++k) {
       n.accelerators->connect(i, k, n.inject[i * lanes + k].get(), n.eject[i * lanes + k].get());
@@ -264,12 +284,18 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
 
   AcceleratorArray* acc = n.accelerators.get();
   auto on_error = [acc](const std::string& msg) { acc->stop(RunEnd::ModelError, "MODEL ERROR " + msg); };
+  // A rank > 0 tells rank 0 of an error in its planes; rank 0 stops the run with it.
+  Netlist* net = &n;
+  auto on_board_error = [net, rank, on_error](const std::string& msg) {
+    if (rank == 0) return on_error(msg);
+    net->boundary->report_error(msg);
+  };
   if (topo.has_fabric()) {
     // The topology's builder describes the switches and their links to the endpoints or to the
     // boards' edges; the fabric instantiates that netlist.
     n.tracker.check_path_rule(true, topo.max_path_vc(cfg));
     n.fabric = std::make_unique<SwitchFabric>("fabric", cfg, &n.tracker, on_error);
-    n.fabric->clk(*n.clock);
+    n.fabric->clk(cpp_clock);
     SwitchFabric::Ports ports;
     if (topo.has_boards()) {
       ports.planes = plane_of_board;
@@ -299,13 +325,40 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
     for (unsigned p = 0; p < planes; ++p) plane_of_board[p][i]->reset(straps, 4);
   }
   if (!boards.empty()) {
-    unsigned threads = opt.trace_path.empty() ? opt.threads : 1;  // waveforms: every plane on this thread
-    if (threads == 0) {
-      const unsigned plane_count = cfg.board_count() * planes;
+    const unsigned plane_count = cfg.board_count() * planes;
+    unsigned threads = opt.trace_path.empty() && world == nullptr ? opt.threads : 1;  // waveforms: this thread
+    if (threads == 0)
       threads = plane_count >= RunOptions::kAutoThreadPlanes ? std::min(2u, std::thread::hardware_concurrency()) : 1;
-    }
-    n.boards = std::make_unique<BoardArray>("boards", std::move(boards), on_error, std::max(threads, 1u));
+    // Plane g = board i's plane p is g = i * planes + p, as BoardArray orders them.
+    const std::vector<unsigned> owner = plane_ranks(plane_count, world != nullptr ? world->size() : 1);
+    std::vector<bool> stepped(plane_count);
+    for (unsigned g = 0; g < plane_count; ++g) stepped[g] = owner[g] == rank;
+    n.boards =
+        std::make_unique<BoardArray>("boards", std::move(boards), on_board_error, std::max(threads, 1u), stepped);
     n.boards->clk(*n.clock);
+    if (world != nullptr) {
+      // The boundary: every link at a port of a plane that a rank > 0 steps, in plane and port
+      // order on every rank. The window is the same on every rank: the smallest 1 + latency.
+      std::vector<RankBoundary::Crossing> crossings;
+      unsigned window = UINT_MAX;
+      for (unsigned g = 0; g < plane_count; ++g) {
+        if (owner[g] == 0) continue;
+        const PlaneModel& plane = *plane_of_board[g % planes][g / planes];
+        for (unsigned port = 0; port < plane.num_ports(); ++port) {
+          for (FlitLink* l : {plane.in_link(port), plane.out_link(port)}) {
+            if (l == nullptr) continue;
+            window = std::min(window, l->latency() + 1);
+            // The in-link's sender and the out-link's receiver are rank 0's components.
+            const bool plane_sends = l == plane.out_link(port);
+            if (rank == 0) crossings.push_back({l, owner[g], !plane_sends});
+            if (rank == owner[g]) crossings.push_back({l, 0, plane_sends});
+          }
+        }
+      }
+      n.boundary = std::make_unique<RankBoundary>(
+          "boundary", *world, crossings, window, on_error, [acc] { return acc->end() != RunEnd::Running; }, *n.boards);
+      n.boundary->clk(*n.clock);
+    }
   }
 
   if (!opt.fault.empty()) {

@@ -18,6 +18,7 @@
 #include "hxmesh_allocator.h"
 #include "packet_tracker.h"
 #include "plane_registry.h"
+#include "rank_boundary.h"
 #include "simulation.h"
 #include "switch_fabric.h"
 #include "traffic_pattern.h"
@@ -30,6 +31,9 @@ namespace hx {
 struct Simulation::Netlist {
   std::unique_ptr<VerilatedContext> vctx;
   std::unique_ptr<sc_core::sc_clock> clock;
+  /// A partitioned run's ranks > 0 clock the components rank 0 steps with this signal, which
+  /// never toggles: they exist, as every rank builds the whole netlist, but never run.
+  std::unique_ptr<sc_core::sc_signal<bool>> still;
   TrafficPattern pattern;
   PacketTracker tracker;
   std::vector<std::unique_ptr<FlitLink>> inject, eject;  // per endpoint and lane: [e * lanes + k]
@@ -39,7 +43,8 @@ struct Simulation::Netlist {
   std::unique_ptr<CollectiveEngine> engine;  // collective runs
   std::vector<alloc::Placement> placements;  // collective.jobs: where each job runs
   std::unique_ptr<Waveform> waveform;
-  std::optional<PlaneVariant> variant;  ///< the boards' plane; none without boards
+  std::unique_ptr<RankBoundary> boundary;  ///< a partitioned run's links between ranks
+  std::optional<PlaneVariant> variant;     ///< the boards' plane; none without boards
 
   explicit Netlist(const SimConfig& cfg);  // build.cpp
 };

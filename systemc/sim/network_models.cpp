@@ -1,5 +1,7 @@
 #include "network_models.h"
 
+#include "mpi_world.h"
+
 #include <unistd.h>
 
 #include <stdexcept>
@@ -99,6 +101,10 @@ std::vector<std::string> check_nvswitch(const RunRequest& r) {
 
 RunOutcome run_nvswitch(const RunRequest& r) {
   const nv::NvConfig cfg = load_nvswitch(r);
+  if (r.options.world != nullptr && r.options.world->size() > 1)
+    throw std::invalid_argument(
+        "--partition: the NVSwitch model has no RTL board planes to split between ranks; "
+        "run it in one process");
   nv::NvSystem system("nvswitch", cfg, !r.options.trace_path.empty());
   const nv::NvResults res = system.run(r.options.progress, r.options.trace_path);
   RunOutcome out;

@@ -412,12 +412,16 @@ nlohmann::ordered_json Simulation::report(const RunRecord& r) {
   sim["flit_hops_per_second"] = wall > 0 ? flit_hops / wall : 0.0;
   sim["peak_rss_mb"] = peak_rss_mb();
   sim["threads"] = n.boards ? n.boards->threads() : 1;
-  // How much of the planes' time was idle, so not evaluated (verilated_plane.h).
+  // A partitioned run (rank_boundary.h): its processes, and the window of cycles between swaps.
+  sim["ranks"] = n.boundary ? n.boundary->ranks() : 1;
+  sim["rank_window_cycles"] = n.boundary ? ordered_json(n.boundary->window()) : ordered_json(nullptr);
+  // How much of the planes' time was idle, so not evaluated (verilated_plane.h); the other
+  // ranks' planes included.
   const uint64_t plane_cycles = n.boards ? static_cast<uint64_t>(n.boards->num_planes()) * n.boards->cycle() : 0;
-  sim["idle_plane_cycles"] = n.boards ? n.boards->skipped_plane_cycles() : 0;
-  sim["idle_plane_share"] =
-      plane_cycles > 0 ? static_cast<double>(n.boards->skipped_plane_cycles()) / static_cast<double>(plane_cycles)
-                       : 0.0;
+  const uint64_t idle =
+      (n.boards ? n.boards->skipped_plane_cycles() : 0) + (n.boundary ? n.boundary->peer_idle_plane_cycles() : 0);
+  sim["idle_plane_cycles"] = idle;
+  sim["idle_plane_share"] = plane_cycles > 0 ? static_cast<double>(idle) / static_cast<double>(plane_cycles) : 0.0;
   sim["seed"] = cfg_.run.seed;
   j["sim"] = sim;
   if (!opt_.trace_path.empty()) {

@@ -16,6 +16,16 @@ nlohmann::ordered_json Simulation::run() {
   const auto t0 = std::chrono::steady_clock::now();
   const sc_core::sc_time period = n.clock->period();
   const uint64_t planned = cfg_.run.warmup_cycles + cfg_.run.measure_cycles;
+  if (n.boundary && opt_.world->rank() != 0) {
+    // A partitioned run's rank > 0 steps its planes until rank 0 says the run ended; rank 0
+    // judges and reports it.
+    while (!n.boundary->stopped()) {
+      sc_core::sc_start(period * static_cast<double>(chunk));
+      if (sc_core::sc_get_status() == sc_core::SC_STOPPED) break;
+    }
+    passed_ = true;
+    return {};
+  }
   ProgressLine progress(opt_.progress);
   while (acc.end() == RunEnd::Running) {
     sc_core::sc_start(period * static_cast<double>(chunk));
@@ -31,7 +41,8 @@ nlohmann::ordered_json Simulation::run() {
       progress.update(acc.cycle(), done, in_flight, acc.phase_name());
     }
   }
-  if (n.boards) n.boards->finish();  // planes of the last cycle still stepped by workers
+  if (n.boards) n.boards->finish();      // planes of the last cycle still stepped by workers
+  if (n.boundary) n.boundary->finish();  // the other ranks' planes of the last cycle
   progress.finish();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (n.waveform) n.waveform->close();

@@ -20,6 +20,8 @@
 
 namespace hx {
 
+class MpiWorld;
+
 struct RunOptions {
   std::string trace_path;  ///< FST file; empty: no waveform
   uint64_t trace_from = 0, trace_to = UINT64_MAX;
@@ -37,6 +39,8 @@ struct RunOptions {
   /// depend on it (board.h).
   unsigned threads = 0;
   static constexpr unsigned kAutoThreadPlanes = 16;
+  /// A partitioned run's processes (`--partition`, sim/rank_boundary.h); null: one process.
+  const MpiWorld* world = nullptr;
 };
 
 class Simulation {

@@ -1,0 +1,44 @@
+// mpi_world.h: the processes of a partitioned run (`mpirun -np R hxsim run CONFIG --partition
+// auto`, docs/scale.md): which one this is, and byte messages between them.
+//
+// The only file that includes mpi.h. A build without MPI (libopenmpi-dev missing when CMake ran)
+// compiles the same class, whose start() says so: a partitioned run is then a clear error.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace hx {
+
+class MpiWorld {
+ public:
+  /// Whether this build can run partitioned.
+  static bool available();
+  /// MPI_Init; MPI_Finalize when the world is destroyed (after finish()). At most one per process.
+  /// Throws std::runtime_error in a build without MPI, or if MPI does not start.
+  MpiWorld();
+  ~MpiWorld();
+  MpiWorld(const MpiWorld&) = delete;
+  MpiWorld& operator=(const MpiWorld&) = delete;
+
+  unsigned rank() const { return rank_; }
+  unsigned size() const { return size_; }
+
+  /// Blocking point-to-point messages of bytes; receive() sizes `bytes` to what arrives.
+  /// Messages between two ranks arrive in the order they were sent.
+  void send(unsigned to, const std::vector<uint8_t>& bytes) const;
+  void receive(unsigned from, std::vector<uint8_t>& bytes) const;
+  /// The run ended on every rank: rank 0's exit code `code`, on every rank. After it the world
+  /// is finished: the destructor ends MPI in order.
+  int finish(int code);
+  bool finished() const { return finished_; }
+  /// A rank failed: end every rank's process with `code` (MPI_Abort), as the others may wait for
+  /// this one. Does not return.
+  [[noreturn]] void abort(int code) const;
+
+ private:
+  unsigned rank_ = 0, size_ = 1;
+  bool finished_ = false;
+};
+
+}  // namespace hx

@@ -1,0 +1,131 @@
+// rank_boundary.h: the links a partitioned run splits between processes (docs/scale.md).
+//
+// `mpirun -np R hxsim run CONFIG --partition auto` runs one system in R processes (ranks), each
+// with its own SystemC kernel. Every rank builds the whole netlist from the config, exactly as a
+// run in one process does, and steps only its part of it:
+//   - rank 0: the accelerators with their DMA engines, the scoreboard, the run control and
+//     watchdog, the edge ports and switches, and its share of the RTL board planes;
+//   - rank r > 0: its share of the board planes (plane_ranks()).
+// The board planes are where a HammingMesh run spends most of its time (docs/scale.md), and a
+// plane touches the rest of the system only through the links at its ports. Those links of the
+// planes another rank steps are the boundary.
+//
+// Both ranks keep their copy of a boundary link exactly as it would be with both ends in one
+// process, cycle by cycle:
+//   - What the end this rank steps writes (a unit on the sender's side, a credit on the
+//     receiver's) is read in the cycle it is written (unit_arriving, credits_arriving) and shipped
+//     to the peer, which makes the same call on its copy for the same cycle (send(t, unit),
+//     return_credit(t, vc)): its counters, slots and arrival horizons move as they would.
+//   - The end this rank does not step is played here: in every cycle it takes what arrives for
+//     that end (receive_all, take_credits), as the real end does in the peer, so the copy's slots
+//     empty and its counters count.
+// A write in cycle t arrives in cycle t+1+latency at the earliest (credit_link.h), so the ranks
+// need to swap only every W cycles, where W, the window, is the smallest 1+latency over the
+// boundary: what a rank writes in a window arrives after it. A plane's edge links have latency 0
+// (the edge port models the cable), so W is 1 on every HammingMesh; a lone board's links to its
+// accelerators allow more.
+//
+// Each swap is two messages per rank r > 0: r's writes (and its model errors) to rank 0, then rank
+// 0's writes and its verdict (go on, or stop after this window) back. Rank 0 alone decides when the
+// run ends, with the same run control as in one process; when it stops inside a window (the run
+// drained in cycle T), it completes the swap the others wait in, installs their writes of cycles
+// up to T, and tells them to stop. The scoreboard, watchdog and deadlock detection are rank 0's,
+// whole, so they work unchanged; every endpoint is in rank 0, so random streams do not depend on
+// the partition. The results are the same as in one process (tests/partition_test.cpp).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "flit_link.h"
+#include "mpi_world.h"
+
+namespace hx {
+
+class BoardArray;
+
+/// Which rank steps each of `planes` board planes (in board order, board 0's planes first) for
+/// `ranks` ranks: contiguous blocks, rank 0's smaller because it also runs every C++ component.
+/// Throws std::invalid_argument when a rank would get no plane.
+std::vector<unsigned> plane_ranks(unsigned planes, unsigned ranks);
+
+/// What rank 0 runs besides planes, in planes: on the 2x2 Hx4Mesh, whose planes are as busy as a
+/// large system's, a plane cycle costs 14.2 us (the model 11.7, its link I/O 2.5) and everything
+/// else 5.7 us per plane (docs/scale.md), so rank 0's components weigh 0.4 planes per plane.
+inline constexpr double kRankZeroLoadPerPlane = 0.4;
+
+class RankBoundary : public sc_core::sc_module {
+ public:
+  sc_core::sc_in<bool> clk;
+
+  /// One boundary link: the rank that steps its other end, and which end this rank steps.
+  struct Crossing {
+    FlitLink* link = nullptr;
+    unsigned peer = 0;
+    bool sends = false;  ///< this rank steps the sender (else the receiver)
+  };
+  using ErrorHandler = std::function<void(const std::string&)>;
+
+  /// `links`: this rank's boundary, in the same order on both sides of each pair of ranks.
+  /// `window`: W, at most the smallest 1 + latency of every boundary link of the run.
+  /// Rank 0: `on_peer_error` takes a model error of a peer's planes; `ended` says the run ended.
+  /// Every rank: `boards`, whose idle-plane count rank 0 reports for all.
+  RankBoundary(sc_core::sc_module_name name, const MpiWorld& world, const std::vector<Crossing>& links, unsigned window,
+               ErrorHandler on_peer_error, std::function<bool()> ended, const BoardArray& boards);
+
+  unsigned window() const { return window_; }
+  unsigned ranks() const { return world_.size(); }
+  /// A rank > 0: a model error of its planes, for rank 0 (sent with the next swap).
+  void report_error(const std::string& e);
+  /// The run is over for this rank (rank 0: after finish()).
+  bool stopped() const { return stopped_; }
+  /// Rank 0, after its kernel stopped: complete the swap the others wait in, and stop them.
+  void finish();
+  /// Rank 0: the plane-cycles the other ranks' planes were idle (BoardArray::skipped_plane_cycles),
+  /// up to the last cycle of the run.
+  uint64_t peer_idle_plane_cycles() const;
+
+ private:
+  struct Link {
+    FlitLink* link;
+    uint32_t lead;  // 1 + latency
+    bool sends;
+  };
+  struct Peer {
+    unsigned rank = 0;
+    std::vector<Link> links;
+    std::vector<uint8_t> units, credits;  // this window's records for it
+    uint32_t unit_count = 0, credit_count = 0;
+    uint64_t idle = 0;  // rank 0: its idle plane-cycles at the last cycle installed
+  };
+
+  void on_clock_low();
+  /// Cycle t on this rank's copies of the boundary: record what this rank's ends wrote, and play
+  /// the peers' ends.
+  void close(uint64_t t);
+  void swap();
+  std::vector<uint8_t> message(const Peer& p, bool stop) const;
+  /// Install a peer's message, up to its cycle `last` (its writes of later cycles did not happen
+  /// in the run). Returns its stop flag.
+  bool install(Peer& p, const std::vector<uint8_t>& m, uint64_t last);
+
+  const MpiWorld& world_;
+  unsigned window_;
+  ErrorHandler on_peer_error_;
+  std::function<bool()> ended_;
+  const BoardArray& boards_;
+  std::vector<Peer> peers_;  // rank 0: every other rank; rank r > 0: rank 0
+  uint64_t cycle_ = 0;       // the next cycle to close
+  uint64_t window_start_ = 0;
+  std::vector<uint64_t> idle_;  // rank > 0: its idle plane-cycles after each cycle of the window
+  std::string error_;           // rank > 0: its first model error, not yet sent
+  bool error_sent_ = false;
+  bool stopped_ = false;
+  std::vector<uint8_t> inbox_;
+};
+
+}  // namespace hx
