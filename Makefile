@@ -98,6 +98,7 @@ bench: build
 	$(PYTHON) scripts/alloc_experiments.py --hxsim $(BUILD)/hxsim --outdir $(BUILD)/alloc
 	$(PYTHON) scripts/bench_nvswitch.py --hxsim $(BUILD)/hxsim --out $(BUILD)/bench/nvswitch.json
 	$(PYTHON) scripts/themis_sweep.py --hxsim $(BUILD)/hxsim --out $(BUILD)/bench/themis.json
+	$(PYTHON) scripts/bench_ranks.py --hxsim $(BUILD)/hxsim --set collective.message=256KiB --out $(BUILD)/bench/ranks.json
 
 table2: configure
 	cmake --build $(BUILD) -j$(NPROC) --target hxsim

@@ -46,7 +46,7 @@ json read_json(const fs::path& p) {
 // process layout.
 json without_process_fields(json j) {
   for (const char* k : {"wall_seconds", "cycles_per_second", "router_cycles_per_second", "flit_hops_per_second",
-                        "peak_rss_mb", "threads", "ranks", "rank_window_cycles"})
+                        "peak_rss_mb", "threads", "ranks", "rank_window_cycles", "rank_wait_seconds"})
     j["sim"].erase(k);
   return j;
 }
@@ -122,16 +122,17 @@ TEST(PartitionChecks, RefusesWhatItCannotSplit) {
 }
 
 TEST(PlaneRanks, RankZeroTakesLessForItsComponentsAndEveryOtherRankSome) {
-  // 16 planes on 2 ranks: rank 0's share of the work, 16 x 1.4 / 2 = 11.2 planes' worth, less
-  // its components' 16 x 0.4 = 6.4: 5 planes (rounded), rank 1 the other 11.
-  std::vector<unsigned> o = plane_ranks(16, 2);
-  EXPECT_EQ(std::count(o.begin(), o.end(), 0u), 5);
-  EXPECT_EQ(std::count(o.begin(), o.end(), 1u), 11);
+  // 64 planes on 2 ranks: rank 0's share of the work, 64 x 1.65 / 2 = 52.8 planes' worth, less
+  // its components' 64 x 0.65 = 41.6: 11 planes (rounded), rank 1 the other 53.
+  std::vector<unsigned> o = plane_ranks(64, 2);
+  EXPECT_EQ(std::count(o.begin(), o.end(), 0u), 11);
+  EXPECT_EQ(std::count(o.begin(), o.end(), 1u), 53);
   EXPECT_TRUE(std::is_sorted(o.begin(), o.end()));  // contiguous blocks, in board order
-  // 4 ranks: rank 0's components are about its share, so it takes no plane; 3 ranks split 16.
-  o = plane_ranks(16, 4);
+  // 3 ranks: rank 0's components are more than its share, so it takes no plane; 2 ranks split 64.
+  o = plane_ranks(64, 3);
   EXPECT_EQ(std::count(o.begin(), o.end(), 0u), 0);
-  for (unsigned r = 1; r < 4; ++r) EXPECT_GE(std::count(o.begin(), o.end(), r), 5) << r;
+  EXPECT_EQ(std::count(o.begin(), o.end(), 1u), 32);
+  EXPECT_EQ(std::count(o.begin(), o.end(), 2u), 32);
   EXPECT_EQ(plane_ranks(16, 1), std::vector<unsigned>(16, 0u));
   EXPECT_THROW(plane_ranks(2, 4), std::invalid_argument);
 }

@@ -415,18 +415,6 @@ class CreditLink {
     credits_taken_.add(total);
   }
 
-  // ---- a partitioned run's boundary (sim/rank_boundary.h): the end another process steps is
-  // played here by reading what this end wrote, without taking it. Rate-1 links only: one unit
-  // and one credit a cycle, in the slot of their arrival cycle.
-
-  /// The unit arriving in cycle `at`, as its sender wrote it, or nullptr; not taken.
-  const Unit* unit_arriving(uint64_t at) const {
-    const Slot& s = slots_[at & mask_];
-    return s.units != 0 ? &s.unit : nullptr;
-  }
-  /// The credits arriving in cycle `at` (kCreditBits per VC), as the receiver wrote them; not taken.
-  uint32_t credits_arriving(uint64_t at) const { return slots_[at & mask_].credits; }
-
   // ---- accounting ----------------------------------------------------------------------------
 
   uint64_t units_sent() const { return sent_.get(); }

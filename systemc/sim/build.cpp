@@ -172,7 +172,7 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
   // A partitioned run (rank_boundary.h): this rank builds the whole netlist and steps its part;
   // the C++ components are rank 0's, so the other ranks clock them with a signal that never
   // toggles.
-  const MpiWorld* world = opt.world != nullptr && opt.world->size() > 1 ? opt.world : nullptr;
+  MpiWorld* world = opt.world != nullptr && opt.world->size() > 1 ? opt.world : nullptr;
   const unsigned rank = world != nullptr ? world->rank() : 0;
   if (world != nullptr) {
     if (!topo.has_boards())

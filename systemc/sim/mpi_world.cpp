@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #ifdef HX_HAVE_MPI
 // The C API only: MPI's C++ bindings are deprecated and need their own library.
@@ -27,9 +28,13 @@ void check(int rc, const char* what) {
 constexpr int kTag = 0x6878;  // "hx": the boundary's messages, in order per pair of ranks
 }  // namespace
 
+struct MpiWorld::Posted {
+  std::vector<MPI_Request> requests;
+};
+
 bool MpiWorld::available() { return true; }
 
-MpiWorld::MpiWorld() {
+MpiWorld::MpiWorld() : posted_(std::make_unique<Posted>()) {
   int started = 0;
   MPI_Initialized(&started);
   if (started != 0) throw std::runtime_error("MPI is started already: one partitioned run per process");
@@ -50,6 +55,20 @@ MpiWorld::~MpiWorld() {
 void MpiWorld::send(unsigned to, const std::vector<uint8_t>& bytes) const {
   check(MPI_Send(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, static_cast<int>(to), kTag, MPI_COMM_WORLD),
         "MPI_Send");
+}
+
+void MpiWorld::post(unsigned to, const std::vector<uint8_t>& bytes) {
+  MPI_Request r;
+  check(
+      MPI_Isend(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, static_cast<int>(to), kTag, MPI_COMM_WORLD, &r),
+      "MPI_Isend");
+  posted_->requests.push_back(r);
+}
+
+void MpiWorld::wait_posted() {
+  check(MPI_Waitall(static_cast<int>(posted_->requests.size()), posted_->requests.data(), MPI_STATUSES_IGNORE),
+        "MPI_Waitall");
+  posted_->requests.clear();
 }
 
 void MpiWorld::receive(unsigned from, std::vector<uint8_t>& bytes) const {
@@ -77,6 +96,7 @@ void MpiWorld::abort(int code) const {
 
 #else  // a build without MPI
 
+struct MpiWorld::Posted {};
 bool MpiWorld::available() { return false; }
 MpiWorld::MpiWorld() {
   throw std::runtime_error(
@@ -86,6 +106,8 @@ MpiWorld::MpiWorld() {
 MpiWorld::~MpiWorld() = default;
 void MpiWorld::send(unsigned, const std::vector<uint8_t>&) const {}
 void MpiWorld::receive(unsigned, std::vector<uint8_t>&) const {}
+void MpiWorld::post(unsigned, const std::vector<uint8_t>&) {}
+void MpiWorld::wait_posted() {}
 int MpiWorld::finish(int code) { return code; }
 void MpiWorld::abort(int code) const { std::_Exit(code); }
 

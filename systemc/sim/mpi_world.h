@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace hx {
@@ -28,6 +29,10 @@ class MpiWorld {
   /// Messages between two ranks arrive in the order they were sent.
   void send(unsigned to, const std::vector<uint8_t>& bytes) const;
   void receive(unsigned from, std::vector<uint8_t>& bytes) const;
+  /// Start sending `bytes` to `to` and return; `bytes` must stay as it is until wait_posted().
+  void post(unsigned to, const std::vector<uint8_t>& bytes);
+  /// Wait until every posted message has gone.
+  void wait_posted();
   /// The run ended on every rank: rank 0's exit code `code`, on every rank. After it the world
   /// is finished: the destructor ends MPI in order.
   int finish(int code);
@@ -39,6 +44,8 @@ class MpiWorld {
  private:
   unsigned rank_ = 0, size_ = 1;
   bool finished_ = false;
+  struct Posted;  // the requests of post(), in mpi_world.cpp
+  std::unique_ptr<Posted> posted_;
 };
 
 }  // namespace hx

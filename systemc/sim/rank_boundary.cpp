@@ -1,6 +1,7 @@
 #include "rank_boundary.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -32,15 +33,14 @@ static_assert(std::is_trivially_copyable_v<Flit>, "flits cross ranks as bytes");
 
 // The message of one swap: a header, then (from a rank > 0) its idle plane-cycles after each
 // cycle of the window, its unit records {link, arrival cycle, flit}, its credit records {link,
-// arrival cycle, credit word}, and a model error's text.
+// arrival cycle, VC}, and a model error's text.
 struct SwapHeader {
   uint64_t first_cycle;  // of the window
   uint32_t cycles;       // in the window: idle counts that follow
   uint32_t units, credits, error_bytes;
   uint8_t stop;
+  double waited;  // seconds the sender has spent waiting for its peers so far
 };
-constexpr std::size_t kUnitRecord = 4 + 8 + sizeof(Flit);
-constexpr std::size_t kCreditRecord = 4 + 8 + 4;
 
 template <class T>
 void put(std::vector<uint8_t>& b, const T& v) {
@@ -75,7 +75,7 @@ class Reader {
 
 }  // namespace
 
-RankBoundary::RankBoundary(sc_core::sc_module_name name, const MpiWorld& world, const std::vector<Crossing>& links,
+RankBoundary::RankBoundary(sc_core::sc_module_name name, MpiWorld& world, const std::vector<Crossing>& links,
                            unsigned window, ErrorHandler on_peer_error, std::function<bool()> ended,
                            const BoardArray& boards)
     : sc_core::sc_module(name),
@@ -98,9 +98,24 @@ RankBoundary::RankBoundary(sc_core::sc_module_name name, const MpiWorld& world, 
       p = std::prev(peers_.end());
       p->rank = c.peer;
     }
-    p->links.push_back(Link{c.link, c.link->latency() + 1u, c.sends});
+    p->links.push_back(Link{c.link, c.link->latency() + 1u, c.sends, nullptr});
   }
   std::sort(peers_.begin(), peers_.end(), [](const Peer& a, const Peer& b) { return a.rank < b.rank; });
+  outbox_.reserve(peers_.size());
+  for (Peer& p : peers_) {
+    const std::size_t n = p.links.size(), blocks = (n + kBlock - 1) / kBlock;
+    p.horizons = std::make_unique<ArrivalHorizon[]>(n + blocks);
+    for (std::size_t i = 0; i < n; ++i) {
+      Link& l = p.links[i];
+      ArrivalHorizon* h = &p.horizons[i];
+      h->part_of(&p.horizons[n + i / kBlock]);
+      // The end nobody steps here: the receiver of what this rank sends, or the sender of the
+      // credits it returns. A link without errors always takes a horizon (checked above).
+      if (!(l.sends ? l.link->set_receiver_horizon(h) : l.link->set_sender_horizon(h)))
+        throw std::logic_error(std::string(l.link->name()) + ": no arrival horizon");
+      l.written = h;
+    }
+  }
   SC_HAS_PROCESS(RankBoundary);
   SC_METHOD(on_clock_low);
   sensitive << clk.neg();
@@ -120,25 +135,34 @@ void RankBoundary::on_clock_low() {
 
 void RankBoundary::close(uint64_t t) {
   for (Peer& p : peers_) {
-    for (uint32_t i = 0; i < p.links.size(); ++i) {
+    const std::size_t n = p.links.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      // A write in cycle t arrives in t + 1 at the earliest: a block quiet then had none.
+      if (i % kBlock == 0 && p.horizons[n + i / kBlock].quiet(t + 1)) {
+        i += kBlock - 1;
+        continue;
+      }
       const Link& l = p.links[i];
       const uint64_t at = t + l.lead;
+      if (l.written->quiet(at)) continue;  // no write in cycle t
+      const auto index = static_cast<uint32_t>(i);
+      // Taken now rather than in its arrival cycle: this copy's end for the peer counts it
+      // early, which no reader of this rank sees (the report reads what the senders counted,
+      // and the run ends with no unit in flight).
       if (l.sends) {
-        if (const Flit* f = l.link->unit_arriving(at)) {
-          put(p.units, i);
+        l.link->receive_all<RateHint::One>(at, [&](Flit& f) {
+          put(p.units, index);
           put(p.units, at);
-          put(p.units, *f);
+          put(p.units, f);
           ++p.unit_count;
-        }
-        l.link->receive_all(t, [](Flit&) {});  // the receiver, which the peer steps
+        });
       } else {
-        if (const uint32_t w = l.link->credits_arriving(at)) {
-          put(p.credits, i);
+        l.link->take_credits<RateHint::One>(at, [&](unsigned vc, unsigned) {
+          put(p.credits, index);
           put(p.credits, at);
-          put(p.credits, w);
+          put(p.credits, static_cast<uint32_t>(vc));
           ++p.credit_count;
-        }
-        l.link->take_credits(t, [](unsigned, unsigned) {});  // the sender, which the peer steps
+        });
       }
     }
   }
@@ -148,7 +172,8 @@ std::vector<uint8_t> RankBoundary::message(const Peer& p, bool stop) const {
   const bool zero = world_.rank() == 0;
   const std::string& error = error_;
   SwapHeader h{window_start_,  zero ? 0u : static_cast<uint32_t>(idle_.size()), p.unit_count,
-               p.credit_count, zero ? 0u : static_cast<uint32_t>(error.size()), static_cast<uint8_t>(stop)};
+               p.credit_count, zero ? 0u : static_cast<uint32_t>(error.size()), static_cast<uint8_t>(stop),
+               waited_};
   std::vector<uint8_t> m;
   m.reserve(sizeof h + h.cycles * 8 + p.units.size() + p.credits.size() + h.error_bytes);
   put(m, h);
@@ -163,6 +188,7 @@ std::vector<uint8_t> RankBoundary::message(const Peer& p, bool stop) const {
 bool RankBoundary::install(Peer& p, const std::vector<uint8_t>& m, uint64_t last) {
   Reader r(m);
   const auto h = r.get<SwapHeader>();
+  p.waited = h.waited;
   for (uint32_t k = 0; k < h.cycles; ++k) {
     const auto v = r.get<uint64_t>();
     if (h.first_cycle + k <= last) p.idle = v;
@@ -180,34 +206,38 @@ bool RankBoundary::install(Peer& p, const std::vector<uint8_t>& m, uint64_t last
   for (uint32_t k = 0; k < h.credits; ++k) {
     const Link& l = link(r.get<uint32_t>());
     const auto at = r.get<uint64_t>();
-    const auto w = r.get<uint32_t>();
-    if (at - l.lead > last) continue;
-    // A rate-1 link carries one credit a cycle: the word has one VC's bit.
-    const unsigned vc = static_cast<unsigned>(__builtin_ctz(w)) / FlitLink::kCreditBits;
-    l.link->return_credit(at - l.lead, vc);
+    const auto vc = r.get<uint32_t>();
+    if (at - l.lead <= last) l.link->return_credit(at - l.lead, vc);
   }
   const std::string error = r.text(h.error_bytes);
   if (!error.empty() && on_peer_error_) on_peer_error_(error);
   return h.stop != 0;
 }
 
+void RankBoundary::receive(const Peer& p) {
+  const auto t0 = std::chrono::steady_clock::now();
+  world_.receive(p.rank, inbox_);
+  waited_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Both directions at once: each rank posts its message, then takes its peers', so no rank waits
+// for another's installing. Rank 0 never stops a run here (its run control stops in a rising
+// edge, and finish() completes that swap), but a peer's model error installed here may end it.
 void RankBoundary::swap() {
-  if (world_.rank() == 0) {
-    for (Peer& p : peers_) {
-      world_.receive(p.rank, inbox_);
-      install(p, inbox_, UINT64_MAX);
-    }
-    const bool stop = ended_();  // a peer's model error may have ended it just now
-    for (Peer& p : peers_) world_.send(p.rank, message(p, stop));
-    stopped_ = stop;
-  } else {
-    Peer& zero = peers_.front();
-    world_.send(zero.rank, message(zero, false));
+  for (Peer& p : peers_) {
+    outbox_.push_back(message(p, false));
+    world_.post(p.rank, outbox_.back());
+  }
+  if (world_.rank() != 0) {
     error_sent_ = error_sent_ || !error_.empty();
     error_.clear();
-    world_.receive(zero.rank, inbox_);
-    stopped_ = install(zero, inbox_, UINT64_MAX);
   }
+  for (Peer& p : peers_) {
+    receive(p);
+    stopped_ = install(p, inbox_, UINT64_MAX) || stopped_;
+  }
+  world_.wait_posted();
+  outbox_.clear();
   for (Peer& p : peers_) {
     p.units.clear();
     p.credits.clear();
@@ -215,18 +245,19 @@ void RankBoundary::swap() {
   }
   idle_.clear();
   window_start_ = cycle_;
-  if (stopped_) sc_core::sc_stop();
+  if (stopped_) sc_core::sc_stop();  // a rank > 0 told to stop
+  if (world_.rank() == 0 && ended_()) ended_in_swap_ = true;
 }
 
 void RankBoundary::finish() {
   if (world_.rank() != 0 || stopped_) return;
-  // Rank 0 stopped in the rising edge of cycle `last` (its run control ended the run): the others
-  // stepped their planes through the end of the window holding it and wait in its swap. Their
-  // writes of cycles up to `last` happened in the run; later ones did not.
-  const uint64_t last = cycle_;
-  close(last);  // what the peers' ends took in that cycle, on this rank's copies
+  // Either rank 0's run control ended the run in the rising edge of cycle `last`, before this
+  // rank's swap of it, or a peer's model error, installed in the swap of cycle `last`, did. The
+  // peers have stepped their planes through the end of the next window and wait in its swap.
+  // Their writes of cycles up to `last` happened in the run; later ones did not.
+  const uint64_t last = ended_in_swap_ ? cycle_ - 1 : cycle_;
   for (Peer& p : peers_) {
-    world_.receive(p.rank, inbox_);
+    receive(p);
     install(p, inbox_, last);
   }
   for (Peer& p : peers_) {
@@ -236,6 +267,12 @@ void RankBoundary::finish() {
     world_.send(p.rank, message(p, true));
   }
   stopped_ = true;
+}
+
+std::vector<double> RankBoundary::wait_seconds() const {
+  std::vector<double> w{waited_};
+  for (const Peer& p : peers_) w.push_back(p.waited);
+  return w;
 }
 
 uint64_t RankBoundary::peer_idle_plane_cycles() const {

@@ -10,37 +10,39 @@
 // plane touches the rest of the system only through the links at its ports. Those links of the
 // planes another rank steps are the boundary.
 //
-// Both ranks keep their copy of a boundary link exactly as it would be with both ends in one
-// process, cycle by cycle:
-//   - What the end this rank steps writes (a unit on the sender's side, a credit on the
-//     receiver's) is read in the cycle it is written (unit_arriving, credits_arriving) and shipped
-//     to the peer, which makes the same call on its copy for the same cycle (send(t, unit),
-//     return_credit(t, vc)): its counters, slots and arrival horizons move as they would.
-//   - The end this rank does not step is played here: in every cycle it takes what arrives for
-//     that end (receive_all, take_credits), as the real end does in the peer, so the copy's slots
-//     empty and its counters count.
+// Each rank has its own copy of a boundary link, and one end of it to step:
+//   - What that end writes (a unit on the sender's side, a credit on the receiver's) is taken
+//     from the copy at the end of the cycle it was written in, as the end this rank does not step
+//     would take it on arrival, and shipped to the peer, which makes the same call on its copy for
+//     the same cycle (send(t, unit), return_credit(t, vc)). So on the peer's copy, whose end reads
+//     it, counters, slots and arrival horizons move exactly as in one process.
+//   - Taking it early leaves this rank's copy a cycle's slot free for the next write; only the
+//     counters of the end nobody here steps run ahead, which nothing on this rank reads (the
+//     results count what the senders sent, and a run ends with no flit in flight).
 // A write in cycle t arrives in cycle t+1+latency at the earliest (credit_link.h), so the ranks
 // need to swap only every W cycles, where W, the window, is the smallest 1+latency over the
 // boundary: what a rank writes in a window arrives after it. A plane's edge links have latency 0
 // (the edge port models the cable), so W is 1 on every HammingMesh; a lone board's links to its
 // accelerators allow more.
 //
-// Each swap is two messages per rank r > 0: r's writes (and its model errors) to rank 0, then rank
-// 0's writes and its verdict (go on, or stop after this window) back. Rank 0 alone decides when the
-// run ends, with the same run control as in one process; when it stops inside a window (the run
-// drained in cycle T), it completes the swap the others wait in, installs their writes of cycles
-// up to T, and tells them to stop. The scoreboard, watchdog and deadlock detection are rank 0's,
-// whole, so they work unchanged; every endpoint is in rank 0, so random streams do not depend on
-// the partition. The results are the same as in one process (tests/partition_test.cpp).
+// Each swap is two messages per rank r > 0, sent at once: r's writes (and its model errors) to rank
+// 0, and rank 0's writes to r. Rank 0 alone decides when the run ends, with the same run control as
+// in one process. When it has stopped (the run drained in cycle T, or a peer's model error
+// arrived), the others have stepped to the end of the next window and wait in its swap: rank 0
+// completes that swap, installs their writes of cycles up to T, and tells them to stop. The scoreboard, watchdog and
+// deadlock detection are rank 0's, whole, so they work unchanged; every endpoint is in rank 0, so random streams do not
+// depend on the partition. The results are the same as in one process (tests/partition_test.cpp).
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <systemc>
 
+#include "arrival_horizon.h"
 #include "flit_link.h"
 #include "mpi_world.h"
 
@@ -53,10 +55,11 @@ class BoardArray;
 /// Throws std::invalid_argument when a rank would get no plane.
 std::vector<unsigned> plane_ranks(unsigned planes, unsigned ranks);
 
-/// What rank 0 runs besides planes, in planes: on the 2x2 Hx4Mesh, whose planes are as busy as a
-/// large system's, a plane cycle costs 14.2 us (the model 11.7, its link I/O 2.5) and everything
-/// else 5.7 us per plane (docs/scale.md), so rank 0's components weigh 0.4 planes per plane.
-inline constexpr double kRankZeroLoadPerPlane = 0.4;
+/// What rank 0 runs besides planes, in planes per plane of the system: its C++ components, and
+/// its side of the boundary. Measured on the 1,024-accelerator allreduce (64 planes, 1 MiB, two
+/// ranks; docs/scale.md): with 19 planes rank 0 was the bottleneck (rank 1 waited 20 s of 72),
+/// with 11 the two waited 3.6 and 5.0 s; 11 of 64 is what 0.65 gives.
+inline constexpr double kRankZeroLoadPerPlane = 0.65;
 
 class RankBoundary : public sc_core::sc_module {
  public:
@@ -74,7 +77,7 @@ class RankBoundary : public sc_core::sc_module {
   /// `window`: W, at most the smallest 1 + latency of every boundary link of the run.
   /// Rank 0: `on_peer_error` takes a model error of a peer's planes; `ended` says the run ended.
   /// Every rank: `boards`, whose idle-plane count rank 0 reports for all.
-  RankBoundary(sc_core::sc_module_name name, const MpiWorld& world, const std::vector<Crossing>& links, unsigned window,
+  RankBoundary(sc_core::sc_module_name name, MpiWorld& world, const std::vector<Crossing>& links, unsigned window,
                ErrorHandler on_peer_error, std::function<bool()> ended, const BoardArray& boards);
 
   unsigned window() const { return window_; }
@@ -88,32 +91,46 @@ class RankBoundary : public sc_core::sc_module {
   /// Rank 0: the plane-cycles the other ranks' planes were idle (BoardArray::skipped_plane_cycles),
   /// up to the last cycle of the run.
   uint64_t peer_idle_plane_cycles() const;
+  /// Rank 0: the seconds each rank (rank 0 first) waited in swaps for the others, as the peers
+  /// last said: how well the planes are balanced.
+  std::vector<double> wait_seconds() const;
 
  private:
   struct Link {
     FlitLink* link;
     uint32_t lead;  // 1 + latency
     bool sends;
+    const ArrivalHorizon* written;  // raised by this rank's end's writes (see below)
   };
+  // The end of a boundary link that this rank does not step has no use here for its arrival
+  // horizon (arrival_horizon.h): the link raises it on every write of this rank's end, to the
+  // write's arrival cycle, so the boundary takes it over. A write in cycle t raised it to exactly
+  // t + lead, so the links whose horizon is below that are skipped; blocks of kBlock links share
+  // a horizon too (each link's is part of it), so a quiet block costs one load.
+  static constexpr std::size_t kBlock = 32;
   struct Peer {
     unsigned rank = 0;
     std::vector<Link> links;
-    std::vector<uint8_t> units, credits;  // this window's records for it
+    std::unique_ptr<ArrivalHorizon[]> horizons;  // one per link, then one per block
+    std::vector<uint8_t> units, credits;         // this window's records for it
     uint32_t unit_count = 0, credit_count = 0;
     uint64_t idle = 0;  // rank 0: its idle plane-cycles at the last cycle installed
+    double waited = 0;  // rank 0: its seconds waiting, as it last said
   };
 
   void on_clock_low();
-  /// Cycle t on this rank's copies of the boundary: record what this rank's ends wrote, and play
-  /// the peers' ends.
+  /// Cycle t on this rank's copies of the boundary: take what this rank's ends wrote, for the
+  /// peers.
   void close(uint64_t t);
   void swap();
+  /// The peer's next message into inbox_, timing the wait.
+  void receive(const Peer& p);
   std::vector<uint8_t> message(const Peer& p, bool stop) const;
   /// Install a peer's message, up to its cycle `last` (its writes of later cycles did not happen
   /// in the run). Returns its stop flag.
   bool install(Peer& p, const std::vector<uint8_t>& m, uint64_t last);
 
-  const MpiWorld& world_;
+  MpiWorld& world_;
   unsigned window_;
   ErrorHandler on_peer_error_;
   std::function<bool()> ended_;
@@ -125,6 +142,9 @@ class RankBoundary : public sc_core::sc_module {
   std::string error_;           // rank > 0: its first model error, not yet sent
   bool error_sent_ = false;
   bool stopped_ = false;
+  double waited_ = 0;                         // seconds this rank waited in receive()
+  bool ended_in_swap_ = false;                // rank 0: a peer's model error ended the run in a swap
+  std::vector<std::vector<uint8_t>> outbox_;  // this swap's messages, until they are sent
   std::vector<uint8_t> inbox_;
 };
 

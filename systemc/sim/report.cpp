@@ -415,6 +415,7 @@ nlohmann::ordered_json Simulation::report(const RunRecord& r) {
   // A partitioned run (rank_boundary.h): its processes, and the window of cycles between swaps.
   sim["ranks"] = n.boundary ? n.boundary->ranks() : 1;
   sim["rank_window_cycles"] = n.boundary ? ordered_json(n.boundary->window()) : ordered_json(nullptr);
+  sim["rank_wait_seconds"] = n.boundary ? ordered_json(n.boundary->wait_seconds()) : ordered_json(nullptr);
   // How much of the planes' time was idle, so not evaluated (verilated_plane.h); the other
   // ranks' planes included.
   const uint64_t plane_cycles = n.boards ? static_cast<uint64_t>(n.boards->num_planes()) * n.boards->cycle() : 0;

@@ -40,7 +40,7 @@ struct RunOptions {
   unsigned threads = 0;
   static constexpr unsigned kAutoThreadPlanes = 16;
   /// A partitioned run's processes (`--partition`, sim/rank_boundary.h); null: one process.
-  const MpiWorld* world = nullptr;
+  MpiWorld* world = nullptr;
 };
 
 class Simulation {
