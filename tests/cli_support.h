@@ -19,10 +19,9 @@ struct CliResult {
   std::string output;  ///< stdout and stderr
 };
 
-/// Run `hxsim ARGS` (in directory `cwd`, if given), capturing its output and exit code.
-inline CliResult hxsim(const std::string& args, const std::string& cwd = "") {
-  const std::string cmd =
-      (cwd.empty() ? std::string() : "cd '" + cwd + "' && ") + std::string(HXSIM_EXE) + " " + args + " 2>&1";
+/// Run a shell command, capturing its output (stdout and stderr) and exit code.
+inline CliResult run_command(const std::string& command) {
+  const std::string cmd = command + " 2>&1";
   CliResult r;
   FILE* p = popen(cmd.c_str(), "r");
   if (p == nullptr) return r;
@@ -32,6 +31,11 @@ inline CliResult hxsim(const std::string& args, const std::string& cwd = "") {
   const int status = pclose(p);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
+}
+
+/// Run `hxsim ARGS` (in directory `cwd`, if given), capturing its output and exit code.
+inline CliResult hxsim(const std::string& args, const std::string& cwd = "") {
+  return run_command((cwd.empty() ? std::string() : "cd '" + cwd + "' && ") + std::string(HXSIM_EXE) + " " + args);
 }
 
 /// A fresh, empty directory for the current test: TMPDIR/<suite_dir>/<suite>.<test>.
