@@ -1,8 +1,8 @@
 // partition_test.cpp: one run split between MPI ranks (`mpirun -np 2 hxsim run CONFIG
 // --partition auto`, sim/rank_boundary.h; issue 25 item 2) gives the results of the same run in
 // one process, byte for byte but for the wall clock and the rank fields: for traffic, for a
-// collective with real data, and with a window of more than one cycle. A failed check fails every
-// rank with rank 0's verdict; what cannot be split is refused.
+// collective with real data, and with a window of more than one cycle. A failed check and a
+// deadlock fail every rank with rank 0's verdict and report; what cannot be split is refused.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -98,6 +98,22 @@ TEST(PartitionChecks, AFailedCheckFailsEveryRankAsInOneProcess) {
   const std::string failure = "packet 55 flit 2 differs from what was sent";
   EXPECT_NE(one.output.find(failure), std::string::npos) << one.output;
   EXPECT_NE(two.output.find(failure), std::string::npos) << two.output;
+}
+
+TEST(PartitionChecks, TheWatchdogFindsADeadlockAsInOneProcess) {
+  // Minimal adaptive routing with one VC in use and long packets at saturation deadlock the
+  // board (hxsim_cli_test.cpp); its one plane is rank 1's, the watchdog rank 0's.
+  const fs::path d = test::scratch_dir("partition");
+  const std::string args = "run " + config("board4x4_adaptive.yaml") +
+                           " --set routing.algorithm=min_adaptive --set router.vc_policy=keep"
+                           " --set traffic.packet_length=16 --set traffic.injection_rate=0.9"
+                           " --set run.watchdog=1000cycles --seed 1 --quiet --out ";
+  EXPECT_EQ(test::hxsim(args + (d / "one.json").string()).exit_code, 3);
+  const test::CliResult two = mpirun(2, args + (d / "two.json").string() + " --partition auto");
+  EXPECT_EQ(two.exit_code, 3) << two.output;
+  const json a = read_json(d / "one.json"), b = read_json(d / "two.json");
+  EXPECT_TRUE(b["checks"]["deadlock"].get<bool>());
+  EXPECT_EQ(without_process_fields(a).dump(2), without_process_fields(b).dump(2));
 }
 
 TEST(PartitionChecks, RefusesWhatItCannotSplit) {
