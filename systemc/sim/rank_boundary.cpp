@@ -171,9 +171,15 @@ void RankBoundary::close(uint64_t t) {
 std::vector<uint8_t> RankBoundary::message(const Peer& p, bool stop) const {
   const bool zero = world_.rank() == 0;
   const std::string& error = error_;
-  SwapHeader h{window_start_,  zero ? 0u : static_cast<uint32_t>(idle_.size()), p.unit_count,
-               p.credit_count, zero ? 0u : static_cast<uint32_t>(error.size()), static_cast<uint8_t>(stop),
-               waited_};
+  SwapHeader h;
+  std::memset(&h, 0, sizeof h);  // its padding too: the header goes out as bytes
+  h.first_cycle = window_start_;
+  h.cycles = zero ? 0u : static_cast<uint32_t>(idle_.size());
+  h.units = p.unit_count;
+  h.credits = p.credit_count;
+  h.error_bytes = zero ? 0u : static_cast<uint32_t>(error.size());
+  h.stop = static_cast<uint8_t>(stop);
+  h.waited = waited_;
   std::vector<uint8_t> m;
   m.reserve(sizeof h + h.cycles * 8 + p.units.size() + p.credits.size() + h.error_bytes);
   put(m, h);

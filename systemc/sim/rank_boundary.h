@@ -25,13 +25,14 @@
 // (the edge port models the cable), so W is 1 on every HammingMesh; a lone board's links to its
 // accelerators allow more.
 //
-// Each swap is two messages per rank r > 0, sent at once: r's writes (and its model errors) to rank
-// 0, and rank 0's writes to r. Rank 0 alone decides when the run ends, with the same run control as
-// in one process. When it has stopped (the run drained in cycle T, or a peer's model error
-// arrived), the others have stepped to the end of the next window and wait in its swap: rank 0
-// completes that swap, installs their writes of cycles up to T, and tells them to stop. The scoreboard, watchdog and
-// deadlock detection are rank 0's, whole, so they work unchanged; every endpoint is in rank 0, so random streams do not
-// depend on the partition. The results are the same as in one process (tests/partition_test.cpp).
+// Each swap is two messages per rank r > 0, sent at once: r's writes (and its model errors) to
+// rank 0, and rank 0's writes to r. Rank 0 alone decides when the run ends, with the same run
+// control as in one process. When it has stopped (the run drained in cycle T, or a peer's model
+// error arrived), the others have stepped to the end of the next window and wait in its swap:
+// rank 0 completes that swap, installs their writes of cycles up to T, and tells them to stop.
+// The scoreboard, watchdog and deadlock detection are rank 0's, whole, so they work unchanged;
+// every endpoint is in rank 0, so no random stream depends on the partition. The results are
+// the same as in one process (tests/partition_test.cpp).
 #pragma once
 
 #include <cstdint>
