@@ -32,8 +32,6 @@ struct MpiWorld::Posted {
   std::vector<MPI_Request> requests;
 };
 
-bool MpiWorld::available() { return true; }
-
 MpiWorld::MpiWorld() : posted_(std::make_unique<Posted>()) {
   int started = 0;
   MPI_Initialized(&started);
@@ -97,9 +95,8 @@ void MpiWorld::abort(int code) const {
 #else  // a build without MPI
 
 struct MpiWorld::Posted {};
-bool MpiWorld::available() { return false; }
 MpiWorld::MpiWorld() {
-  throw std::runtime_error(
+  throw std::invalid_argument(
       "--partition: this hxsim was built without MPI (install libopenmpi-dev, scripts/setup-deps.sh does, and "
       "configure again)");
 }

@@ -1,8 +1,9 @@
 // mpi_world.h: the processes of a partitioned run (`mpirun -np R hxsim run CONFIG --partition
 // auto`, docs/scale.md): which one this is, and byte messages between them.
 //
-// The only file that includes mpi.h. A build without MPI (libopenmpi-dev missing when CMake ran)
-// compiles the same class, whose start() says so: a partitioned run is then a clear error.
+// mpi_world.cpp is the only file that includes mpi.h. A build without MPI (libopenmpi-dev
+// missing when CMake ran) compiles the same class, whose constructor says so: a partitioned run
+// is then a clear error (exit code 2).
 #pragma once
 
 #include <cstdint>
@@ -13,10 +14,9 @@ namespace hx {
 
 class MpiWorld {
  public:
-  /// Whether this build can run partitioned.
-  static bool available();
   /// MPI_Init; MPI_Finalize when the world is destroyed (after finish()). At most one per process.
-  /// Throws std::runtime_error in a build without MPI, or if MPI does not start.
+  /// Throws std::invalid_argument in a build without MPI, std::runtime_error if MPI does not
+  /// start.
   MpiWorld();
   ~MpiWorld();
   MpiWorld(const MpiWorld&) = delete;
