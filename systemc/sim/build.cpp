@@ -355,8 +355,7 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
           }
         }
       }
-      n.boundary = std::make_unique<RankBoundary>(
-          "boundary", *world, crossings, window, on_error, [acc] { return acc->end() != RunEnd::Running; }, *n.boards);
+      n.boundary = std::make_unique<RankBoundary>("boundary", *world, crossings, window, on_error, *n.boards);
       n.boundary->clk(*n.clock);
     }
   }

@@ -50,11 +50,6 @@ MpiWorld::~MpiWorld() {
   if (finished_) MPI_Finalize();  // else the process ends without: abort() is the way out
 }
 
-void MpiWorld::send(unsigned to, const std::vector<uint8_t>& bytes) const {
-  check(MPI_Send(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, static_cast<int>(to), kTag, MPI_COMM_WORLD),
-        "MPI_Send");
-}
-
 void MpiWorld::post(unsigned to, const std::vector<uint8_t>& bytes) {
   MPI_Request r;
   check(
@@ -101,7 +96,6 @@ MpiWorld::MpiWorld() {
       "configure again)");
 }
 MpiWorld::~MpiWorld() = default;
-void MpiWorld::send(unsigned, const std::vector<uint8_t>&) const {}
 void MpiWorld::receive(unsigned, std::vector<uint8_t>&) const {}
 void MpiWorld::post(unsigned, const std::vector<uint8_t>&) {}
 void MpiWorld::wait_posted() {}

@@ -25,12 +25,11 @@ class MpiWorld {
   unsigned rank() const { return rank_; }
   unsigned size() const { return size_; }
 
-  /// Blocking point-to-point messages of bytes; receive() sizes `bytes` to what arrives.
-  /// Messages between two ranks arrive in the order they were sent.
-  void send(unsigned to, const std::vector<uint8_t>& bytes) const;
-  void receive(unsigned from, std::vector<uint8_t>& bytes) const;
-  /// Start sending `bytes` to `to` and return; `bytes` must stay as it is until wait_posted().
+  /// Point-to-point messages of bytes, which arrive in the order they were sent between two
+  /// ranks. post() starts sending `bytes` to `to` and returns; `bytes` must stay as it is until
+  /// wait_posted(). receive() waits for the next message and sizes `bytes` to it.
   void post(unsigned to, const std::vector<uint8_t>& bytes);
+  void receive(unsigned from, std::vector<uint8_t>& bytes) const;
   /// Wait until every posted message has gone.
   void wait_posted();
   /// The run ended on every rank: rank 0's exit code `code`, on every rank. After it the world

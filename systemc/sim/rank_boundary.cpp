@@ -76,14 +76,12 @@ class Reader {
 }  // namespace
 
 RankBoundary::RankBoundary(sc_core::sc_module_name name, MpiWorld& world, const std::vector<Crossing>& links,
-                           unsigned window, ErrorHandler on_peer_error, std::function<bool()> ended,
-                           const BoardArray& boards)
+                           unsigned window, ErrorHandler on_peer_error, const BoardArray& boards)
     : sc_core::sc_module(name),
       clk("clk"),
       world_(world),
       window_(window),
       on_peer_error_(std::move(on_peer_error)),
-      ended_(std::move(ended)),
       boards_(boards) {
   if (window_ == 0) throw std::invalid_argument("RankBoundary: a window of 0 cycles");
   for (const Crossing& c : links) {
@@ -175,8 +173,8 @@ std::vector<uint8_t> RankBoundary::message(const Peer& p, bool stop) const {
   std::memset(&h, 0, sizeof h);  // its padding too: the header goes out as bytes
   h.first_cycle = window_start_;
   h.cycles = zero ? 0u : static_cast<uint32_t>(idle_.size());
-  h.units = p.unit_count;
-  h.credits = p.credit_count;
+  h.units = stop ? 0u : p.unit_count;  // a run that has ended installs nothing more
+  h.credits = stop ? 0u : p.credit_count;
   h.error_bytes = zero ? 0u : static_cast<uint32_t>(error.size());
   h.stop = static_cast<uint8_t>(stop);
   h.waited = waited_;
@@ -185,8 +183,10 @@ std::vector<uint8_t> RankBoundary::message(const Peer& p, bool stop) const {
   put(m, h);
   if (!zero)
     for (uint64_t v : idle_) put(m, v);
-  m.insert(m.end(), p.units.begin(), p.units.end());
-  m.insert(m.end(), p.credits.begin(), p.credits.end());
+  if (!stop) {
+    m.insert(m.end(), p.units.begin(), p.units.end());
+    m.insert(m.end(), p.credits.begin(), p.credits.end());
+  }
   if (!zero) m.insert(m.end(), error.begin(), error.end());
   return m;
 }
@@ -229,11 +229,18 @@ void RankBoundary::receive(const Peer& p) {
 // Both directions at once: each rank posts its message, then takes its peers', so no rank waits
 // for another's installing. Rank 0 never stops a run here (its run control stops in a rising
 // edge, and finish() completes that swap), but a peer's model error installed here may end it.
-void RankBoundary::swap() {
+void RankBoundary::post_messages(bool stop) {
   for (Peer& p : peers_) {
-    outbox_.push_back(message(p, false));
+    outbox_.push_back(message(p, stop));
     world_.post(p.rank, outbox_.back());
+    p.units.clear();
+    p.credits.clear();
+    p.unit_count = p.credit_count = 0;
   }
+}
+
+void RankBoundary::swap() {
+  post_messages(false);
   if (world_.rank() != 0) {
     error_sent_ = error_sent_ || !error_.empty();
     error_.clear();
@@ -244,34 +251,26 @@ void RankBoundary::swap() {
   }
   world_.wait_posted();
   outbox_.clear();
-  for (Peer& p : peers_) {
-    p.units.clear();
-    p.credits.clear();
-    p.unit_count = p.credit_count = 0;
-  }
   idle_.clear();
   window_start_ = cycle_;
   if (stopped_) sc_core::sc_stop();  // a rank > 0 told to stop
-  if (world_.rank() == 0 && ended_()) ended_in_swap_ = true;
 }
 
 void RankBoundary::finish() {
   if (world_.rank() != 0 || stopped_) return;
-  // Either rank 0's run control ended the run in the rising edge of cycle `last`, before this
-  // rank's swap of it, or a peer's model error, installed in the swap of cycle `last`, did. The
-  // peers have stepped their planes through the end of the next window and wait in its swap.
-  // Their writes of cycles up to `last` happened in the run; later ones did not.
-  const uint64_t last = ended_in_swap_ ? cycle_ - 1 : cycle_;
+  // The run's last cycle is the last one this rank's boards stepped: either its run control ended
+  // the run in that cycle's rising edge, before this rank's swap of it, or a peer's model error,
+  // installed in that cycle's swap, did. The peers have stepped their planes through the end of
+  // the next window and wait in its swap. Their writes of cycles up to `last` happened in the
+  // run; later ones did not.
+  const uint64_t last = boards_.cycle() - 1;
   for (Peer& p : peers_) {
     receive(p);
     install(p, inbox_, last);
   }
-  for (Peer& p : peers_) {
-    p.unit_count = p.credit_count = 0;
-    p.units.clear();
-    p.credits.clear();
-    world_.send(p.rank, message(p, true));
-  }
+  post_messages(true);
+  world_.wait_posted();
+  outbox_.clear();
   stopped_ = true;
 }
 

@@ -76,10 +76,11 @@ class RankBoundary : public sc_core::sc_module {
 
   /// `links`: this rank's boundary, in the same order on both sides of each pair of ranks.
   /// `window`: W, at most the smallest 1 + latency of every boundary link of the run.
-  /// Rank 0: `on_peer_error` takes a model error of a peer's planes; `ended` says the run ended.
-  /// Every rank: `boards`, whose idle-plane count rank 0 reports for all.
+  /// Rank 0: `on_peer_error` takes a model error of a peer's planes.
+  /// Every rank: `boards`, whose idle-plane count rank 0 reports for all, and whose cycle count
+  /// is the run's on rank 0.
   RankBoundary(sc_core::sc_module_name name, MpiWorld& world, const std::vector<Crossing>& links, unsigned window,
-               ErrorHandler on_peer_error, std::function<bool()> ended, const BoardArray& boards);
+               ErrorHandler on_peer_error, const BoardArray& boards);
 
   unsigned window() const { return window_; }
   unsigned ranks() const { return world_.size(); }
@@ -124,6 +125,9 @@ class RankBoundary : public sc_core::sc_module {
   /// peers.
   void close(uint64_t t);
   void swap();
+  /// Post this window's message to every peer (`stop`: the run has ended, no records) and start
+  /// the next window's records.
+  void post_messages(bool stop);
   /// The peer's next message into inbox_, timing the wait.
   void receive(const Peer& p);
   std::vector<uint8_t> message(const Peer& p, bool stop) const;
@@ -134,7 +138,6 @@ class RankBoundary : public sc_core::sc_module {
   MpiWorld& world_;
   unsigned window_;
   ErrorHandler on_peer_error_;
-  std::function<bool()> ended_;
   const BoardArray& boards_;
   std::vector<Peer> peers_;  // rank 0: every other rank; rank r > 0: rank 0
   uint64_t cycle_ = 0;       // the next cycle to close
@@ -144,7 +147,6 @@ class RankBoundary : public sc_core::sc_module {
   bool error_sent_ = false;
   bool stopped_ = false;
   double waited_ = 0;                         // seconds this rank waited in receive()
-  bool ended_in_swap_ = false;                // rank 0: a peer's model error ended the run in a swap
   std::vector<std::vector<uint8_t>> outbox_;  // this swap's messages, until they are sent
   std::vector<uint8_t> inbox_;
 };
