@@ -97,7 +97,10 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"hx4mesh_2x2_hamiltonian_256KiB", "hx4mesh_8x8_allreduce.yaml",
              "--set topology.global=2x2 --set 'collective.message=256 KiB'"},
         Case{"hyperx_8x8_hamiltonian_64KiB", "table2/hyperx_32x32_allreduce.yaml",
-             "--set topology.global=8x8 --set 'collective.message=64 KiB'"}),
+             "--set topology.global=8x8 --set 'collective.message=64 KiB'"},
+        // Latency-bound stages of two sizes (rows: 2 segments per step, columns: 1).
+        Case{"hyperx_8x8_torus2d_64KiB", "table2/hyperx_32x32_allreduce.yaml",
+             "--set topology.global=8x8 --set collective.algorithm=torus2d --set 'collective.message=64 KiB'"}),
     [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
 
 }  // namespace

@@ -36,6 +36,30 @@ TEST(CollectiveFlow, RingOnOneSwitchRunsAtTheLink) {
   EXPECT_NEAR(job(j)["stages"][0]["min_ring_rate_flits_per_cycle"].get<double>(), 1.0, 1e-12);
 }
 
+TEST(CollectiveFlow, LatencyBoundStageIsItsStepsAndNoMore) {
+  // The same ring with 8 KiB: chunks of 1 KiB, one packet of 65 flits per step. Step k + 1 at
+  // a position starts when step k's packet has arrived there, 65 + L cycles after step k
+  // started (L: the hop's latency, which the model reports). The last step, 6, starts at
+  // 6 (65 + L) and its packet arrives 65 + L later: a stage is 7 (65 + L), with no extra hop
+  // (the model once added one, 8% too slow on latency-bound torus2d stages).
+  const auto j = model("table2/fat_tree_1024_allreduce.yaml", {"topology.endpoints=8", "collective.message=8 KiB"});
+  const auto& st = job(j)["stages"];
+  ASSERT_EQ(st.size(), 2u);
+  for (const auto& s : st) {
+    const double L = s["mean_hop_latency_cycles"].get<double>();
+    ASSERT_GT(L, 65.0);  // latency bound: the packet is shorter than the hop's latency
+    EXPECT_NEAR(s["time_with_latency_cycles"].get<double>(), 7 * (65 + L), 1e-6);
+  }
+  // Bandwidth bound (64 KiB: 520 flits per step, more than 65 + L): the steps follow each
+  // other at the link's rate, and the last one's data has one hop to go: 7 x 520 + L.
+  const auto b = model("table2/fat_tree_1024_allreduce.yaml", {"topology.endpoints=8", "collective.message=64 KiB"});
+  for (const auto& s : job(b)["stages"]) {
+    const double L = s["mean_hop_latency_cycles"].get<double>();
+    ASSERT_LT(65 + L, 520.0);
+    EXPECT_NEAR(s["time_with_latency_cycles"].get<double>(), 7 * 520 + L, 1e-6);
+  }
+}
+
 TEST(CollectiveFlow, BidirectionalRingsShareTheOnePort) {
   // The same with the ring both ways: two rings on every injection (and ejection) link, each
   // at 1/2 flit per cycle with half the data: chunks of 4 KiB (260 flits), 7 x 260 / (1/2) =

@@ -134,10 +134,13 @@ Timing time_stages(const FlowGraph& g, const std::vector<Ring>& rings, unsigned 
       }
       const double hops = static_cast<double>(r.ranks.size()), steps = hops - 1;
       latency /= hops;
-      const double step = std::max(static_cast<double>(r.flits) / steps / rate,
-                                   static_cast<double>(r.first_packet) / packet_rate + latency);
-      if (steps * step + latency > with_latency) {
-        with_latency = steps * step + latency;
+      const double own = static_cast<double>(r.flits) / steps / rate;
+      const double step = std::max(own, static_cast<double>(r.first_packet) / packet_rate + latency);
+      // Step k starts k steps into the stage; the last one, n - 2, is done when its own flits
+      // have left and crossed one hop.
+      const double stage = (steps - 1) * step + own + latency;
+      if (stage > with_latency) {
+        with_latency = stage;
         hop_latency = latency;
       }
     }

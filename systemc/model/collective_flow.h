@@ -30,15 +30,16 @@
 // (time_with_latency_cycles, fraction_of_peak_with_latency): a ring's step k + 1 starts at a
 // position once the first packet of step k has arrived there from the position before, so a step
 // takes the longer of its own flits over the ring's rate and that packet's flits (sent at the
-// links' rate, at most an accelerator lane's flit per cycle) plus the ring's mean hop latency; a
-// stage is its n - 1 steps plus one hop. The hop latency is the zero-load latency of the hop's
-// routes (FlowChannel::latency: links, their output registers, switch and router pipelines, edge
-// ports), averaged over the hop's split and the ring's hops. Measured against the cycle model
-// with 64 KiB and 256 KiB allreduces on the reduced systems, where the latency costs up to 90% of
-// the bandwidth: 17 of 20 runs within 5% (the fat tree, HyperX, Hx2Mesh and Hx4Mesh with both
-// algorithms, the torus's hamiltonian); outside it the torus's torus2d at 64 KiB (its four flows
-// share one port and drift apart: 1.23x), the Dragonfly's UGAL-L at 256 KiB (its bandwidth gap,
-// 1.09x) and the HyperX's torus2d at 64 KiB (0.92x); docs/table2.md, "The latency term".
+// links' rate, at most an accelerator lane's flit per cycle) plus the ring's mean hop latency.
+// The last step (n - 2) starts n - 2 steps into the stage and ends when its own flits have left
+// and crossed one hop, so a stage is (n - 2) steps, plus the last step's flits, plus one hop. The
+// hop latency is the zero-load latency of the hop's routes (FlowChannel::latency: links, their
+// output registers, switch and router pipelines, edge ports), averaged over the hop's split and
+// the ring's hops. Measured against the cycle model with 64 KiB and 256 KiB allreduces on the
+// reduced systems, where the latency costs up to 90% of the bandwidth: 18 of 20 runs within 5%
+// (16 within 2%); outside it the torus's torus2d at 64 KiB (its four flows share one port and
+// drift apart: 1.23x) and the Dragonfly's UGAL-L at 256 KiB (its bandwidth gap, 1.09x);
+// docs/table2.md, "The latency term".
 //
 // UGAL (ugal_l): a ring's hop between groups can go minimally or Valiant (through another
 // group, 1 / (groups - 2) through each, as the all-to-all's flow_model.h). The model times
