@@ -39,11 +39,12 @@ struct Bench {
 
   /// A switch routed by the registered function `routing`, built for `ctx`.
   Bench(const std::string& name, unsigned ports, const std::string& routing, RoutingContext ctx, unsigned out_credits,
-        unsigned speedup = 2) {
+        unsigned speedup = 2, unsigned output_depth = NetworkSwitch::kOutputQueueDepth) {
     ctx.switch_name = name;
     ctx.addressing.endpoints = true;  // terminal = the destination endpoint number
-    sw = std::make_unique<NetworkSwitch>(name, ports, kVcs, kDepth, kLatency, speedup, make_routing(routing, ctx),
-                                         nullptr, [this](const std::string& e) { errors.push_back(e); });
+    sw = std::make_unique<NetworkSwitch>(
+        name, ports, kVcs, kDepth, kLatency, speedup, make_routing(routing, ctx), nullptr,
+        [this](const std::string& e) { errors.push_back(e); }, 0, output_depth);
     for (unsigned p = 0; p < ports; ++p) {
       in.push_back(std::make_unique<FlitLink>((name + "_in" + std::to_string(p)).c_str(), 0));
       out.push_back(std::make_unique<FlitLink>((name + "_out" + std::to_string(p)).c_str(), 0));
@@ -345,6 +346,22 @@ TEST(NetworkSwitch, AFlitOnAFullInputVcIsReported) {
   // What the switch holds: a full input VC and a full output queue, no more.
   EXPECT_EQ(b.sw->held(), Bench::kDepth + NetworkSwitch::kOutputQueueDepth);
   EXPECT_EQ(b.errors.size(), kLength - b.sw->held());
+}
+
+// switch.output_buffer_depth: with no credit towards the receiver, a packet fills the output
+// queue of its VC, `output_depth` flits, and then its input VC; the switch holds both and no
+// more, and the flits behind them find a full input VC.
+TEST(NetworkSwitch, OutputQueueHoldsItsConfiguredDepth) {
+  for (const unsigned depth : {2u, 8u, 40u}) {
+    Bench b("oq" + std::to_string(depth), 4, "updown", RoutingContext{}, 0, 2, depth);
+    constexpr unsigned kLength = 80;
+    for (b.t = 0; b.t < 100; ++b.t) {
+      if (b.t < kLength) b.in[0]->send(b.t, Bench::flit(3, kLength, static_cast<unsigned>(b.t), 1, 5));
+      b.step();
+    }
+    EXPECT_EQ(b.sw->held(), Bench::kDepth + depth) << "output depth " << depth;
+    EXPECT_EQ(b.errors.size(), kLength - Bench::kDepth - depth) << "output depth " << depth;
+  }
 }
 
 /// A flit of VC vc whose payload word 0 is `tag`.

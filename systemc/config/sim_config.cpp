@@ -569,6 +569,8 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                                   c.fabric_switch.latency_s),
                       integer_key("speedup", 1, 4, "2",
                                   [&c](uint64_t v) { c.fabric_switch.speedup = static_cast<unsigned>(v); }),
+                      integer_key("output_buffer_depth", 2, 4096, "8",
+                                  [&c](uint64_t v) { c.fabric_switch.output_depth = static_cast<unsigned>(v); }),
                       leaf("buffer_depth", P::Defaulted,
                            "auto (the cable's credit round trip) or an integer in 2..4096 (flits per VC)", "auto",
                            [&c](const Field& f) {
@@ -1063,6 +1065,7 @@ std::vector<std::pair<std::string, std::string>> effective_values(const SimConfi
     v.emplace_back("switch.latency", cycles(c.fabric_switch.latency_cycles));
     v.emplace_back("switch.speedup", std::to_string(c.fabric_switch.speedup));
     v.emplace_back("switch.buffer_depth", std::to_string(c.fabric_switch.buffer_depth));
+    v.emplace_back("switch.output_buffer_depth", std::to_string(c.fabric_switch.output_depth));
   }
   if (c.collective.enabled) {
     const SimConfig::Collective& k = c.collective;

@@ -121,6 +121,10 @@ struct SimConfig {
     unsigned latency_cycles = 0;  // pipeline: a flit may leave this many cycles after arriving
     unsigned buffer_depth = 0;    // flits per VC and input port; 0 until derived ("auto")
     unsigned speedup = 2;         // crossbar rounds per cycle (Table III: 800 Gb/s for 400 Gb/s links)
+    /// Flits per VC of each output queue (between the crossbar and the link). The default, 8,
+    /// takes a crossbar's `speedup` flits while the link sends one; deep output queues hold
+    /// what contends for an output, as Table III's 32 MB per port do.
+    unsigned output_depth = 8;
     bool buffer_auto = true;
   } fabric_switch;
 

@@ -6,7 +6,7 @@ namespace hx {
 
 NetworkSwitch::NetworkSwitch(std::string name, unsigned ports, unsigned vcs, unsigned depth, unsigned latency,
                              unsigned speedup, std::unique_ptr<RoutingFunction> routing, PacketTracker* tracker,
-                             ErrorHandler on_error, unsigned own_endpoint_ports)
+                             ErrorHandler on_error, unsigned own_endpoint_ports, unsigned output_depth)
     : name_(std::move(name)),
       vcs_(vcs),
       latency_(latency),
@@ -19,7 +19,8 @@ NetworkSwitch::NetworkSwitch(std::string name, unsigned ports, unsigned vcs, uns
       in_(ports, nullptr),
       out_(ports, nullptr),
       buf_(ports, VcBuffer(vcs, depth)),
-      obuf_(ports, VcBuffer(vcs, kOutputQueueDepth)),
+      obuf_(ports, VcBuffer(vcs, output_depth)),
+      output_depth_(output_depth),
       rr_link_(ports, RoundRobin(vcs)),
       owed_credits_(static_cast<std::size_t>(ports) * vcs, 0),
       owed_total_(ports, 0),

@@ -51,14 +51,16 @@ class NetworkSwitch final : public Switch {
  public:
   using ErrorHandler = std::function<void(const std::string&)>;
 
-  /// Flits per VC of an output queue: enough for `speedup` arrivals while the link sends one.
+  /// Flits per VC of an output queue by default: enough for `speedup` arrivals while the link
+  /// sends one (switch.output_buffer_depth).
   static constexpr unsigned kOutputQueueDepth = 8;
 
   /// own_endpoint_ports: ports 0 .. n - 1 lead to the switch's own accelerator (a torus router's
-  /// port 0, a multidim NPU's lanes), whose deliveries are no hop; 0: none.
+  /// port 0, a multidim NPU's lanes), whose deliveries are no hop; 0: none. output_depth: flits
+  /// per VC of each output queue.
   NetworkSwitch(std::string name, unsigned ports, unsigned vcs, unsigned depth, unsigned latency, unsigned speedup,
                 std::unique_ptr<RoutingFunction> routing, PacketTracker* tracker, ErrorHandler on_error,
-                unsigned own_endpoint_ports = 0);
+                unsigned own_endpoint_ports = 0, unsigned output_depth = kOutputQueueDepth);
 
   /// Port p: `in` brings flits from a sender that counts `in_depth` credits per VC (0: this
   /// switch's `depth`), which is then the depth of this port's input buffer; `out` takes them to
@@ -99,7 +101,7 @@ class NetworkSwitch final : public Switch {
   }
   /// Room for `vc` behind output o: the receiver's free slots plus the queue's free slots.
   unsigned output_room(unsigned o, unsigned vc) const {
-    return credits_[o * vcs_ + vc] + (kOutputQueueDepth - obuf_[o].size(vc));
+    return credits_[o * vcs_ + vc] + (output_depth_ - obuf_[o].size(vc));
   }
   /// Flits waiting for output (o, vc): queued here and held downstream (UGAL's load).
   unsigned output_load(unsigned o, unsigned vc) const {
@@ -159,6 +161,7 @@ class NetworkSwitch final : public Switch {
   std::vector<FlitLink*> in_, out_;
   std::vector<VcBuffer> buf_;           // per input port
   std::vector<VcBuffer> obuf_;          // per output port: the output queues
+  unsigned output_depth_;               // flits per VC of each output queue
   std::vector<RoundRobin> rr_link_;     // per output: the VCs taking turns on the link
   std::vector<unsigned> owed_credits_;  // [in * vcs + vc]: credits not yet returned upstream
   std::vector<unsigned> owed_total_;    // per input

@@ -18,6 +18,7 @@ SwitchFabric::SwitchFabric(sc_core::sc_module_name name, const SimConfig& cfg, P
       on_error_(std::move(on_error)),
       router_depth_(cfg.router.buffer_depth),
       switch_depth_(cfg.fabric_switch.buffer_depth),
+      output_depth_(cfg.fabric_switch.output_depth),
       vcs_(cfg.router.vcs) {
   bit_error_rate_ = cfg.global_link.bit_error_rate;
   seed_ = cfg.run.seed;
@@ -85,7 +86,7 @@ void SwitchFabric::build(const NetworkDescription& net, const Ports& ports) {
     void make_switch(unsigned, const NodeDescription& n) {
       f.switches_.push_back(std::make_unique<NetworkSwitch>(n.name, n.ports, f.vcs_, f.switch_depth_, n.latency,
                                                             n.speedup, make_routing(n.routing, n.place), f.tracker_,
-                                                            f.on_error_, n.own_endpoint_ports));
+                                                            f.on_error_, n.own_endpoint_ports, f.output_depth_));
     }
     void connect(unsigned, const LinkDescription& l, const NetlistEnd& a, const NetlistEnd& b) {
       NetworkSwitch* to = f.switches_[b.index].get();

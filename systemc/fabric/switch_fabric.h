@@ -95,7 +95,7 @@ class SwitchFabric : public sc_core::sc_module {
   NetworkEquipment equipment_;
   std::vector<LinkGroup> link_groups_;
   std::map<std::string, std::vector<FlitLink*>> cables_by_class_;
-  unsigned router_depth_, switch_depth_, vcs_;
+  unsigned router_depth_, switch_depth_, output_depth_, vcs_;
   uint64_t cycle_ = 0;
 };
 
