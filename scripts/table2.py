@@ -12,7 +12,8 @@ paper's numbers. Writes JSON, a Markdown table and a bar plot:
 
 --cycle runs the cycle model where build/table2/cycle/NAME.json is missing (it is kept, so a
 second call reuses it); without it the table shows the cached cycle figures, or "-". The cycle
-runs use 2,000 warm-up and 8,000 measured cycles (as scripts/bench_global.py).
+runs use 2,000 warm-up and 8,000 measured cycles (as scripts/bench_global.py); the column with
+Table III's buffers (deep switch queues, always-backlogged sources) 10,000 and 40,000.
 
 The allreduce column (docs/table2.md, "Allreduce"): per design the paper's algorithms (ring on
 fat trees and the Dragonfly; the two Hamiltonian cycles and the 2D-torus algorithm on the
@@ -62,6 +63,14 @@ DESIGNS = [
 FOUR_LANES = ["router.local_ports=4"]
 # The cycle model's sources saturate four lanes as they saturate one: one flit per lane and cycle.
 CYCLE_FOUR_LANES = FOUR_LANES + ["traffic.injection_rate=4"]
+# Table III of the paper: 32 MB of buffer per port (input and output), and sources that always
+# have data (an all-to-all posts every message at once; the NIC is twice as fast as the link).
+# hxsim's switches get 256-flit input and output queues per VC (deeper gave the same on the
+# reduced systems, docs/table2.md) and its sources 64 queued packets (a 4-packet queue fed by
+# Bernoulli trials at the link's rate runs dry 10% of the time). Deep queues need a long
+# window to settle: 10,000 warm-up and 40,000 measured cycles.
+TABLE3_BUFFERS = ["switch.buffer_depth=256", "switch.output_buffer_depth=256", "traffic.source_queue=64"]
+TABLE3_WINDOW = ["run.warmup=10000cycles", "run.measure=40000cycles"]
 
 
 def large_sets(sets):
@@ -157,9 +166,8 @@ def cached_run(exe, path, config, sets, run):
         return json.load(f)
 
 
-def cycle(exe, name, config, sets, cache_dir, run):
-    j = cached_run(exe, os.path.join(cache_dir, name + ".json"), config,
-                   sets + ["run.warmup=2000cycles", "run.measure=8000cycles"], run)
+def cycle(exe, name, config, sets, cache_dir, run, window=("run.warmup=2000cycles", "run.measure=8000cycles")):
+    j = cached_run(exe, os.path.join(cache_dir, name + ".json"), config, sets + list(window), run)
     if j is None:
         return None
     g = j["traffic"]["global_bandwidth"]
@@ -285,16 +293,19 @@ def markdown(rows):
         "bandwidth); 'port' = % of the one-link local port, which is what the cycle model's HammingMesh-family "
         "routers can inject.",
         "",
-        "| design | Table II | flow, 4 lanes | cycle, 4 lanes | flow (config) | flow phased (config) | "
-        "cycle (config) | cycle / flow | flow, port | flow phased, port | cycle, port | bottleneck |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| design | Table II | flow, 4 lanes | cycle, 4 lanes | cycle, Table III buffers | flow (config) | "
+        "flow phased (config) | cycle (config) | cycle / flow | flow, port | flow phased, port | cycle, port "
+        "| bottleneck |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         s, c = r["small"], r["cycle"]
         ratio = f"{c['share_of_plane_links'] / s['share_of_plane_links']:.2f}" if c else "-"
         lanes, c4 = r["small_4lanes"], r.get("cycle_4lanes")
+        c3 = r.get("cycle_table3")
         lines.append(f"| {r['label']} | {r['paper_small']} | {pct(lanes['share_of_plane_links']) if lanes else '-'} "
                      f"| {pct(c4['share_of_plane_links']) if c4 else '-'} "
+                     f"| {pct(c3['share_of_plane_links']) if c3 else '-'} "
                      f"| {pct(s['share_of_plane_links'])} | {pct(s.get('phased_share_of_plane_links'))} "
                      f"| {pct(c['share_of_plane_links']) if c else '-'} | {ratio} "
                      f"| {pct(s['share_of_local_port'])} | {pct(s.get('phased_share_of_local_port'))} "
@@ -339,6 +350,10 @@ def plot(rows, ar_rows, png):
                 v = r.get("cycle_4lanes") or r["cycle"]
                 return 100 * v["share_of_plane_links"] if v else 0
             series.append(("cycle model (4 lanes for HxMesh-family)", [cycle_bar(r) for r in rows]))
+            if any(r.get("cycle_table3") for r in rows):
+                series.append(("cycle model, Table III buffers",
+                               [100 * r["cycle_table3"]["share_of_plane_links"] if r.get("cycle_table3") else 0
+                                for r in rows]))
         w = 0.8 / len(series)
         for k, (label, ys) in enumerate(series):
             ax.bar([i + (k - (len(series) - 1) / 2) * w for i in x], ys, w, label=label)
@@ -407,6 +422,10 @@ def main():
         # The paper's injection (four links) for the HammingMesh family: the 4-lane planes.
         r["cycle_4lanes"] = cycle(args.hxsim, name + "_4lanes_saturated", small, sets + CYCLE_FOUR_LANES, cache,
                                   args.cycle) if lanes else None
+        # With Table III's buffers and always-backlogged sources, at the paper's injection.
+        r["cycle_table3"] = cycle(args.hxsim, name + "_table3", small,
+                                  sets + (CYCLE_FOUR_LANES if lanes else []) + TABLE3_BUFFERS, cache, args.cycle,
+                                  TABLE3_WINDOW)
         if large and not args.no_large:
             r["large_config"] = "configs/" + large
             r["large"] = flow(args.hxsim, large, large_sets(sets))
@@ -415,6 +434,7 @@ def main():
               + (f" (4 lanes {pct(r['small_4lanes']['share_of_plane_links'])}%)" if lanes else "")
               + (f", cycle {pct(r['cycle']['share_of_plane_links'])}%" if r["cycle"] else "")
               + (f" (4 lanes {pct(r['cycle_4lanes']['share_of_plane_links'])}%)" if r["cycle_4lanes"] else "")
+              + (f", Table III buffers {pct(r['cycle_table3']['share_of_plane_links'])}%" if r["cycle_table3"] else "")
               + (f", large {pct(r['large']['share_of_plane_links'])}%" if r.get("large") else "")
               + f", paper {paper_small}% / {paper_large}%", flush=True)
         rows.append(r)

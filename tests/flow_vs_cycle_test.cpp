@@ -64,4 +64,32 @@ INSTANTIATE_TEST_SUITE_P(
              "--set topology.dragonfly.h=2 --set topology.dragonfly.groups=9"}),
     [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
 
+// With Table III's buffers (32 MB per port in the paper: here 256-flit input and output queues
+// per VC, which the reduced systems cannot tell from 512) and sources that always have data (64
+// queued packets), over a window long enough for deep queues to settle (10,000 warm-up, 40,000
+// measured cycles), the switch-model fat trees come within 5% of the flow bound: what they lost
+// at the default buffers was head-of-line blocking at the switch inputs and a 4-packet source
+// queue that runs dry (docs/table2.md). The bound still holds.
+class FlowVsCycleTableIII : public ::testing::TestWithParam<Case> {};
+
+TEST_P(FlowVsCycleTableIII, CycleModelWithinFivePercentOfTheFlowBound) {
+  const Case& c = GetParam();
+  const std::string buffers =
+      "--set switch.buffer_depth=256 --set switch.output_buffer_depth=256 --set traffic.source_queue=64";
+  const json flow = results("model", c, "");
+  const json cycle =
+      results("run", c, buffers + " --set run.warmup=10000cycles --set run.measure=40000cycles --seed 1");
+  const double f = flow["traffic"]["global_bandwidth"]["share_of_plane_links"].get<double>();
+  const double k = cycle["traffic"]["global_bandwidth"]["share_of_plane_links"].get<double>();
+  EXPECT_LE(k, f * 1.02) << c.name << ": cycle " << k << " above the flow bound " << f;
+  EXPECT_GE(k, f * 0.95) << c.name << ": cycle " << k << " more than 5% under the flow figure " << f;
+}
+
+INSTANTIATE_TEST_SUITE_P(Reduced, FlowVsCycleTableIII,
+                         ::testing::Values(Case{"fat_tree_128", "fat_tree_1024_alltoall.yaml",
+                                                "--set topology.endpoints=128"},
+                                           Case{"fat_tree_128_75", "fat_tree_1024_alltoall.yaml",
+                                                "--set topology.endpoints=128 --set topology.tree.taper=0.2549"}),
+                         [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
+
 }  // namespace
