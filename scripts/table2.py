@@ -65,8 +65,8 @@ FOUR_LANES = ["router.local_ports=4"]
 CYCLE_FOUR_LANES = FOUR_LANES + ["traffic.injection_rate=4"]
 # Table III of the paper: 32 MB of buffer per port (input and output), and sources that always
 # have data (an all-to-all posts every message at once; the NIC is twice as fast as the link).
-# hxsim's switches get 256-flit input and output queues per VC (deeper gave the same on the
-# reduced systems, docs/table2.md) and its sources 64 queued packets (a 4-packet queue fed by
+# hxsim's switches get 256-flit input and output queues per VC (512 moved the reduced systems
+# by at most 3%: docs/results/2026-11-28-table2-buffers.md) and its sources 64 queued packets (a 4-packet queue fed by
 # Bernoulli trials at the link's rate runs dry 10% of the time). Deep queues need a long
 # window to settle: 10,000 warm-up and 40,000 measured cycles.
 TABLE3_BUFFERS = ["switch.buffer_depth=256", "switch.output_buffer_depth=256", "traffic.source_queue=64"]

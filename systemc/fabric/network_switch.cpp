@@ -20,7 +20,6 @@ NetworkSwitch::NetworkSwitch(std::string name, unsigned ports, unsigned vcs, uns
       out_(ports, nullptr),
       buf_(ports, VcBuffer(vcs, depth)),
       obuf_(ports, VcBuffer(vcs, output_depth)),
-      output_depth_(output_depth),
       rr_link_(ports, RoundRobin(vcs)),
       owed_credits_(static_cast<std::size_t>(ports) * vcs, 0),
       owed_total_(ports, 0),

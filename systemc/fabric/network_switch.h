@@ -101,7 +101,7 @@ class NetworkSwitch final : public Switch {
   }
   /// Room for `vc` behind output o: the receiver's free slots plus the queue's free slots.
   unsigned output_room(unsigned o, unsigned vc) const {
-    return credits_[o * vcs_ + vc] + (output_depth_ - obuf_[o].size(vc));
+    return credits_[o * vcs_ + vc] + (obuf_[o].depth() - obuf_[o].size(vc));
   }
   /// Flits waiting for output (o, vc): queued here and held downstream (UGAL's load).
   unsigned output_load(unsigned o, unsigned vc) const {
@@ -161,7 +161,6 @@ class NetworkSwitch final : public Switch {
   std::vector<FlitLink*> in_, out_;
   std::vector<VcBuffer> buf_;           // per input port
   std::vector<VcBuffer> obuf_;          // per output port: the output queues
-  unsigned output_depth_;               // flits per VC of each output queue
   std::vector<RoundRobin> rr_link_;     // per output: the VCs taking turns on the link
   std::vector<unsigned> owed_credits_;  // [in * vcs + vc]: credits not yet returned upstream
   std::vector<unsigned> owed_total_;    // per input
