@@ -52,6 +52,12 @@ DESIGNS = [
      51.2, 47.6, False),
     ("fat_tree_75", "75% tapered fat tree", "fat_tree_1024_alltoall.yaml", ["topology.tree.taper=0.2549"], LARGE_FT,
      25.7, 24.0, False),
+    # The tapered trees wired evenly: one spine per leaf up port, each leaf one cable to each
+    # (topology.tree.spines; docs/table2.md, "The tapered trees"). Two levels: small cluster only.
+    ("fat_tree_50_per_up", "50% tapered fat tree, one spine per up port", "fat_tree_1024_alltoall.yaml",
+     ["topology.tree.taper=0.5238", "topology.tree.spines=per_up_port"], None, 51.2, 47.6, False),
+    ("fat_tree_75_per_up", "75% tapered fat tree, one spine per up port", "fat_tree_1024_alltoall.yaml",
+     ["topology.tree.taper=0.2549", "topology.tree.spines=per_up_port"], None, 25.7, 24.0, False),
     ("dragonfly", "Dragonfly (UGAL)", "dragonfly_1024_alltoall.yaml", [], "table2/large_dragonfly_30g.yaml", 62.9,
      71.5, False),
     ("hyperx", "2D HyperX (Hx1Mesh)", "hyperx_32x32_alltoall.yaml", [], "table2/large_hyperx_128x128.yaml", 91.6, 95.8,
@@ -143,6 +149,8 @@ def flow(exe, config, sets):
     if "phased" in t:
         r["phased_share_of_plane_links"] = t["phased"]["share_of_plane_links"]
         r["phased_share_of_local_port"] = t["phased"]["share_of_local_port"]
+    if "per_hop" in t["routing"]:
+        r["per_hop_share_of_plane_links"] = t["routing"]["per_hop"]["share_of_plane_links"]
     if "choice" in t["routing"]:
         r["ugal_choice"] = t["routing"]["choice"]
         r["minimal_share"] = t["routing"]["minimal"]["accepted"]
@@ -294,9 +302,9 @@ def markdown(rows):
         "routers can inject.",
         "",
         "| design | Table II | flow, 4 lanes | cycle, 4 lanes | cycle, Table III buffers | flow (config) | "
-        "flow phased (config) | cycle (config) | cycle / flow | flow, port | flow phased, port | cycle, port "
+        "flow phased (config) | flow per hop (config) | cycle (config) | cycle / flow | flow, port | flow phased, port | cycle, port "
         "| bottleneck |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         s, c = r["small"], r["cycle"]
@@ -307,6 +315,7 @@ def markdown(rows):
                      f"| {pct(c4['share_of_plane_links']) if c4 else '-'} "
                      f"| {pct(c3['share_of_plane_links']) if c3 else '-'} "
                      f"| {pct(s['share_of_plane_links'])} | {pct(s.get('phased_share_of_plane_links'))} "
+                     f"| {pct(s.get('per_hop_share_of_plane_links'))} "
                      f"| {pct(c['share_of_plane_links']) if c else '-'} | {ratio} "
                      f"| {pct(s['share_of_local_port'])} | {pct(s.get('phased_share_of_local_port'))} "
                      f"| {pct(c['share_of_local_port']) if c else '-'} | {s['bottleneck']} |")
@@ -335,7 +344,9 @@ def plot(rows, ar_rows, png):
         return
     fig, grid = plt.subplots(2 if ar_rows else 1, 2, figsize=(12, 8.4 if ar_rows else 4.2), squeeze=False)
     axes = grid[0]
+    all_rows = rows
     for ax, size in zip(axes, ("small", "large")):
+        rows = all_rows if size == "small" else [r for r in all_rows if r.get("large")]
         names = [r["name"] for r in rows]
         x = range(len(rows))
 

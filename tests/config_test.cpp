@@ -1082,7 +1082,7 @@ TEST(ConfigShipped, DocsDescribeEveryKey) {
   ss << in.rdbuf();
   const std::string docs = ss.str();
   const auto keys = config_keys();
-  EXPECT_EQ(keys.size(), 86u);  // update docs/config.md when the schema changes
+  EXPECT_EQ(keys.size(), 87u);  // update docs/config.md when the schema changes
   for (const KeyInfo& k : keys)
     EXPECT_NE(docs.find("`" + k.path + "`"), std::string::npos) << k.path << " is not in docs/config.md";
 }
@@ -1200,6 +1200,38 @@ TEST(ConfigFatTree, ThreeLevelsAsAppendixAC2) {
       "traffic:\n  injection_rate: 0.1\n");
   EXPECT_EQ(e.key_path(), "topology.tree.radix");
   EXPECT_NE(std::string(e.what()).find("two- or three-level fat tree reaches 32 ports"), std::string::npos) << e.what();
+}
+
+TEST(ConfigFatTree, OneSpinePerUpPort) {
+  // Appendix A-C's 50% tree: 25 leaves of 42 down and 22 up ports. The fewest spines hold the 550
+  // up cables in 9 spines of 64 ports (2 or 3 cables to each leaf); one spine per up port gives 22
+  // spines of 25 used ports, one cable to each leaf.
+  const TreeShape fewest = tree_shape(1024, 64, 0.5238);
+  EXPECT_EQ(fewest.spines, 9u);
+  const TreeShape even = tree_shape(1024, 64, 0.5238, false, true);
+  ASSERT_TRUE(even.valid) << even.problem;
+  EXPECT_EQ(even.leaves, 25u);
+  EXPECT_EQ(even.spines, 22u);
+  EXPECT_EQ(even.spine_ports, 25u);
+  EXPECT_EQ(even.levels(), 2u);
+  const SimConfig c = load_ok(
+      "topology:\n  kind: fat_tree\n  endpoints: 1024\n  tree: {taper: 0.5238, spines: per_up_port}\n"
+      "traffic:\n  injection_rate: 0.1\n");
+  EXPECT_TRUE(c.topology.tree_spine_per_up_port);
+  // More leaves than a spine's ports: an error at the key, with the count.
+  const ConfigError many = error_of(
+      "topology:\n  kind: fat_tree\n  endpoints: 4096\n  tree: {spines: per_up_port}\n"
+      "traffic:\n  injection_rate: 0.1\n");
+  EXPECT_EQ(many.key_path(), "topology.tree.spines");
+  EXPECT_NE(std::string(many.what()).find("128 leaves"), std::string::npos) << many.what();
+  const ConfigError word = error_of(
+      "topology:\n  kind: fat_tree\n  endpoints: 1024\n  tree: {spines: even}\ntraffic:\n  injection_rate: 0.1\n");
+  EXPECT_EQ(word.key_path(), "topology.tree.spines");
+  // The HammingMesh trees keep the fewest spines: the key is refused there.
+  const ConfigError hx = error_of(
+      "topology:\n  kind: hammingmesh\n  board: 2x2\n  global: 4x4\n  tree: {spines: per_up_port}\n"
+      "traffic:\n  injection_rate: 0.1\n");
+  EXPECT_EQ(hx.key_path(), "topology.tree.spines");
 }
 
 TEST(ConfigFatTree, EndpointsInsteadOfABoard) {

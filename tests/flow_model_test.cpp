@@ -75,6 +75,39 @@ TEST(FlowModel, TaperedTreeIsBoundByItsUpLinks) {
   EXPECT_EQ(j["traffic"]["bottleneck"], "network");
 }
 
+TEST(FlowModel, UnevenlyWiredTreeSplitsByPathsOrPerHop) {
+  // 20 endpoints on 8-port switches tapered 1 : 0.6 -> leaves of 5 down and 3 up ports, 4 leaves,
+  // 12 up cables dealt round-robin over 2 spines: leaves 0 and 2 have 2 cables to spine 0 and 1 to
+  // spine 1, leaves 1 and 3 the other way round. Every leaf sends 5 x 5 = 25 flows to each other.
+  // Even split over the paths: leaf 0 -> leaf 1 has 2 x 1 paths through spine 0 and 1 x 2 through
+  // spine 1, half each; leaf 3 -> leaf 1 has 1 x 1 through spine 0 against 2 x 2: 1/5. The one
+  // cable spine 0 -> leaf 1 carries 25 (1/2 + 1/2 + 1/5) = 30 flows: lambda = 1/30, accepted
+  // 19/30.
+  const std::vector<std::string> sets = {"topology.endpoints=20", "topology.tree.radix=8", "topology.tree.taper=0.6"};
+  const auto j = flow("fat_tree_1024_alltoall.yaml", sets);
+  EXPECT_NEAR(j["traffic"]["accepted"].get<double>(), 19.0 / 30, 1e-9);
+  // Per hop: a leaf spreads over its 3 cables, 1/3 each, blind to the spines' cables down: that
+  // cable now carries 25 (2/3 from leaf 0 + 2/3 from leaf 2 + 1/3 from leaf 3) = 125/3 flows:
+  // lambda = 3/125, accepted 57/125.
+  const auto& h = j["traffic"]["routing"]["per_hop"];
+  EXPECT_NEAR(h["accepted"].get<double>(), 57.0 / 125, 1e-9);
+  // The four single cables down (spine 0 to leaves 1 and 3, spine 1 to leaves 0 and 2) bind.
+  EXPECT_EQ(h["bottleneck"], "network");
+  EXPECT_EQ(h["bottleneck_channels"], 4u);
+  // Wired evenly (topology.tree.spines: per_up_port): 3 spines, one cable from each leaf to each.
+  // A leaf's 5 x 15 = 75 flows out share its 3 cables, 25 each, as the 75 into a leaf share its 3
+  // cables down: lambda = 1/25 by either split, accepted 19/25.
+  std::vector<std::string> even = sets;
+  even.push_back("topology.tree.spines=per_up_port");
+  const auto e = flow("fat_tree_1024_alltoall.yaml", even);
+  EXPECT_NEAR(e["traffic"]["accepted"].get<double>(), 19.0 / 25, 1e-9);
+  EXPECT_NEAR(e["traffic"]["routing"]["per_hop"]["accepted"].get<double>(), 19.0 / 25, 1e-9);
+  // A nonblocking tree of one cable per spine: both splits are the same.
+  const auto n = flow("fat_tree_1024_alltoall.yaml", {"topology.endpoints=128", "topology.tree.radix=16"});
+  EXPECT_NEAR(n["traffic"]["routing"]["per_hop"]["accepted"].get<double>(), n["traffic"]["accepted"].get<double>(),
+              1e-9);
+}
+
 TEST(FlowModel, TorusTakesTheDimensionOrderPath) {
   // 8x8 torus (4x4 boards of 2x2), dimension order, ties (offset 4) east/north. The east link
   // out of column c in row y carries the flows of row y's sources with x-offset k = 1..4 that

@@ -45,6 +45,8 @@ std::vector<Case> cases() {
       {"fat_tree_two_levels", with_run("  kind: fat_tree\n  endpoints: 1024\n  tree: {radix: 64}\n")},
       {"fat_tree_odd_endpoints", with_run("  kind: fat_tree\n  endpoints: 100\n  tree: {radix: 16}\n")},
       {"fat_tree_tapered", with_run("  kind: fat_tree\n  endpoints: 512\n  tree: {radix: 32, taper: 0.5}\n")},
+      {"fat_tree_spine_per_up_port",
+       with_run("  kind: fat_tree\n  endpoints: 1024\n  tree: {radix: 64, taper: 0.5238, spines: per_up_port}\n")},
       {"hx2mesh_line", with_run("  kind: hammingmesh\n  board: 2x2\n  global: 8x8\n  tree: {radix: 16}\n")},
       {"hx2mesh_board_span",
        with_run("  kind: hammingmesh\n  board: 2x2\n  global: 16x16\n  tree: {span: board, radix: 64}\n")},

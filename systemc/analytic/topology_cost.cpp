@@ -70,7 +70,7 @@ TopologyCost eval_fat_tree(const TopologySpec& s, const FatTreeParams& p) {
   const unsigned k = s.radix;
   const bool nonblocking = p.leaf_down == 0 && p.leaf_up == 0;
   const unsigned down = nonblocking ? k / 2 : p.leaf_down, up = nonblocking ? k / 2 : p.leaf_up;
-  const FatTree t = build_fat_tree(s.target_endpoints, k, down, up);
+  const FatTree t = build_fat_tree(s.target_endpoints, k, down, up, p.spine_per_up_port);
 
   TopologyCost r;
   r.target_endpoints = s.target_endpoints;
@@ -427,7 +427,7 @@ uint64_t FatTree::switches() const {
 
 double FatTree::relative_bisection() const { return levels() == 1 ? 1.0 : std::min(1.0, double(up) / down); }
 
-FatTree build_fat_tree(uint64_t endpoints, unsigned radix, unsigned down, unsigned up) {
+FatTree build_fat_tree(uint64_t endpoints, unsigned radix, unsigned down, unsigned up, bool spine_per_up_port) {
   if (radix < 4 || radix % 2) invalid("fat tree: the radix must be even and >= 4, not " + str(radix));
   if (down < 1 || up < 1 || uint64_t{down} + up > radix)
     invalid("fat tree: leaf ports down " + str(down) + " + up " + str(up) + " must be >= 1 each and fit radix " +
@@ -452,6 +452,10 @@ FatTree build_fat_tree(uint64_t endpoints, unsigned radix, unsigned down, unsign
   t.level_switches.assign(levels, ceil_div(t.uplinks, half));
   t.level_switches.front() = leaves;
   t.level_switches.back() = ceil_div(t.uplinks, radix);
+  if (spine_per_up_port) {
+    if (levels != 2) invalid("fat tree: one spine per up port needs two levels, not " + str(levels));
+    t.level_switches.back() = up;
+  }
   return t;
 }
 

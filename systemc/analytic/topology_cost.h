@@ -96,7 +96,9 @@ struct FatTree {
 /// Builds a fat tree for `endpoints` endpoints. down = up = radix/2 is the nonblocking tree.
 /// Throws std::invalid_argument unless radix >= 4 is even, down >= 1, up >= 1, down + up <= radix
 /// and endpoints >= 1.
-FatTree build_fat_tree(uint64_t endpoints, unsigned radix, unsigned down, unsigned up);
+/// `spine_per_up_port`: a two-level tree has `up` spines, one cable from every leaf to each
+/// (TreeShape's topology.tree.spines: per_up_port), not ceil(leaves x up / radix).
+FatTree build_fat_tree(uint64_t endpoints, unsigned radix, unsigned down, unsigned up, bool spine_per_up_port = false);
 
 /// Section III-B's diameter of a nonblocking fat tree with q endpoints of radix-k switches,
 /// 2 (ceil(log_{k/2}(q / k)) + 1), with log of values <= 1 taken as 0 (one switch level).
@@ -108,6 +110,7 @@ unsigned fat_tree_diameter_formula(uint64_t q, unsigned radix);
 struct FatTreeParams {
   unsigned leaf_down = 0;  // 0 with leaf_up 0: nonblocking, radix/2 each
   unsigned leaf_up = 0;
+  bool spine_per_up_port = false;  // two levels: one spine per leaf up port (topology.tree.spines)
 };
 
 struct DragonflyParams {

@@ -30,6 +30,8 @@ const Options<std::string> kTopologyKinds = [] {
   return o;
 }();
 const Options<TreeSpan> kTreeSpans = {{"line", TreeSpan::Line}, {"board", TreeSpan::Board}};
+// topology.tree.spines: per_up_port is true (tree_shape).
+const Options<bool> kTreeSpines = {{"fewest", false}, {"per_up_port", true}};
 // rounds.relay: how A_1 relays (model/clex_rounds.h): true for request/acknowledge.
 const Options<bool> kRelayModes = {{"request", true}, {"direct", false}};
 const char* const kClexCapacityExpected =
@@ -528,6 +530,8 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                                    [&c](const Field& f) {
                                      c.topology.tree_taper = f.number({0, 1, true});
                                    }),
+                              leaf("spines", P::Defaulted, one_of(kTreeSpines), "fewest",
+                                   [&c](const Field& f) { c.topology.tree_spine_per_up_port = f.choice(kTreeSpines); }),
                           }),
               }),
           // How packets find their way, for every kind: the RTL router's mode on boards, the
@@ -1167,7 +1171,7 @@ unsigned SimConfig::system_x() const { return fabric_topology(topology.kind).siz
 unsigned SimConfig::system_y() const { return fabric_topology(topology.kind).size(*this).y; }
 unsigned SimConfig::board_count() const { return fabric_topology(topology.kind).size(*this).boards; }
 
-TreeShape tree_shape(unsigned ports, unsigned radix, double taper, bool three_levels) {
+TreeShape tree_shape(unsigned ports, unsigned radix, double taper, bool three_levels, bool spine_per_up_port) {
   TreeShape t;
   t.ports = ports;
   if (ports <= radix) return t;  // one switch
@@ -1180,6 +1184,18 @@ TreeShape tree_shape(unsigned ports, unsigned radix, double taper, bool three_le
   const uint64_t uplinks = uint64_t{t.leaves} * t.up;
   t.spines = static_cast<unsigned>((uplinks + radix - 1) / radix);
   t.spine_ports = static_cast<unsigned>((uplinks + t.spines - 1) / t.spines);
+  if (spine_per_up_port) {
+    // Up link g = leaf l x up + j goes to spine g mod spines = j, its port g div spines = l.
+    t.spines = t.up;
+    t.spine_ports = t.leaves;
+    if (t.leaves > radix) {
+      t.valid = false;
+      t.problem = std::to_string(ports) + " ports need " + std::to_string(t.leaves) + " leaves, more than a spine's " +
+                  std::to_string(radix) + " ports: one spine per up port holds at most " + std::to_string(radix) +
+                  " leaves (two levels)";
+    }
+    return t;
+  }
   if (t.up >= t.spines) return t;  // two levels: every leaf reaches every spine
   const std::string need = std::to_string(ports) + " ports need " + std::to_string(t.leaves) + " leaves of " +
                            std::to_string(t.down) + " down ports and " + std::to_string(t.spines) +

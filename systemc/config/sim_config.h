@@ -84,8 +84,9 @@ struct SimConfig {
     unsigned planes = 1;         // hammingmesh: independent router planes per board
     Dragonfly dragonfly;
     TreeSpan tree_span = TreeSpan::Line;
-    unsigned tree_radix = 64;  // ports per fat-tree switch
-    double tree_taper = 1;     // up/down port ratio of a two-level tree's leaves, (0, 1]
+    unsigned tree_radix = 64;             // ports per fat-tree switch
+    double tree_taper = 1;                // up/down port ratio of a two-level tree's leaves, (0, 1]
+    bool tree_spine_per_up_port = false;  // fat_tree: one spine per leaf up port (TreeShape)
     /// multidim: the platform's dimensions, dim1 first (NPU n's coordinate in dimension K is
     /// (n / (P_1 ... P_{K-1})) mod P_K).
     std::vector<Dimension> dims;
@@ -291,7 +292,14 @@ struct TreeShape {
 };
 /// `three_levels`: a tree too large for two levels gets a third (the fat_tree system); otherwise
 /// it is not valid (a HammingMesh's row and column trees, which the allocator models on two).
-TreeShape tree_shape(unsigned ports, unsigned radix, double taper, bool three_levels = false);
+/// `spine_per_up_port`: a two-level tree gets one spine per leaf up port, and every leaf one cable
+/// to every spine (topology.tree.spines: per_up_port), instead of the fewest spines that hold the
+/// leaves' up cables, dealt round-robin: where a leaf's up ports are no multiple of the spines
+/// (22 over 9), that deal gives a spine 2 or 3 cables to each leaf, which routing that spreads by
+/// the leaf's own ports cannot use evenly (docs/table2.md, "The tapered trees"). Not valid with
+/// more leaves than the radix.
+TreeShape tree_shape(unsigned ports, unsigned radix, double taper, bool three_levels = false,
+                     bool spine_per_up_port = false);
 /// A HammingMesh's trees: lines of accelerators one tree serves (1, or a board's rows/columns
 /// for span board), the tree's ports (two per line and board: both edges) and the number of
 /// trees, for the row trees (rows = true) or the column trees.

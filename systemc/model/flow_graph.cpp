@@ -92,7 +92,7 @@ FlowGraph flow_graph(const SimConfig& cfg, const NetworkDescription& net) {
   // it: collective_flow.h).
   constexpr double kRouterCycles = 1, kEdgePortCycles = 1;
   const double local = cfg.local_link.latency_cycles + 1.0;
-  std::vector<double> delay;  // per node: its pipeline (0 for an endpoint)
+  std::vector<double> delay;     // per node: its pipeline (0 for an endpoint)
   std::vector<uint32_t> router;  // HammingMesh: per endpoint its router node
   if (boards) {
     const unsigned a = grid.board_x, b = grid.board_y, nb = grid.boards_x * grid.boards_y;
@@ -261,15 +261,21 @@ void FlowRouter::minimal(const std::vector<uint32_t>& targets, std::vector<doubl
   auto next_hop = [&](uint32_t v, uint32_t w) {
     return dist_[w] + 1 == dist_[v] && (dist_[w] == 0 || !g_.is_endpoint[w]) && allowed(v, w);
   };
-  // Push the mass down, farthest first: each next hop w of v takes paths(w) / paths(v).
+  // Push the mass down, farthest first: each next hop w of v takes paths(w) / paths(v), or
+  // (Split::PerHop) an even share of v's next hops.
   for (std::size_t k = order_.size(); k-- > 0;) {
     const uint32_t v = order_[k];
     if (dist_[v] == 0 || mass[v] == 0) continue;
-    const double m = mass[v] / paths_[v];
+    double m = mass[v] / paths_[v];
+    if (split_ == Split::PerHop) {
+      unsigned hops = 0;
+      for (uint32_t i = out_start_[v]; i < out_start_[v + 1]; ++i) hops += next_hop(v, out_to_[i]) ? 1 : 0;
+      m = mass[v] / hops;
+    }
     for (uint32_t i = out_start_[v]; i < out_start_[v + 1]; ++i) {
       const uint32_t w = out_to_[i];
       if (!next_hop(v, w)) continue;
-      const double share = m * paths_[w];
+      const double share = split_ == Split::PerHop ? m : m * paths_[w];
       take(out_ch_[i], share);
       mass[w] += share;
     }

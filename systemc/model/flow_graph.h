@@ -97,6 +97,14 @@ std::vector<uint32_t> group_routers(const FlowGraph& g, unsigned G);
 class FlowRouter {
  public:
   explicit FlowRouter(const FlowGraph& g);
+  /// How minimal() divides a node's flow among its next hops on shortest paths.
+  enum class Split : uint8_t {
+    Paths,   ///< in proportion to the shortest paths beyond each: an even split over the paths
+    PerHop,  ///< evenly over the next hops (channels), whatever lies beyond them: what a switch
+             ///< that spreads by its own outputs' room reaches in the mean
+  };
+  void set_split(Split s) { split_ = s; }
+
   /// Moves mass[v] (the total rate of the flows that start at node v) along shortest paths to
   /// the nearest of `targets` (Minimal), adding the rate on each channel to `load`; the
   /// mass ends on the targets (mass[t] holds what arrived at t). `touched` (optional) collects
@@ -125,6 +133,7 @@ class FlowRouter {
 
  private:
   const FlowGraph& g_;
+  Split split_ = Split::Paths;
   bool dim_order_search_ = false;
   int32_t target_group_ = -1;                ///< one_global_hop: the group of the search's targets
   int32_t target_bx_ = -1, target_by_ = -1;  ///< board_trees: the targets' board

@@ -259,6 +259,20 @@ nlohmann::ordered_json flow_results(const SimConfig& cfg) {
     }
     routing["choice"] = valiant ? "valiant" : "minimal";
   }
+  const unsigned links = topo.links_per_plane();
+  if (g.routing == FlowGraph::Routing::Minimal) {
+    // The same flows split evenly per hop: the mean of a routing that picks among its next hops
+    // by their own room (the trees' up ports, the board routers' minimal outputs), blind to
+    // what lies beyond them. Where the paths behind the next hops differ (a tapered tree whose
+    // up cables cannot be dealt evenly over its spines), it is below the even split over paths.
+    router.set_split(FlowRouter::Split::PerHop);
+    const Loads h = direct_loads(g, router);
+    router.set_split(FlowRouter::Split::Paths);
+    ordered_json ph = loads_json(g, h);
+    ph["share_of_local_port"] = h.lambda * (N - 1) / g.injection;
+    ph["share_of_plane_links"] = h.lambda * (N - 1) / (links * g.link_rate);
+    routing["per_hop"] = ph;
+  }
 
   ordered_json j = flow_document(cfg, net, g);
 
@@ -267,7 +281,6 @@ nlohmann::ordered_json flow_results(const SimConfig& cfg) {
   t["flows"] = static_cast<uint64_t>(N) * (N - 1);
   const ordered_json l = loads_json(g, chosen);
   for (const auto& [k, v] : l.items()) t[k] = v;
-  const unsigned links = topo.links_per_plane();
   ordered_json gb;
   gb["share_of_local_port"] = chosen.lambda * (N - 1) / g.injection;
   // The paper's injection bandwidth: a plane's network links (4 for a HammingMesh or torus

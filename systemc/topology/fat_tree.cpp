@@ -47,6 +47,7 @@ class FatTreeTopology : public FabricTopology {
   std::optional<cost::TopologySpec> analytic_spec(const SimConfig& cfg) const override {
     cost::FatTreeParams p;
     std::tie(p.leaf_down, p.leaf_up) = leaf_ports(cfg, cfg.topology.endpoints);
+    p.spine_per_up_port = cfg.topology.tree_spine_per_up_port;
     return analytic_spec_of(cfg, p, cfg.topology.tree_radix);
   }
 

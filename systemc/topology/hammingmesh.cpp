@@ -88,7 +88,8 @@ class HammingMeshTopology : public FabricTopology {
   void check(const ConfigReader& reader, SimConfig& c) const override {
     c.router.routing = route_mode_of(c.routing.algorithm);
     require(reader, "topology.board", kBoardExpected);
-    forbid(reader, {"topology.endpoints", "topology.dragonfly", "topology.clex", "topology.sides", "topology.pitch"});
+    forbid(reader, {"topology.endpoints", "topology.dragonfly", "topology.clex", "topology.sides", "topology.pitch",
+                    "topology.tree.spines"});
     require(reader, "topology.global", kGlobalExpected);
     if (c.router.vc_policy != VcPolicy::Keep)
       reader.field("router.vc_policy")

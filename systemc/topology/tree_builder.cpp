@@ -9,11 +9,14 @@ LinkRate cable_rate(const SimConfig& cfg) {
 }
 
 TreeShape config_tree_shape(const SimConfig& cfg, unsigned ports, bool three_levels) {
-  return tree_shape(ports, cfg.topology.tree_radix, cfg.topology.tree_taper, three_levels);
+  return tree_shape(ports, cfg.topology.tree_radix, cfg.topology.tree_taper, three_levels,
+                    cfg.topology.tree_spine_per_up_port);
 }
 
 void check_tree(const ConfigReader& reader, const SimConfig& cfg, unsigned ports, bool three_levels) {
   const TreeShape t = config_tree_shape(cfg, ports, three_levels);
+  if (!t.valid && cfg.topology.tree_spine_per_up_port)
+    reader.field("topology.tree.spines").fail("fewest, or a tree of at most radix leaves", t.problem);
   if (!t.valid)
     reader.field("topology.tree.radix")
         .fail(std::string("a radix whose ") + (three_levels ? "two- or three-level" : "two-level") +
@@ -39,6 +42,7 @@ void tree_values(const SimConfig& cfg, std::vector<std::pair<std::string, std::s
   v.emplace_back("topology.tree.span", tree_span_name(cfg.topology.tree_span));
   v.emplace_back("topology.tree.radix", std::to_string(cfg.topology.tree_radix));
   v.emplace_back("topology.tree.taper", format_number(cfg.topology.tree_taper));
+  if (cfg.topology.tree_spine_per_up_port) v.emplace_back("topology.tree.spines", "per_up_port");
 }
 
 TreeAddressing endpoint_addressing(const SimConfig& cfg) {
