@@ -7,9 +7,10 @@
 // down when the destination's leaf lies below it, else up:
 //   - a leaf goes down to the terminal's port when the leaf is its own;
 //   - a middle switch or a top goes down by the one of its down ports towards that leaf (parallel
-//     cables) with the most room for the packet's VC. (It used to pick the cable by the terminal:
-//     42 terminals over 4 or 5 cables loaded them 11 : 10, which costs 4% where the down cables
-//     bind, a tapered tree's all-to-all);
+//     cables) with the most room for the packet's VC: the cables all lead to that leaf, and a
+//     choice by the terminal would load them unevenly where the leaf's terminals are no multiple
+//     of them (42 over 4 cables: 11, 11, 10, 10), which costs where the down cables bind (a
+//     tapered tree's all-to-all: docs/table2.md, "The tapered trees");
 //   - going up, a leaf or a middle switch takes adaptively the up port with the most room for the
 //     packet's VC (downstream credits plus free output queue, among those whose output VC is
 //     free; ties broken round-robin), among the up ports that reach the destination's leaf.
