@@ -115,8 +115,15 @@ class NetworkSwitch final : public Switch {
     unsigned room = 0;
   };
   Roomiest roomiest_output(unsigned first, unsigned stride, unsigned count, unsigned vc) const {
+    return roomiest_of(count, vc, [first, stride](unsigned i) { return first + i * stride; });
+  }
+  /// The same over the `count` outputs port_at(0), ..., port_at(count - 1) (a tree's parallel
+  /// cables to one leaf, which need not be evenly spaced).
+  template <class PortAt>
+  Roomiest roomiest_of(unsigned count, unsigned vc, PortAt&& port_at) const {
     Roomiest best;
-    for (unsigned i = 0, o = first; i < count; ++i, o += stride) {
+    for (unsigned i = 0; i < count; ++i) {
+      const unsigned o = port_at(i);
       if (!output_free(o, vc)) continue;
       const unsigned room = output_room(o, vc);
       if (best.choice.port < 0 || room > best.room) best = {RouteChoice{static_cast<int>(o), vc}, room};

@@ -46,7 +46,8 @@ class UpDown : public RoutingFunction {
         o = static_cast<int>(terminal % c_.down);
       } else {
         const unsigned count = routes_->down_count(leaf);
-        if (count > 0) return RouteChoice{pick_down_port(vc, sw, leaf, count), vc};
+        // Parallel cables to that leaf: the one with the most room.
+        if (count > 0) return sw.roomiest_of(count, vc, [&](unsigned k) { return routes_->down_port(leaf, k); }).choice;
         if (c_.up > 0) return RouteChoice{pick_up_port(vc, sw, leaf), vc};
       }
     }
@@ -78,22 +79,6 @@ class UpDown : public RoutingFunction {
       }
     }
     if (best != -1) rr_up_ = (rr_up_ + 1) % c_.up;
-    return best;
-  }
-
-  // Of the down ports to leaf `to` (parallel cables), the free one with the most room.
-  int pick_down_port(unsigned vc, const NetworkSwitch& sw, unsigned to, unsigned count) const {
-    int best = -1;
-    unsigned best_room = 0;
-    for (unsigned k = 0; k < count; ++k) {
-      const unsigned o = routes_->down_port(to, k);
-      if (!sw.connected(o) || !sw.output_free(o, vc)) continue;
-      const unsigned room = sw.output_room(o, vc);
-      if (best < 0 || room > best_room) {
-        best_room = room;
-        best = static_cast<int>(o);
-      }
-    }
     return best;
   }
 
