@@ -266,12 +266,10 @@ void FlowRouter::minimal(const std::vector<uint32_t>& targets, std::vector<doubl
   for (std::size_t k = order_.size(); k-- > 0;) {
     const uint32_t v = order_[k];
     if (dist_[v] == 0 || mass[v] == 0) continue;
-    double m = mass[v] / paths_[v];
-    if (split_ == Split::PerHop) {
-      unsigned hops = 0;
+    unsigned hops = 0;  // PerHop: v's next hops
+    if (split_ == Split::PerHop)
       for (uint32_t i = out_start_[v]; i < out_start_[v + 1]; ++i) hops += next_hop(v, out_to_[i]) ? 1 : 0;
-      m = mass[v] / hops;
-    }
+    const double m = split_ == Split::PerHop ? mass[v] / hops : mass[v] / paths_[v];
     for (uint32_t i = out_start_[v]; i < out_start_[v + 1]; ++i) {
       const uint32_t w = out_to_[i];
       if (!next_hop(v, w)) continue;
