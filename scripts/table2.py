@@ -77,6 +77,9 @@ CYCLE_FOUR_LANES = FOUR_LANES + ["traffic.injection_rate=4"]
 # window to settle: 10,000 warm-up and 40,000 measured cycles.
 TABLE3_BUFFERS = ["switch.buffer_depth=256", "switch.output_buffer_depth=256", "traffic.source_queue=64"]
 TABLE3_WINDOW = ["run.warmup=10000cycles", "run.measure=40000cycles"]
+# The HammingMesh family's boards with C++ switches as routers (router.model switch): the paper's
+# SST router, input and output buffered with a 2x crossbar (switch.*), instead of the RTL's.
+SWITCH_ROUTERS = ["router.model=switch"]
 
 
 def large_sets(sets):
@@ -301,19 +304,21 @@ def markdown(rows):
         "bandwidth); 'port' = % of the one-link local port, which is what the cycle model's HammingMesh-family "
         "routers can inject.",
         "",
-        "| design | Table II | flow, 4 lanes | cycle, 4 lanes | cycle, Table III buffers | flow (config) | "
+        "| design | Table II | flow, 4 lanes | cycle, 4 lanes | cycle, Table III buffers "
+        "| cycle, Table III buffers, switch routers | flow (config) | "
         "flow phased (config) | flow per hop (config) | cycle (config) | cycle / flow | flow, port | flow phased, port | cycle, port "
         "| bottleneck |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         s, c = r["small"], r["cycle"]
         ratio = f"{c['share_of_plane_links'] / s['share_of_plane_links']:.2f}" if c else "-"
         lanes, c4 = r["small_4lanes"], r.get("cycle_4lanes")
-        c3 = r.get("cycle_table3")
+        c3, cs = r.get("cycle_table3"), r.get("cycle_switch_routers")
         lines.append(f"| {r['label']} | {r['paper_small']} | {pct(lanes['share_of_plane_links']) if lanes else '-'} "
                      f"| {pct(c4['share_of_plane_links']) if c4 else '-'} "
                      f"| {pct(c3['share_of_plane_links']) if c3 else '-'} "
+                     f"| {pct(cs['share_of_plane_links']) if cs else '-'} "
                      f"| {pct(s['share_of_plane_links'])} | {pct(s.get('phased_share_of_plane_links'))} "
                      f"| {pct(s.get('per_hop_share_of_plane_links'))} "
                      f"| {pct(c['share_of_plane_links']) if c else '-'} | {ratio} "
@@ -365,6 +370,10 @@ def plot(rows, ar_rows, png):
                 series.append(("cycle model, Table III buffers",
                                [100 * r["cycle_table3"]["share_of_plane_links"] if r.get("cycle_table3") else 0
                                 for r in rows]))
+            if any(r.get("cycle_switch_routers") for r in rows):
+                series.append(("cycle model, Table III buffers, C++ switch routers (HxMesh family)",
+                               [100 * r["cycle_switch_routers"]["share_of_plane_links"]
+                                if r.get("cycle_switch_routers") else 0 for r in rows]))
         w = 0.8 / len(series)
         for k, (label, ys) in enumerate(series):
             ax.bar([i + (k - (len(series) - 1) / 2) * w for i in x], ys, w, label=label)
@@ -437,6 +446,10 @@ def main():
         r["cycle_table3"] = cycle(args.hxsim, name + "_table3", small,
                                   sets + (CYCLE_FOUR_LANES if lanes else []) + TABLE3_BUFFERS, cache, args.cycle,
                                   TABLE3_WINDOW)
+        # The same with C++ switches as the boards' routers (about 10 minutes a design).
+        r["cycle_switch_routers"] = cycle(args.hxsim, name + "_table3_switch_routers", small,
+                                          sets + CYCLE_FOUR_LANES + TABLE3_BUFFERS + SWITCH_ROUTERS, cache,
+                                          args.cycle, TABLE3_WINDOW) if lanes else None
         if large and not args.no_large:
             r["large_config"] = "configs/" + large
             r["large"] = flow(args.hxsim, large, large_sets(sets))
@@ -446,6 +459,8 @@ def main():
               + (f", cycle {pct(r['cycle']['share_of_plane_links'])}%" if r["cycle"] else "")
               + (f" (4 lanes {pct(r['cycle_4lanes']['share_of_plane_links'])}%)" if r["cycle_4lanes"] else "")
               + (f", Table III buffers {pct(r['cycle_table3']['share_of_plane_links'])}%" if r["cycle_table3"] else "")
+              + (f", switch routers {pct(r['cycle_switch_routers']['share_of_plane_links'])}%"
+                 if r["cycle_switch_routers"] else "")
               + (f", large {pct(r['large']['share_of_plane_links'])}%" if r.get("large") else "")
               + f", paper {paper_small}% / {paper_large}%", flush=True)
         rows.append(r)

@@ -172,18 +172,23 @@ INSTANTIATE_TEST_SUITE_P(
 
 // ---- the Hx4Mesh (4x4 boards) too ------------------------------------------------------------
 
+// On the RTL routers and on C++ switches as the board routers (router.model switch).
 TEST(CollectiveSystems, Hx4MeshAllreduceByEveryAlgorithm) {
-  for (const char* alg : {"ring", "bidirectional_ring", "hamiltonian", "torus2d"}) {
-    const fs::path dump = scratch() / (std::string(alg) + ".bin");
-    const Case c{"allreduce", alg, 32768, "fp32", 0};
-    const json j = run_case(c, "hx4mesh_2x2_allreduce.yaml", "", dump);
-    ASSERT_TRUE(j.contains("checks")) << alg;
-    EXPECT_TRUE(j["checks"]["passed"].get<bool>()) << alg << ": " << j["check_details"]["report"].get<std::string>();
-    const Buffers b = read_dump(dump);
-    ASSERT_EQ(b.size(), 64u);
-    for (uint64_t r = 0; r < 64; r += 9)
-      for (uint64_t k = 0; k < b[r].size(); k += 97)
-        ASSERT_EQ(value(b[r][k], false), reference(c, 64, r, k)) << alg << " rank " << r << " element " << k;
+  for (const char* model : {"rtl", "switch"}) {
+    for (const char* alg : {"ring", "bidirectional_ring", "hamiltonian", "torus2d"}) {
+      const std::string what = std::string(alg) + " on " + model + " routers";
+      const fs::path dump = scratch() / (std::string(alg) + ".bin");
+      const Case c{"allreduce", alg, 32768, "fp32", 0};
+      const json j = run_case(c, "hx4mesh_2x2_allreduce.yaml", std::string("--set router.model=") + model, dump);
+      ASSERT_TRUE(j.contains("checks")) << what;
+      EXPECT_TRUE(j["checks"]["passed"].get<bool>()) << what << ": " << j["check_details"]["report"].get<std::string>();
+      EXPECT_EQ(j["check_details"]["collective_wrong_elements"], 0) << what;
+      const Buffers b = read_dump(dump);
+      ASSERT_EQ(b.size(), 64u);
+      for (uint64_t r = 0; r < 64; r += 9)
+        for (uint64_t k = 0; k < b[r].size(); k += 97)
+          ASSERT_EQ(value(b[r][k], false), reference(c, 64, r, k)) << what << " rank " << r << " element " << k;
+    }
   }
 }
 

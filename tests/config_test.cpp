@@ -174,8 +174,8 @@ TEST(ConfigKeys, UnknownKeyAtTheWrongLevelNamesItsPlace) {
 
 TEST(ConfigKeys, UnknownKeyWithoutCloseMatchHasNoHint) {
   const ConfigError e = error_of(kBase + "router:\n  zzz: 1\n");
-  EXPECT_CONFIG_ERROR(e, 6, 3, "router.zzz", "one of clock, vc_policy, vcs, buffer_depth, flit_width, local_ports",
-                      "'zzz'");
+  EXPECT_CONFIG_ERROR(e, 6, 3, "router.zzz",
+                      "one of clock, vc_policy, vcs, buffer_depth, flit_width, local_ports, model", "'zzz'");
   EXPECT_EQ(e.hint(), "");
 }
 
@@ -199,7 +199,8 @@ TEST(ConfigKeys, DuplicateTopLevelSection) {
 TEST(ConfigKeys, KeyMustBeAScalar) {
   const ConfigError e = error_of(kBase + "router:\n  [vcs]: 3\n");
   EXPECT_CONFIG_ERROR(e, 6, 3, "router",
-                      "a key name (one of clock, vc_policy, vcs, buffer_depth, flit_width, local_ports)", "a list");
+                      "a key name (one of clock, vc_policy, vcs, buffer_depth, flit_width, local_ports, model)",
+                      "a list");
 }
 
 TEST(ConfigKeys, MissingRequiredKeyIsReportedAtTheParentMap) {
@@ -237,8 +238,8 @@ TEST(ConfigTypes, MapWhereScalarExpected) {
 
 TEST(ConfigTypes, ListWhereMapExpected) {
   const ConfigError e = error_of(kBase + "router: [vcs, 3]\n");
-  EXPECT_CONFIG_ERROR(e, 5, 9, "router", "a map with keys clock, vc_policy, vcs, buffer_depth, flit_width, local_ports",
-                      "a list");
+  EXPECT_CONFIG_ERROR(e, 5, 9, "router",
+                      "a map with keys clock, vc_policy, vcs, buffer_depth, flit_width, local_ports, model", "a list");
 }
 
 TEST(ConfigTypes, ScalarWhereMapExpected) {
@@ -896,8 +897,8 @@ TEST(ConfigOverride, CrossKeyErrorStaysAtTheFileValue) {
 
 TEST(ConfigOverride, NeedsAMapAlongThePath) {
   const ConfigError e = error_of(kBase + "router: 5\n", {"router.vcs=3"});
-  EXPECT_CONFIG_ERROR(e, 5, 9, "router", "a map with keys clock, vc_policy, vcs, buffer_depth, flit_width, local_ports",
-                      "'5'");
+  EXPECT_CONFIG_ERROR(e, 5, 9, "router",
+                      "a map with keys clock, vc_policy, vcs, buffer_depth, flit_width, local_ports, model", "'5'");
 }
 
 TEST(ConfigOverride, MissingEquals) {
@@ -1082,7 +1083,7 @@ TEST(ConfigShipped, DocsDescribeEveryKey) {
   ss << in.rdbuf();
   const std::string docs = ss.str();
   const auto keys = config_keys();
-  EXPECT_EQ(keys.size(), 87u);  // update docs/config.md when the schema changes
+  EXPECT_EQ(keys.size(), 88u);  // update docs/config.md when the schema changes
   for (const KeyInfo& k : keys)
     EXPECT_NE(docs.find("`" + k.path + "`"), std::string::npos) << k.path << " is not in docs/config.md";
 }
@@ -1232,6 +1233,34 @@ TEST(ConfigFatTree, OneSpinePerUpPort) {
       "topology:\n  kind: hammingmesh\n  board: 2x2\n  global: 4x4\n  tree: {spines: per_up_port}\n"
       "traffic:\n  injection_rate: 0.1\n");
   EXPECT_EQ(hx.key_path(), "topology.tree.spines");
+}
+
+TEST(ConfigRouterModel, SwitchRoutersOnlyOnAHammingMesh) {
+  const std::string hx =
+      "topology:\n  kind: hammingmesh\n  board: 2x2\n  global: 4x4\ntraffic:\n  injection_rate: 0.1\n";
+  EXPECT_FALSE(load_ok(hx).router.switch_model);
+  const SimConfig c = load_ok(hx + "router:\n  model: switch\n  vcs: 6\n");
+  EXPECT_TRUE(c.router.switch_model);
+  // The RTL's 2-bit VC field does not bind C++ switch routers.
+  EXPECT_EQ(c.router.vcs, 6u);
+  EXPECT_EQ(error_of(hx + "router:\n  vcs: 6\n").key_path(), "router.vcs");
+  const ConfigError word = error_of(hx + "router:\n  model: behavioural\n");
+  EXPECT_EQ(word.key_path(), "router.model");
+  // A lone board is RTL, a torus's routers are C++ switches: each kind has one.
+  const ConfigError board = error_of(
+      "topology:\n  kind: board\n  board: 4x4\nrouter:\n  model: switch\n"
+      "traffic:\n  injection_rate: 0.1\n");
+  EXPECT_EQ(board.key_path(), "router.model");
+  EXPECT_NE(std::string(board.what()).find("only a hammingmesh"), std::string::npos) << board.what();
+  const ConfigError torus = error_of(
+      "topology:\n  kind: torus\n  board: 2x2\n  global: 4x4\nrouter:\n  model: rtl\n"
+      "traffic:\n  injection_rate: 0.1\n");
+  EXPECT_EQ(torus.key_path(), "router.model");
+  // Jobs are checked against the RTL boards' entries.
+  const ConfigError jobs = error_of(
+      "topology:\n  kind: hammingmesh\n  board: 2x2\n  global: 4x4\nrouter:\n  model: switch\n"
+      "collective:\n  operation: allreduce\n  algorithm: ring\n  message: 64 KiB\n  jobs: [2x2, 2x2]\n");
+  EXPECT_EQ(jobs.key_path(), "collective.jobs");
 }
 
 TEST(ConfigFatTree, EndpointsInsteadOfABoard) {

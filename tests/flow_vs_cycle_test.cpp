@@ -74,7 +74,12 @@ INSTANTIATE_TEST_SUITE_P(
 // queued packets), over a window long enough for deep queues to settle (10,000 warm-up, 40,000
 // measured cycles), the switch-model fat trees come within 5% of the flow bound: what they lost
 // at the default buffers was head-of-line blocking at the switch inputs and a 4-packet source
-// queue that runs dry (docs/table2.md). The bound still holds.
+// queue that runs dry (docs/table2.md). The bound still holds. So do the HammingMesh family's
+// boards with C++ switches as their routers (router.model switch: the paper's input- and
+// output-buffered router with a 2x crossbar), where the RTL routers reach 0.79-0.82 (table2.md,
+// "The HammingMesh family's routers"). Not the 2x2 Hx4Mesh: there adaptive routing spreads the
+// board exits better than the flow model's even split over the paths, and the switch routers beat
+// it (0.946 against 0.887).
 class FlowVsCycleTableIII : public ::testing::TestWithParam<Case> {};
 
 TEST_P(FlowVsCycleTableIII, CycleModelWithinFivePercentOfTheFlowBound) {
@@ -85,12 +90,15 @@ TEST_P(FlowVsCycleTableIII, CycleModelWithinFivePercentOfTheFlowBound) {
                          0.95);
 }
 
-INSTANTIATE_TEST_SUITE_P(Reduced, FlowVsCycleTableIII,
-                         ::testing::Values(Case{"fat_tree_128", "fat_tree_1024_alltoall.yaml",
-                                                "--set topology.endpoints=128"},
-                                           Case{"fat_tree_128_75", "fat_tree_1024_alltoall.yaml",
-                                                "--set topology.endpoints=128 --set topology.tree.taper=0.2549"}),
-                         [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
+INSTANTIATE_TEST_SUITE_P(
+    Reduced, FlowVsCycleTableIII,
+    ::testing::Values(Case{"fat_tree_128", "fat_tree_1024_alltoall.yaml", "--set topology.endpoints=128"},
+                      Case{"fat_tree_128_75", "fat_tree_1024_alltoall.yaml",
+                           "--set topology.endpoints=128 --set topology.tree.taper=0.2549"},
+                      Case{"hx2mesh_4x4_switch_routers", "hx2mesh_4x4_alltoall.yaml", "--set router.model=switch"},
+                      Case{"hyperx_8x8_switch_routers", "hyperx_32x32_alltoall.yaml",
+                           "--set topology.global=8x8 --set router.model=switch"}),
+    [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
 
 // A 50% tapered tree of 256 endpoints: 7 leaves of 22 up cables over 3 spines, 7 or 8 to each
 // leaf. The leaves spread by their own ports' room, so the cycle model reaches the flow model's

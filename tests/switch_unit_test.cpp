@@ -44,7 +44,7 @@ struct Bench {
     ctx.addressing.endpoints = true;  // terminal = the destination endpoint number
     sw = std::make_unique<NetworkSwitch>(
         name, ports, kVcs, kDepth, kLatency, speedup, make_routing(routing, ctx), nullptr,
-        [this](const std::string& e) { errors.push_back(e); }, 0, output_depth);
+        [this](const std::string& e) { errors.push_back(e); }, NetworkSwitch::OwnPorts{}, output_depth);
     for (unsigned p = 0; p < ports; ++p) {
       in.push_back(std::make_unique<FlitLink>((name + "_in" + std::to_string(p)).c_str(), 0));
       out.push_back(std::make_unique<FlitLink>((name + "_out" + std::to_string(p)).c_str(), 0));

@@ -112,18 +112,28 @@ TEST_P(Diameter, LongestPathEqualsTheFormula) {
   EXPECT_EQ(j["check_details"]["max_path_cables"], j["check_details"]["diameter_formula"]);
 }
 
-INSTANTIATE_TEST_SUITE_P(Configs, Diameter,
-                         ::testing::Values(Design{"hx4mesh_8x8_span_board", "hx4mesh_8x8_alltoall.yaml", "", 8},
-                                           Design{"hx4mesh_8x8_span_line", "hx4mesh_8x8_alltoall.yaml",
-                                                  "--set topology.tree.span=line", 8},
-                                           Design{"hx4mesh_2x2_span_board", "hx4mesh_2x2_alltoall.yaml",
-                                                  "--set topology.tree.span=board", 8},
-                                           Design{"hx2mesh_16x16_span_board", "hx2mesh_16x16_alltoall.yaml", "", 4},
-                                           Design{"hx2mesh_4x4_span_board", "hx2mesh_4x4_alltoall.yaml",
-                                                  "--set topology.tree.span=board", 4},
-                                           Design{"hyperx_32x32", "hyperx_32x32_alltoall.yaml",
-                                                  "--set run.warmup=500cycles --set run.measure=2000cycles", 4}),
-                         [](const auto& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(
+    Configs, Diameter,
+    ::testing::Values(
+        Design{"hx4mesh_8x8_span_board", "hx4mesh_8x8_alltoall.yaml", "", 8},
+        Design{"hx4mesh_8x8_span_line", "hx4mesh_8x8_alltoall.yaml", "--set topology.tree.span=line", 8},
+        Design{"hx4mesh_2x2_span_board", "hx4mesh_2x2_alltoall.yaml", "--set topology.tree.span=board", 8},
+        Design{"hx2mesh_16x16_span_board", "hx2mesh_16x16_alltoall.yaml", "", 4},
+        Design{"hx2mesh_4x4_span_board", "hx2mesh_4x4_alltoall.yaml", "--set topology.tree.span=board", 4},
+        Design{"hyperx_32x32", "hyperx_32x32_alltoall.yaml", "--set run.warmup=500cycles --set run.measure=2000cycles",
+               4},
+        // C++ switches as the board routers (router.model switch)
+        // take the same paths as the RTL's.
+        Design{"hx4mesh_2x2_span_line_switch_routers", "hx4mesh_2x2_alltoall.yaml", "--set router.model=switch", 8},
+        Design{"hx4mesh_2x2_span_board_switch_routers", "hx4mesh_2x2_alltoall.yaml",
+               "--set topology.tree.span=board --set router.model=switch", 8},
+        Design{"hx2mesh_4x4_switch_routers_4_lanes", "hx2mesh_4x4_alltoall.yaml",
+               "--set router.model=switch --set router.local_ports=4 "
+               "--set traffic.injection_rate=4",
+               4},
+        Design{"hyperx_8x8_switch_routers", "hyperx_32x32_alltoall.yaml",
+               "--set topology.global=8x8 --set router.model=switch", 4}),
+    [](const auto& info) { return std::string(info.param.name); });
 
 // ---- directed routes on the 2x2 Hx4Mesh (boards of 4x4; node = Y * 8 + X) ---------------------
 
@@ -167,7 +177,13 @@ INSTANTIATE_TEST_SUITE_P(
                       Route{"same_board_column", 9, 50, 1, 1, 5}, Route{"neither", 9, 54, 2, 2, 8},
                       Route{"span_board_same_board_row", 9, 22, 1, 1, 4, "--set topology.tree.span=board"},
                       Route{"span_board_same_board_column", 9, 50, 1, 1, 4, "--set topology.tree.span=board"},
-                      Route{"span_board_neither", 9, 54, 2, 2, 8, "--set topology.tree.span=board"}),
+                      Route{"span_board_neither", 9, 54, 2, 2, 8, "--set topology.tree.span=board"},
+                      // The same routes through C++ switch routers (router.model switch).
+                      Route{"switch_routers_same_board", 0, 27, 0, 0, 6, "--set router.model=switch"},
+                      Route{"switch_routers_same_board_row", 9, 22, 1, 1, 5, "--set router.model=switch"},
+                      Route{"switch_routers_neither", 9, 54, 2, 2, 8, "--set router.model=switch"},
+                      Route{"switch_routers_span_board_same_board_column", 9, 50, 1, 1, 4,
+                            "--set router.model=switch --set topology.tree.span=board"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 // ---- two-level trees: leaves and spines ---------------------------------------------------------

@@ -55,6 +55,12 @@ std::vector<Case> cases() {
       {"hx2mesh_tapered_trees",
        with_run("  kind: hammingmesh\n  board: 2x2\n  global: 4x4\n  tree: {radix: 6, taper: 0.5}\n")},
       {"hx2mesh_four_planes", with_run("  kind: hammingmesh\n  board: 2x2\n  global: 4x4\n  planes: 4\n")},
+      // C++ switches as the board routers (router.model switch): the routers and their
+      // accelerators are netlist nodes, the boards' links PCB traces.
+      {"hx2mesh_switch_routers_four_planes",
+       with_run("  kind: hammingmesh\n  board: 2x2\n  global: 4x4\n  planes: 4\n") + "router: {model: switch}\n"},
+      {"hx4mesh_switch_routers_lanes",
+       with_run("  kind: hammingmesh\n  board: 4x4\n  global: 4x2\n") + "router: {model: switch, local_ports: 4}\n"},
       {"hyperx", with_run("  kind: hammingmesh\n  board: 1x1\n  global: 32x32\n  tree: {radix: 64}\n")},
       {"torus", with_run("  kind: torus\n  board: 2x2\n  global: 8x4\n")},
       {"torus_one_board_row", with_run("  kind: torus\n  board: 4x4\n  global: 1x3\n")},
@@ -108,12 +114,13 @@ TEST_P(Netlist, IsWellFormed) {
     EXPECT_EQ(attached[i], std::max(1u, n.ports)) << n.name << " attached " << attached[i] << " times";
     (n.kind == Kind::Endpoint ? endpoints : edges) += 1;
   }
-  if (topo.has_boards()) {
+  if (topo.rtl_boards(cfg)) {
     // Every board's edge ports, two per line and board in each dimension, in every plane.
     EXPECT_EQ(endpoints, 0u);
     EXPECT_EQ(edges, cfg.topology.planes * cfg.board_count() * 2 * (cfg.topology.board_x + cfg.topology.board_y));
   } else {
-    EXPECT_EQ(endpoints, cfg.node_count());
+    EXPECT_EQ(endpoints, cfg.node_count() * cfg.topology.planes);
+    EXPECT_EQ(edges, 0u);
   }
 }
 
@@ -214,12 +221,22 @@ TEST_P(Netlist, BoardGridIsTheWiring) {
   if (!topo.has_boards()) return;  // a torus: boards, no trees
   unsigned checked = 0;
   for (const LinkDescription& l : net.links) {
+    // A board's edge: the RTL plane's edge port, or a C++ board router's cable to a tree switch
+    // (router.model switch; its place names its board).
     const NodeDescription& edge = net.nodes[l.a.node];
-    if (edge.kind != NodeDescription::Kind::BoardEdge) continue;
     const NodeDescription& sw = net.nodes[l.b.node];
+    unsigned board = 0;
+    if (edge.kind == NodeDescription::Kind::BoardEdge) {
+      board = edge.board;
+    } else if (edge.kind == NodeDescription::Kind::Switch && edge.own_endpoint_ports > 0 &&
+               sw.own_endpoint_ports == 0) {
+      board = edge.board;
+    } else {
+      continue;
+    }
     const bool rows = sw.place.addressing.rows;
     const TreeLayout& layout = rows ? grid->rows : grid->cols;
-    const unsigned position = rows ? edge.board % grid->boards_x : edge.board / grid->boards_x;
+    const unsigned position = rows ? board % grid->boards_x : board / grid->boards_x;
     ASSERT_EQ(sw.place.tree_place == RoutingContext::TreePlace::Single, layout.leaf_down() == 0) << sw.name;
     const unsigned terminal = sw.place.index * layout.leaf_down() + l.b.port;
     EXPECT_EQ(terminal / layout.ports, position) << edge.name << " on " << sw.name;

@@ -221,11 +221,15 @@ PacketTracker::Arrival PacketTracker::on_delivered(unsigned dst, unsigned lane, 
     }
     {
       const EndpointAddress& da = addr_[static_cast<unsigned>(r->dst)];
-      const unsigned routers = x.routers + distance(da.node_x, x.at_x) + distance(da.node_y, x.at_y) + 1;
+      // With switch routers on the boards, the destination's router is the one switch hop not
+      // reported (delivering to its own accelerator is none), as on a torus.
+      const unsigned routers =
+          board_switches_ ? 1 : x.routers + distance(da.node_x, x.at_x) + distance(da.node_y, x.at_y) + 1;
+      const unsigned trees = board_switches_ ? f.vc : x.trees;
       const unsigned cables = routers + x.switches - 1;
       counts_.flit_hops += uint64_t{x.length} * (routers + x.switches);
       counts_.max_path_cables = std::max(counts_.max_path_cables, cables);
-      counts_.max_trees = std::max<unsigned>(counts_.max_trees, x.trees);
+      counts_.max_trees = std::max(counts_.max_trees, trees);
       counts_.max_vc = std::max(counts_.max_vc, f.vc);
       counts_.transits += x.transits;
       counts_.transit_packets += x.transits > 0;
@@ -234,9 +238,9 @@ PacketTracker::Arrival PacketTracker::on_delivered(unsigned dst, unsigned lane, 
         (x.transits > 0 ? counts_.transit_latency_sum : counts_.direct_latency_sum) += cycle - r->created;
         ++(x.transits > 0 ? counts_.transit_measured : counts_.direct_measured);
       }
-      if (path_rule_ && (x.trees > 2 || f.vc > max_path_vc_)) {
+      if (path_rule_ && (trees > 2 || f.vc > max_path_vc_)) {
         ++counts_.path_violations;
-        sb_.note("packet " + std::to_string(id) + " crossed " + std::to_string(x.trees) +
+        sb_.note("packet " + std::to_string(id) + " crossed " + std::to_string(trees) +
                  " fat trees and arrived on VC " + std::to_string(f.vc) + " (at most two trees and VCs 0.." +
                  std::to_string(max_path_vc_) + " allowed)");
       }

@@ -141,6 +141,11 @@ class PacketTracker {
   void on_switch(const Flit& head, uint32_t cable_um = 0, bool transit = false);
   /// The head entered board `board` from a fat tree through the edge port of router (x, y).
   void on_board_entry(const Flit& head, unsigned board, unsigned x, unsigned y);
+  /// The boards' routers are C++ switches (router.model switch): each reports its hops by
+  /// on_switch, as a torus router does, and no board exit or entry is reported. A path's routers
+  /// are then counted among its switches, and its trees are its VC on arrival (a packet takes
+  /// VC+1 each time it leaves a board into a tree).
+  void count_board_routers_as_switches() { board_switches_ = true; }
 
   /// Jobs that share the system (concurrent collectives): board_job[b] is the job that owns
   /// board b (-1: none), endpoint_job[e] the job of endpoint e. A packet that enters a board
@@ -235,6 +240,7 @@ class PacketTracker {
   uint64_t measured_created_ = 0, measured_delivered_ = 0;  // of the packets with records
   uint64_t queued_ = 0, queued_measured_ = 0;               // waiting at their sources (queue_at_source)
   bool path_rule_ = false;
+  bool board_switches_ = false;
   unsigned max_path_vc_ = 2;
   std::vector<int> board_job_, endpoint_job_;
 };

@@ -44,6 +44,8 @@ const Options<RouteMode> kRouteModes = [] {
   return o;
 }();
 const Options<VcPolicy> kVcPolicies = {{"any", VcPolicy::Any}, {"keep", VcPolicy::Keep}};
+// router.model: switch is true (SimConfig::Router::switch_model).
+const Options<bool> kRouterModels = {{"rtl", false}, {"switch", true}};
 const Options<CollectiveOp> kCollectiveOps = {{"allreduce", CollectiveOp::AllReduce},
                                               {"reduce_scatter", CollectiveOp::ReduceScatter},
                                               {"all_gather", CollectiveOp::AllGather},
@@ -561,6 +563,8 @@ KeySpec make_schema(SimConfig& c, Given& g) {
                            [&c](const Field& f) { read_flit_width(f, c); }),
                       integer_key("local_ports", 1, 4, "1",
                                   [&c](uint64_t v) { c.router.local_ports = static_cast<unsigned>(v); }),
+                      leaf("model", P::Defaulted, one_of(kRouterModels), "rtl",
+                           [&c](const Field& f) { c.router.switch_model = f.choice(kRouterModels); }),
                   }),
           section("links", P::Defaulted,
                   {
@@ -712,8 +716,15 @@ void check_topology(const ConfigReader& reader, SimConfig& c) {
     reader.field("topology.planes")
         .fail("at most " + std::to_string(topo.max_planes()) + " for a " + c.topology.kind,
               "only a hammingmesh simulates several planes");
+  // A HammingMesh's boards may be built of C++ switches instead of the RTL routers; every other
+  // kind has one kind of router.
+  if (reader.present("router.model") && c.router.switch_model == topo.rtl_boards(c))
+    reader.field("router.model")
+        .fail(topo.rtl_boards(c) ? "rtl: a " + c.topology.kind + "'s routers are the RTL's"
+                                 : "switch: a " + c.topology.kind + "'s routers are C++ switches",
+              "only a hammingmesh's board routers can be either");
   // The RTL router's flit carries its VC in 2 bits; only the C++ switches have more.
-  if (topo.has_boards() && c.router.vcs > 4)
+  if (topo.rtl_boards(c) && c.router.vcs > 4)
     reader.field("router.vcs")
         .fail(
             "at most 4 on the boards' RTL routers (a flit's VC field is 2 bits; only systems of C++ switches have "
@@ -844,6 +855,11 @@ void check_collective(const ConfigReader& reader, SimConfig& c) {
     if (!topo.has_boards() || !topo.board_grid(c))
       reader.field("collective.jobs")
           .fail("no jobs for a " + c.topology.kind, "jobs are placed on a HammingMesh's boards");
+    // The tracker's check that no packet enters another job's board reads the RTL boards' edge
+    // ports, which C++ switch routers do not have.
+    if (!topo.rtl_boards(c))
+      reader.field("collective.jobs")
+          .fail("no jobs with router.model switch", "jobs need the RTL boards (router.model: rtl)");
     for (std::size_t k = 0; k < c.collective.jobs.size(); ++k) {
       const auto [cols, rows] = c.collective.jobs[k];
       const std::vector<Field> items = reader.field("collective.jobs").elements(kJobsExpected);
@@ -1061,6 +1077,11 @@ std::vector<std::pair<std::string, std::string>> effective_values(const SimConfi
                         {"links.local.bandwidth", format_bandwidth(c.local_link.bandwidth_bps)},
                         {"links.local.latency", cycles(c.local_link.latency_cycles)},
                     });
+  if (c.router.switch_model) {
+    const auto lanes =
+        std::find_if(v.begin(), v.end(), [](const auto& kv) { return kv.first == "router.local_ports"; });
+    v.insert(lanes + 1, {"router.model", "switch"});
+  }
   if (topo.has_fabric()) {
     v.emplace_back("links.global.bandwidth", format_bandwidth(c.global_link.bandwidth_bps));
     v.emplace_back("links.global.latency", cycles(c.global_link.latency_cycles));

@@ -146,6 +146,9 @@ struct SimConfig {
     /// Local ports per accelerator (1..4): the paper's network interfaces per plane; with 4 an
     /// accelerator injects into N, E, S and W at once.
     unsigned local_ports = 1;
+    /// router.model switch: a HammingMesh's board routers are C++ switches (the switch model
+    /// with the board routing functions) instead of the Verilated RTL planes.
+    bool switch_model = false;
   } router;
 
   /// The accelerator <-> router link, each direction.

@@ -6,13 +6,13 @@ namespace hx {
 
 NetworkSwitch::NetworkSwitch(std::string name, unsigned ports, unsigned vcs, unsigned depth, unsigned latency,
                              unsigned speedup, std::unique_ptr<RoutingFunction> routing, PacketTracker* tracker,
-                             ErrorHandler on_error, unsigned own_endpoint_ports, unsigned output_depth)
+                             ErrorHandler on_error, OwnPorts own, unsigned output_depth)
     : name_(std::move(name)),
       vcs_(vcs),
       latency_(latency),
       speedup_(speedup),
       routing_(std::move(routing)),
-      own_endpoint_ports_(own_endpoint_ports),
+      own_(own),
       port_arrivals_(std::make_unique<ArrivalHorizon[]>(ports)),
       tracker_(tracker),
       on_error_(std::move(on_error)),
@@ -201,9 +201,9 @@ void NetworkSwitch::crossbar_round(uint64_t t) {
     obuf_[o].push(f, t);
     if (is_head(f.type)) {
       // A torus router is its accelerator's own: handing a packet to it is no hop.
-      const bool ejects_here = o < own_endpoint_ports_;
+      const bool ejects_here = own_.contains(o);
       // Entered and left by links, an accelerator's router forwards another's packet: a transit.
-      const bool transit = own_endpoint_ports_ > 0 && i >= own_endpoint_ports_ && !ejects_here;
+      const bool transit = own_.count > 0 && !own_.contains(i) && !ejects_here;
       if (tracker_ != nullptr && !ejects_here) tracker_->on_switch(f, out_um_[o], transit);
       if (!is_tail(f.type)) {
         owner_[o * vcs_ + ov] = static_cast<int>(i);

@@ -47,6 +47,14 @@
 
 namespace hx {
 
+/// The ports that lead to a switch's own accelerator (a torus router's port 0, a multidim NPU's
+/// lanes, a board router's lanes after N, E, S, W): ports first .. first + count - 1, whose
+/// deliveries are no hop; count 0: none.
+struct SwitchOwnPorts {
+  unsigned first = 0, count = 0;
+  bool contains(unsigned p) const { return p - first < count; }  // unsigned: p < first wraps
+};
+
 class NetworkSwitch final : public Switch {
  public:
   using ErrorHandler = std::function<void(const std::string&)>;
@@ -55,12 +63,12 @@ class NetworkSwitch final : public Switch {
   /// sends one (switch.output_buffer_depth).
   static constexpr unsigned kOutputQueueDepth = 8;
 
-  /// own_endpoint_ports: ports 0 .. n - 1 lead to the switch's own accelerator (a torus router's
-  /// port 0, a multidim NPU's lanes), whose deliveries are no hop; 0: none. output_depth: flits
-  /// per VC of each output queue.
+  using OwnPorts = SwitchOwnPorts;
+
+  /// output_depth: flits per VC of each output queue.
   NetworkSwitch(std::string name, unsigned ports, unsigned vcs, unsigned depth, unsigned latency, unsigned speedup,
                 std::unique_ptr<RoutingFunction> routing, PacketTracker* tracker, ErrorHandler on_error,
-                unsigned own_endpoint_ports = 0, unsigned output_depth = kOutputQueueDepth);
+                OwnPorts own = {}, unsigned output_depth = kOutputQueueDepth);
 
   /// Port p: `in` brings flits from a sender that counts `in_depth` credits per VC (0: this
   /// switch's `depth`), which is then the depth of this port's input buffer; `out` takes them to
@@ -156,7 +164,7 @@ class NetworkSwitch final : public Switch {
   std::string name_;
   unsigned vcs_, latency_, speedup_;
   std::unique_ptr<RoutingFunction> routing_;
-  unsigned own_endpoint_ports_;
+  OwnPorts own_;
   bool unit_rate_ = true;    // every link connected so far carries one flit per cycle
   ArrivalHorizon arrivals_;  // flits on the in-links, credits on the out-links (arrival_horizon.h)
   std::unique_ptr<ArrivalHorizon[]> port_arrivals_;  // per port, each a part of arrivals_

@@ -84,9 +84,9 @@ void SwitchFabric::build(const NetworkDescription& net, const Ports& ports) {
     SwitchFabric& f;
     const Ports& ports;
     void make_switch(unsigned, const NodeDescription& n) {
-      f.switches_.push_back(std::make_unique<NetworkSwitch>(n.name, n.ports, f.vcs_, f.switch_depth_, n.latency,
-                                                            n.speedup, make_routing(n.routing, n.place), f.tracker_,
-                                                            f.on_error_, n.own_endpoint_ports, f.output_depth_));
+      f.switches_.push_back(std::make_unique<NetworkSwitch>(
+          n.name, n.ports, f.vcs_, f.switch_depth_, n.latency, n.speedup, make_routing(n.routing, n.place), f.tracker_,
+          f.on_error_, NetworkSwitch::OwnPorts{n.own_first_port, n.own_endpoint_ports}, f.output_depth_));
     }
     void connect(unsigned, const LinkDescription& l, const NetlistEnd& a, const NetlistEnd& b) {
       NetworkSwitch* to = f.switches_[b.index].get();

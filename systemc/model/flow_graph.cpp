@@ -39,7 +39,11 @@ void FlowGraph::add_link(uint32_t a, uint32_t b, double capacity, double latency
 
 NetworkDescription flow_netlist(const SimConfig& cfg) {
   const FabricTopology& topo = fabric_topology(cfg.topology.kind);
-  NetworkDescription net = topo.network(cfg);
+  // A fluid model has no router microarchitecture: a HammingMesh's boards are the same graph
+  // whichever routers the cycle model runs (router.model), and FlowGraph adds their routers.
+  SimConfig rtl = cfg;
+  rtl.router.switch_model = false;
+  NetworkDescription net = topo.network(rtl);
   if (net.empty())
     throw std::invalid_argument(cfg.source + ": the flow model needs a netlist of switches and links; the " +
                                 topo.describe(cfg) + " has none");

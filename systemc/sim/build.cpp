@@ -141,7 +141,7 @@ Simulation::Netlist::Netlist(const SimConfig& cfg)
 
 // The board plane a config needs; std::invalid_argument if the RTL does not take its parameters.
 std::optional<PlaneVariant> board_plane(const SimConfig& cfg) {
-  if (!fabric_topology(cfg.topology.kind).has_boards()) return std::nullopt;  // no boards, no RTL
+  if (!fabric_topology(cfg.topology.kind).rtl_boards(cfg)) return std::nullopt;  // no RTL boards
   try {
     return plane_variant(cfg.topology.board_x, cfg.topology.board_y, cfg.router.vcs, cfg.router.buffer_depth,
                          cfg.router.flit_width_bits, cfg.router.local_ports);
@@ -157,10 +157,14 @@ std::string describe_rtl_model(const SimConfig& cfg) {
 
 Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg), opt_(opt) {
   const FabricTopology& topo = fabric_topology(cfg.topology.kind);
-  if (!topo.has_boards() && !opt.trace_path.empty())
-    throw std::invalid_argument("--trace: a " + cfg.topology.kind + " has no RTL to trace (waveforms need boards)");
+  const bool rtl = topo.rtl_boards(cfg);
+  const std::string what = cfg.topology.kind + (topo.has_boards() && !rtl ? " with router.model switch" : "");
+  if (!rtl && !opt.trace_path.empty())
+    throw std::invalid_argument("--trace: a " + what + " has no RTL to trace (waveforms need boards)");
   net_ = std::make_unique<Netlist>(cfg);
   Netlist& n = *net_;
+  // C++ switch routers on boards report every hop as a switch (PacketTracker).
+  if (topo.has_boards() && !rtl) n.tracker.count_board_routers_as_switches();
   n.variant = board_plane(cfg);
   const PlaneVariant* v = n.variant ? &*n.variant : nullptr;
   n.vctx = std::make_unique<VerilatedContext>();
@@ -175,8 +179,8 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
   MpiWorld* world = opt.world != nullptr && opt.world->size() > 1 ? opt.world : nullptr;
   const unsigned rank = world != nullptr ? world->rank() : 0;
   if (world != nullptr) {
-    if (!topo.has_boards())
-      throw std::invalid_argument("--partition: a " + cfg.topology.kind +
+    if (!rtl)
+      throw std::invalid_argument("--partition: a " + what +
                                   " has no RTL board planes to split between ranks; run it in one process");
     if (!opt.trace_path.empty())
       throw std::invalid_argument("--partition: no waveforms of a partitioned run; trace it in one process");
@@ -205,9 +209,9 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
   // i div global_x); plane_of_board[p][i] is its plane p.
   const BoardGeometry geom{cfg.topology.board_x, cfg.topology.board_y};
   const std::vector<EndpointAddress> addr = endpoint_addresses(cfg);
-  std::vector<Board> boards(cfg.board_count());
+  std::vector<Board> boards(rtl ? cfg.board_count() : 0);
   std::vector<std::vector<PlaneModel*>> plane_of_board(planes);
-  for (unsigned i = 0; i < cfg.board_count(); ++i) {
+  for (unsigned i = 0; i < boards.size(); ++i) {
     boards[i].name = "board" + std::to_string(i);
     for (unsigned p = 0; p < planes; ++p) {
       boards[i].planes.push_back(
@@ -215,7 +219,7 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
       plane_of_board[p].push_back(boards[i].planes.back().get());
     }
   }
-  for (unsigned i = 0; i < nodes && topo.has_boards(); ++i) {
+  for (unsigned i = 0; i < nodes && rtl; ++i) {
     PlaneModel& plane =
         *plane_of_board[i / cfg.node_count()][addr[i].board_y * cfg.topology.global_x + addr[i].board_x];
     for (unsigned k = 0; k < lanes; ++k) {
@@ -297,7 +301,7 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
     n.fabric = std::make_unique<SwitchFabric>("fabric", cfg, &n.tracker, on_error);
     n.fabric->clk(cpp_clock);
     SwitchFabric::Ports ports;
-    if (topo.has_boards()) {
+    if (rtl) {
       ports.planes = plane_of_board;
     } else {
       for (std::size_t i = 0; i < n.inject.size(); ++i) {
@@ -313,7 +317,7 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
     acc->set_network_report([fabric] { return fabric->describe(40); });
   }
   // Connections first, then reset: a plane ties off the edge ports left unconnected.
-  for (unsigned i = 0; i < cfg.board_count(); ++i) {
+  for (unsigned i = 0; i < boards.size(); ++i) {
     PlaneStraps straps;
     straps.board_x = i % cfg.topology.global_x;
     straps.board_y = i / cfg.topology.global_x;

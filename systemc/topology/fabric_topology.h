@@ -37,6 +37,10 @@ class FabricTopology : public TopologyBuilder {
   /// The accelerators sit on RTL board planes; else they are endpoints of C++ switches, addressed
   /// by their number in the header's board fields (TreeAddressing).
   virtual bool has_boards() const = 0;
+  /// Its boards are Verilated RTL planes (hx_board_plane); false where it has none, or where
+  /// C++ switches stand in for the boards' routers (a HammingMesh with router.model switch: then
+  /// its accelerators keep their board addresses, and network() describes the routers too).
+  virtual bool rtl_boards(const SimConfig&) const { return has_boards(); }
   /// The boards and, for a HammingMesh, the trees' leaf layout, as network() builds them; what
   /// the job allocator reads (alloc/). None for systems without a board grid.
   virtual std::optional<BoardGrid> board_grid(const SimConfig&) const { return std::nullopt; }

@@ -2,6 +2,12 @@
 // row and each column of boards joined by fat trees (one per accelerator line, or one per board
 // row or column: topology.tree.span), in one or more independent planes. HyperX is the HxMesh of
 // 1x1 boards.
+//
+// The boards' routers are the Verilated RTL planes (router.model rtl): the netlist then has their
+// edge ports only. With router.model switch they are C++ switches in the netlist, routed by the
+// same board routing functions (routing/board_router.cpp) with the switch model's buffers,
+// output queues and crossbar speedup (switch.*): the router of the paper's SST runs, input and
+// output buffered with a 2x crossbar (Table III), to compare against the RTL router's.
 #include "analytic_spec.h"
 #include "board_geometry.h"
 #include "fabric_topology.h"
@@ -18,6 +24,7 @@ class HammingMeshTopology : public FabricTopology {
     return "x x y boards joined by row and column fat trees (HyperX: 1x1 boards)";
   }
   bool has_boards() const override { return true; }
+  bool rtl_boards(const SimConfig& c) const override { return !c.router.switch_model; }
   // Per plane, the row trees (E/W edge ports of a line of accelerators across a board row, or
   // of all lines of the board row with span board), then the column trees (N/S edge ports). The
   // boards' edge cables are DAC along x and AoC along y, the cables between switches AoC (the
@@ -27,12 +34,16 @@ class HammingMeshTopology : public FabricTopology {
     net.grid = *board_grid(cfg);
     for (unsigned p = 0; p < cfg.topology.planes; ++p) {
       const std::string prefix = cfg.topology.planes > 1 ? "plane" + std::to_string(p) + "_" : "";
+      const std::vector<unsigned> routers =
+          cfg.router.switch_model ? add_board_routers(net, cfg, p, prefix) : std::vector<unsigned>{};
       const unsigned row_lines = tree_lines(cfg, true), col_lines = tree_lines(cfg, false);
       for (unsigned by = 0; by < cfg.topology.global_y; ++by) {
-        for (unsigned l = 0; l < cfg.topology.board_y; l += row_lines) add_tree(net, cfg, p, prefix, true, by, l);
+        for (unsigned l = 0; l < cfg.topology.board_y; l += row_lines)
+          add_tree(net, cfg, p, prefix, routers, true, by, l);
       }
       for (unsigned bx = 0; bx < cfg.topology.global_x; ++bx) {
-        for (unsigned l = 0; l < cfg.topology.board_x; l += col_lines) add_tree(net, cfg, p, prefix, false, bx, l);
+        for (unsigned l = 0; l < cfg.topology.board_x; l += col_lines)
+          add_tree(net, cfg, p, prefix, routers, false, bx, l);
       }
     }
     return net;
@@ -54,7 +65,8 @@ class HammingMeshTopology : public FabricTopology {
     const auto& t = cfg.topology;
     return std::to_string(t.global_x) + "x" + std::to_string(t.global_y) + " Hx" + std::to_string(t.board_x) + "x" +
            std::to_string(t.board_y) + "Mesh" +
-           (t.planes > 1 ? ", " + std::to_string(t.planes) + " planes (rates per port)" : std::string());
+           (t.planes > 1 ? ", " + std::to_string(t.planes) + " planes (rates per port)" : std::string()) +
+           (cfg.router.switch_model ? ", C++ switch routers" : "");
   }
   std::string routing_summary(const SimConfig& cfg) const override {
     return route_mode_name(cfg.router.routing) + " on the boards, up/down adaptive in the fat trees";
@@ -114,11 +126,58 @@ class HammingMeshTopology : public FabricTopology {
   }
 
  private:
+  // router.model switch: plane `plane`'s board routers, each a C++ switch with the RTL router's
+  // ports (N, E, S, W, then the accelerator's lanes) and its accelerator, and the board's links
+  // between them (PCB traces, links.local). Returns the routers' nodes, board by board, node
+  // y * a + x within a board.
+  static std::vector<unsigned> add_board_routers(NetworkDescription& net, const SimConfig& cfg, unsigned plane,
+                                                 const std::string& prefix) {
+    const unsigned a = cfg.topology.board_x, b = cfg.topology.board_y, X = cfg.system_x();
+    const unsigned lanes = cfg.router.local_ports;
+    TreeAddressing addr;  // the header's board and node fields, as the trees read them
+    addr.fmt.payload_width = cfg.router.flit_width_bits;
+    std::vector<unsigned> router(cfg.board_count() * a * b);
+    for (unsigned board = 0; board < cfg.board_count(); ++board) {
+      const unsigned bx = board % cfg.topology.global_x, by = board / cfg.topology.global_x;
+      for (unsigned n = 0; n < a * b; ++n) {
+        const unsigned x = n % a, y = n / a;
+        NodeDescription r;
+        r.name = prefix + "board" + std::to_string(board) + "_r" + std::to_string(x) + "_" + std::to_string(y);
+        r.ports = num_router_ports(lanes);
+        r.latency = 1;  // a router's pipeline: one cycle, like the RTL router's crossbar stage
+        r.plane = plane;
+        r.board = board;
+        r.x = x;
+        r.y = y;
+        r.place.place = RouterPlace{x, y, a - 1, b - 1, bx, by};
+        r.place.local_ports = lanes;
+        r.place.span = cfg.topology.tree_span;
+        // Accelerator (X, Y) is endpoint Y * system_x + X of its plane (sim/build.cpp).
+        const unsigned endpoint = plane * cfg.node_count() + (by * b + y) * X + bx * a + x;
+        const unsigned node = add_accelerator_router(net, cfg, endpoint, std::move(r), lanes, kPortL);
+        net.nodes[node].speedup = cfg.fabric_switch.speedup;
+        net.nodes[node].place.addressing = addr;
+        router[board * a * b + n] = node;
+      }
+      for (unsigned n = 0; n < a * b; ++n) {
+        const unsigned x = n % a, y = n / a, r = router[board * a * b + n];
+        if (x + 1 < a)
+          net.add_link({r, kPortE}, {router[board * a * b + n + 1], kPortW}, cfg.local_link.latency_cycles, LinkRate{},
+                       "local", Medium::Pcb);
+        if (y + 1 < b)
+          net.add_link({r, kPortN}, {router[board * a * b + n + a], kPortS}, cfg.local_link.latency_cycles, LinkRate{},
+                       "local", Medium::Pcb);
+      }
+    }
+    return router;
+  }
+
   // One tree of board row (column) `board_rc` from line `first_line` on, and per terminal the
   // board edge port it serves: terminal t = (position * lines + line) * 2 + side
-  // (TreeAddressing).
+  // (TreeAddressing). The edge port is the RTL plane's (a BoardEdge node), or with C++ switch
+  // routers (`routers` not empty, add_board_routers) the router's own port.
   static void add_tree(NetworkDescription& net, const SimConfig& cfg, unsigned plane, const std::string& prefix,
-                       bool rows, unsigned board_rc, unsigned first_line) {
+                       const std::vector<unsigned>& routers, bool rows, unsigned board_rc, unsigned first_line) {
     const unsigned a = cfg.topology.board_x, b = cfg.topology.board_y;
     const unsigned lines = tree_lines(cfg, rows);
     const unsigned positions = rows ? cfg.topology.global_x : cfg.topology.global_y;
@@ -157,7 +216,9 @@ class HammingMeshTopology : public FabricTopology {
           static const char* const kDir = "NESW";
           edge.name = prefix + "board" + std::to_string(edge.board) + "_" + kDir[dir] + std::to_string(edge.x) + "_" +
                       std::to_string(edge.y);
-          net.add_link({net.add_node(std::move(edge)), 0}, terminal[t], cable_latency(cfg), cable_rate(cfg), "global",
+          const PortRef end = routers.empty() ? PortRef{net.add_node(std::move(edge)), 0}
+                                              : PortRef{routers[edge.board * a * b + edge.y * a + edge.x], dir};
+          net.add_link(end, terminal[t], cable_latency(cfg), cable_rate(cfg), "global",
                        rows ? Medium::Dac : Medium::Aoc);
         }
       }

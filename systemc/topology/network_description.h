@@ -47,9 +47,11 @@ struct NodeDescription {
   // function it asks (registered name) and its place in the topology for that function.
   unsigned ports = 0;
   unsigned latency = 1, speedup = 1;
-  /// Ports 0 .. own_endpoint_ports - 1 lead to its own accelerator (a torus router's port 0, a
-  /// multidim NPU router's lanes), whose deliveries are no hop; 0: none.
+  /// Ports own_first_port .. own_first_port + own_endpoint_ports - 1 lead to its own accelerator
+  /// (a torus router's port 0, a multidim NPU router's lanes, a board router's lanes after N, E,
+  /// S, W), whose deliveries are no hop; 0: none.
   unsigned own_endpoint_ports = 0;
+  unsigned own_first_port = 0;
   std::string routing;
   RoutingContext place;
 
@@ -58,6 +60,8 @@ struct NodeDescription {
   // NVSwitch GPU's links (one per plane).
   // BoardEdge: the board plane's edge port `edge` of board `board` (by * global_x + bx) in plane
   // `plane`, at router (x, y) of the board.
+  // Switch: the plane of a tree switch or a C++ board router; a board router's board and (x, y)
+  // too (router.model switch).
   unsigned endpoint = 0;
   unsigned board = 0, plane = 0, edge = 0, x = 0, y = 0;
 };

@@ -9,6 +9,7 @@
 
 #include "board_geometry.h"
 #include "hx_flit.h"
+#include "router_straps.h"
 
 namespace hx {
 
@@ -91,9 +92,11 @@ struct RoutingContext {
   // switch's dimension `dim_switch` (-1: an NPU router)
   std::shared_ptr<const DimLayout> dims;
   int dim_switch = -1;
-  // board routers: the router's place on its board and its local lanes
+  // board routers: the router's place on its board, its local lanes and where the trees beyond
+  // its edge ports deliver (the span_board_i strap)
   RouterPlace place;
   unsigned local_ports = 1;
+  TreeSpan span = TreeSpan::Line;
 };
 
 }  // namespace hx

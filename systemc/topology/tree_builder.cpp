@@ -53,9 +53,10 @@ TreeAddressing endpoint_addressing(const SimConfig& cfg) {
 }
 
 unsigned add_accelerator_router(NetworkDescription& net, const SimConfig& cfg, unsigned endpoint,
-                                NodeDescription router, unsigned lanes) {
+                                NodeDescription router, unsigned lanes, unsigned first_port) {
   router.speedup = 1;
   router.own_endpoint_ports = lanes;
+  router.own_first_port = first_port;
   router.routing = cfg.routing.algorithm;
   router.place.switch_name = router.name;
   router.place.addressing = endpoint_addressing(cfg);
@@ -68,7 +69,8 @@ unsigned add_accelerator_router(NetworkDescription& net, const SimConfig& cfg, u
   const unsigned node = net.add_node(std::move(e));
   // The accelerator's own ports: its local links, with the accelerator's credits.
   for (unsigned lane = 0; lane < lanes; ++lane)
-    net.add_link({node, lane}, {r, lane}, cfg.local_link.latency_cycles, LinkRate{}, "local", Medium::Internal);
+    net.add_link({node, lane}, {r, first_port + lane}, cfg.local_link.latency_cycles, LinkRate{}, "local",
+                 Medium::Internal);
   return r;
 }
 

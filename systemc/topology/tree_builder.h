@@ -48,9 +48,9 @@ NodeDescription endpoint_switch(const SimConfig& cfg, std::string name, unsigned
 /// An accelerator's own router (a torus's, a multidim NPU's) and the accelerator, endpoint
 /// `endpoint` named "node<endpoint>": `router` (its name, ports, pipeline and place set by the
 /// builder) gets no crossbar speedup, like the boards' RTL routers, the configured routing
-/// function and endpoint addressing; its ports 0 .. lanes - 1 are the accelerator's lanes, linked
-/// with the local links. Returns the router's node.
+/// function and endpoint addressing; its ports first_port .. first_port + lanes - 1 are the
+/// accelerator's lanes, linked with the local links. Returns the router's node.
 unsigned add_accelerator_router(NetworkDescription& net, const SimConfig& cfg, unsigned endpoint,
-                                NodeDescription router, unsigned lanes);
+                                NodeDescription router, unsigned lanes, unsigned first_port = 0);
 
 }  // namespace hx
