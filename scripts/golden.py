@@ -70,6 +70,10 @@ CASES = [
                         "--set", "run.warmup=500 cycles", "--set", "run.measure=2000 cycles"], TRAFFIC),
     ("hyperx_alltoall", ["run", "configs/hyperx_32x32_alltoall.yaml", "--set", "topology.global=8x8",
                          "--set", "run.warmup=500 cycles", "--set", "run.measure=2000 cycles"], TRAFFIC),
+    # The Hx2Mesh with C++ switches as its board routers (router.model switch), four lanes.
+    ("hx2mesh_switch_routers", ["run", "configs/hx2mesh_4x4_alltoall.yaml", "--set", "router.model=switch",
+                                "--set", "router.local_ports=4", "--set", "traffic.injection_rate=4",
+                                "--set", "run.warmup=500 cycles", "--set", "run.measure=2000 cycles"], TRAFFIC),
     ("dragonfly_alltoall", ["run", "configs/dragonfly_1024_alltoall.yaml", "--set", "topology.dragonfly.a=4",
                             "--set", "topology.dragonfly.p=2", "--set", "topology.dragonfly.h=2",
                             "--set", "topology.dragonfly.groups=9", "--set", "run.warmup=500 cycles",

@@ -34,8 +34,9 @@ class FabricTopology : public TopologyBuilder {
  public:
   /// Built and run by the fabric model (sim/network_models.cpp).
   const char* model() const final { return "fabric"; }
-  /// The accelerators sit on RTL board planes; else they are endpoints of C++ switches, addressed
-  /// by their number in the header's board fields (TreeAddressing).
+  /// The accelerators sit on boards, addressed by board and node in the header (the boards' routers
+  /// are RTL planes unless rtl_boards() says otherwise); else they are endpoints of C++ switches,
+  /// addressed by their number in the header's board fields (TreeAddressing).
   virtual bool has_boards() const = 0;
   /// Its boards are Verilated RTL planes (hx_board_plane); false where it has none, or where
   /// C++ switches stand in for the boards' routers (a HammingMesh with router.model switch: then
