@@ -382,7 +382,8 @@ def plot(rows, ar_rows, png):
         ax.set_title(f"{size} cluster: global all-to-all bandwidth")
         ax.grid(alpha=0.3, axis="y")
     axes[0].set_ylabel("% of injection bandwidth")
-    axes[0].legend(fontsize=8)
+    axes[0].set_ylim(0, 140)  # room above the bars for the legend
+    axes[0].legend(fontsize=7, loc="upper right")
     for ax, size in zip(grid[1] if ar_rows else [], ("small", "large")):
         names = [r["name"] for r in ar_rows]
         x = range(len(ar_rows))
