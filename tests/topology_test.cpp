@@ -230,7 +230,7 @@ TEST_P(Netlist, BoardGridIsTheWiring) {
       board = edge.board;
     } else if (edge.kind == NodeDescription::Kind::Switch && edge.own_endpoint_ports > 0 &&
                sw.own_endpoint_ports == 0) {
-      board = edge.board;
+      board = edge.place.place.board_y * grid->boards_x + edge.place.place.board_x;
     } else {
       continue;
     }

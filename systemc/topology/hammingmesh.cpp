@@ -145,18 +145,15 @@ class HammingMeshTopology : public FabricTopology {
         r.name = prefix + "board" + std::to_string(board) + "_r" + std::to_string(x) + "_" + std::to_string(y);
         r.ports = num_router_ports(lanes);
         r.latency = 1;  // a router's pipeline: one cycle, like the RTL router's crossbar stage
+        r.speedup = cfg.fabric_switch.speedup;
         r.plane = plane;
-        r.board = board;
-        r.x = x;
-        r.y = y;
         r.place.place = RouterPlace{x, y, a - 1, b - 1, bx, by};
         r.place.local_ports = lanes;
         r.place.span = cfg.topology.tree_span;
         // Accelerator (X, Y) is endpoint Y * system_x + X of its plane (sim/build.cpp).
         const unsigned endpoint = plane * cfg.node_count() + (by * b + y) * X + bx * a + x;
         const unsigned node = add_accelerator_router(net, cfg, endpoint, std::move(r), lanes, kPortL);
-        net.nodes[node].speedup = cfg.fabric_switch.speedup;
-        net.nodes[node].place.addressing = addr;
+        net.nodes[node].place.addressing = addr;  // not an endpoint number: board and node
         router[board * a * b + n] = node;
       }
       for (unsigned n = 0; n < a * b; ++n) {

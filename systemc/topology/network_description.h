@@ -60,8 +60,8 @@ struct NodeDescription {
   // NVSwitch GPU's links (one per plane).
   // BoardEdge: the board plane's edge port `edge` of board `board` (by * global_x + bx) in plane
   // `plane`, at router (x, y) of the board.
-  // Switch: the plane of a tree switch or a C++ board router; a board router's board and (x, y)
-  // too (router.model switch).
+  // Switch: the plane of a tree switch or a C++ board router (router.model switch; its board
+  // and place on it are its RoutingContext's).
   unsigned endpoint = 0;
   unsigned board = 0, plane = 0, edge = 0, x = 0, y = 0;
 };

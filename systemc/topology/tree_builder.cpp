@@ -54,7 +54,6 @@ TreeAddressing endpoint_addressing(const SimConfig& cfg) {
 
 unsigned add_accelerator_router(NetworkDescription& net, const SimConfig& cfg, unsigned endpoint,
                                 NodeDescription router, unsigned lanes, unsigned first_port) {
-  router.speedup = 1;
   router.own_endpoint_ports = lanes;
   router.own_first_port = first_port;
   router.routing = cfg.routing.algorithm;

@@ -47,7 +47,7 @@ NodeDescription endpoint_switch(const SimConfig& cfg, std::string name, unsigned
 
 /// An accelerator's own router (a torus's, a multidim NPU's) and the accelerator, endpoint
 /// `endpoint` named "node<endpoint>": `router` (its name, ports, pipeline and place set by the
-/// builder) gets no crossbar speedup, like the boards' RTL routers, the configured routing
+/// builder; its crossbar speedup too, by default 1, like the boards' RTL routers) gets the configured routing
 /// function and endpoint addressing; its ports first_port .. first_port + lanes - 1 are the
 /// accelerator's lanes, linked with the local links. Returns the router's node.
 unsigned add_accelerator_router(NetworkDescription& net, const SimConfig& cfg, unsigned endpoint,
