@@ -393,7 +393,7 @@ int run_cli(int argc, char* argv[], std::unique_ptr<hx::MpiWorld>& world) {
   CLI::App app{"hxsim: cycle-accurate simulator of deep-learning training networks"};
   app.require_subcommand(1);
 
-  std::string path, seed, out, trace, window, fault, dump, partition;
+  std::string path, seed, out, trace, window, fault, dump, link_loads, partition;
   int only_source = -1;
   unsigned threads = 0;
   std::vector<std::string> sets;
@@ -409,6 +409,9 @@ int run_cli(int argc, char* argv[], std::unique_ptr<hx::MpiWorld>& world) {
   run->add_option("--inject-fault", fault,
                   "test hook: drop:NODE:N or corrupt:NODE:N (the N-th flit delivered to NODE)");
   run->add_option("--dump-buffers", dump, "collective runs: write every rank's output buffer here (binary)");
+  run->add_option("--link-loads", link_loads,
+                  "write each fabric link's flits per cycle here (CSV): over the measurement window of traffic, "
+                  "over the whole run of a collective");
   run->add_option("--only-source", only_source,
                   "test hook: only this node sends (with a hotspot pattern: one directed route)");
   run->add_option("--threads", threads,
@@ -491,6 +494,7 @@ int run_cli(int argc, char* argv[], std::unique_ptr<hx::MpiWorld>& world) {
     req.overrides = sets;
     req.options.trace_path = trace;
     req.options.dump_buffers = dump;
+    req.options.link_loads = link_loads;
     req.options.only_source = only_source;
     req.options.threads = threads;
     if (*list) return cmd_list();

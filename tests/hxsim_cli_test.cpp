@@ -164,6 +164,78 @@ TEST(HxsimRun, ThreadCountDoesNotChangeResults) {
   }
 }
 
+// --link-loads: one row per fabric link, counted over the right window, and the run unchanged.
+// A collective on a switch-model fat tree counts the whole run: its accelerators' cables into
+// the leaves carry exactly the flits the scoreboard saw injected. A traffic run on RTL boards
+// with trees counts the measurement window, and gives the same results as without the file
+// (which steps the planes on one thread: the thread count is the one field that differs).
+std::vector<std::vector<std::string>> read_csv(const fs::path& p) {
+  std::vector<std::vector<std::string>> rows;
+  std::ifstream in(p);
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    for (std::string c; std::getline(ss, c, ',');) cells.push_back(c);
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+TEST(HxsimRun, LinkLoadsCountEveryFabricLinkWithoutChangingResults) {
+  const fs::path d = scratch();
+  const fs::path loads = d / "loads.csv", out = d / "r.json";
+  Result r = hxsim("run " + config("table2/fat_tree_1024_allreduce.yaml") +
+                   " --set topology.endpoints=64 --set topology.tree.radix=16 --set collective.message=64KiB --quiet"
+                   " --out " +
+                   out.string() + " --link-loads " + loads.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  json j = read_json(out);
+  auto rows = read_csv(loads);
+  ASSERT_GT(rows.size(), 1u);
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"link", "class", "from_cycle", "to_cycle", "flits", "flits_per_cycle"}));
+  uint64_t into_leaves = 0;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    ASSERT_EQ(rows[i].size(), 6u) << i;
+    EXPECT_EQ(rows[i][2], "0");
+    EXPECT_EQ(std::stoull(rows[i][3]), j["sim"]["cycles"].get<uint64_t>());
+    EXPECT_LE(std::stod(rows[i][5]), 1.0) << rows[i][0];
+    const std::string& name = rows[i][0];
+    if (name.size() > 10 && name.compare(name.size() - 10, 10, "_to_switch") == 0)
+      into_leaves += std::stoull(rows[i][4]);
+  }
+  EXPECT_EQ(rows.size() - 1, 2u * j["config"]["cables"].get<std::size_t>());  // two directions a cable
+  EXPECT_EQ(into_leaves, j["check_details"]["flits_injected"].get<uint64_t>());
+
+  const std::string traffic = "run " + config("hx2mesh_4x4_alltoall.yaml") +
+                              " --set run.warmup=200cycles --set run.measure=1500cycles --quiet --threads 2";
+  ASSERT_EQ(hxsim(traffic + " --out " + (d / "a.json").string()).exit_code, 0);
+  r = hxsim(traffic + " --out " + (d / "b.json").string() + " --link-loads " + loads.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  json a = read_json(d / "a.json"), b = read_json(d / "b.json");
+  EXPECT_EQ(a["sim"]["threads"], 2);
+  EXPECT_EQ(b["sim"]["threads"], 1);
+  a["sim"].erase("threads");
+  b["sim"].erase("threads");
+  EXPECT_EQ(without_wall_clock(a).dump(2), without_wall_clock(b).dump(2));
+  rows = read_csv(loads);
+  ASSERT_GT(rows.size(), 1u);
+  uint64_t busy = 0;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    EXPECT_EQ(rows[i][2], "200");
+    EXPECT_EQ(rows[i][3], "1700");
+    EXPECT_LE(std::stoull(rows[i][4]), 1500u) << rows[i][0];
+    busy += std::stoull(rows[i][4]);
+  }
+  EXPECT_GT(busy, 0u);
+
+  // A lone board has no fabric: refused, and nothing written.
+  fs::remove(loads);
+  r = hxsim("run " + config("board4x4_adaptive.yaml") + kShort + " --link-loads " + loads.string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("--link-loads"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(loads));
+}
+
 TEST(HxsimChecks, ScoreboardCatchesADroppedPacket) {
   // A dropped single-flit packet never arrives: the network drains, the watchdog sees no
   // flit left inside while a packet is outstanding, and reports a loss.

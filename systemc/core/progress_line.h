@@ -3,7 +3,7 @@
 // Nothing for the first 2 s (short runs stay quiet). Then, on a terminal, one line rewritten in
 // place every 0.5 s; elsewhere (a batch job's log) a full line every 30 s, so that a long run
 // shows signs of life without flooding the log. A line says the cycle, what the run is doing,
-// the packets in the network, the simulation rate and, when the model knows how far it is
+// the packets in the network, the simulation rate, the seconds since the start and, when the model knows how far it is
 // (fraction > 0), the estimated time left. `hxsim --quiet` turns it off.
 #pragma once
 
@@ -31,10 +31,10 @@ class ProgressLine {
     char left[48] = "";
     if (fraction > 0 && fraction < 1)
       std::snprintf(left, sizeof left, ", about %.0f s left", elapsed * (1 - fraction) / fraction);
-    std::fprintf(stderr, "%s  cycle %llu  %s  %llu packets in flight  %.2f M cycles/s%s%s",
+    std::fprintf(stderr, "%s  cycle %llu  %s  %llu packets in flight  %s cycles/s  %.0f s%s%s",
                  mode_ == ProgressMode::Terminal ? "\r" : "", static_cast<unsigned long long>(cycle), what.c_str(),
-                 static_cast<unsigned long long>(in_flight), static_cast<double>(cycle) / elapsed / 1e6, left,
-                 mode_ == ProgressMode::Terminal ? "   " : "\n");
+                 static_cast<unsigned long long>(in_flight), rate(static_cast<double>(cycle) / elapsed).c_str(),
+                 elapsed, left, mode_ == ProgressMode::Terminal ? "   " : "\n");
     std::fflush(stderr);
     shown_ = true;
   }
@@ -48,6 +48,19 @@ class ProgressLine {
  private:
   using Clock = std::chrono::steady_clock;
   static double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+  // A 1,024-accelerator run on RTL boards makes about a hundred cycles a second, a small switch
+  // system millions: three digits in the unit that fits.
+  static std::string rate(double r) {
+    char s[32];
+    if (r >= 1e6) {
+      std::snprintf(s, sizeof s, "%.2f M", r / 1e6);
+    } else if (r >= 1e3) {
+      std::snprintf(s, sizeof s, "%.1f k", r / 1e3);
+    } else {
+      std::snprintf(s, sizeof s, "%.0f", r);
+    }
+    return s;
+  }
 
   ProgressMode mode_;
   Clock::time_point t0_, last_;

@@ -330,7 +330,8 @@ Simulation::Simulation(const SimConfig& cfg, const RunOptions& opt) : cfg_(cfg),
   }
   if (!boards.empty()) {
     const unsigned plane_count = cfg.board_count() * planes;
-    unsigned threads = opt.trace_path.empty() && world == nullptr ? opt.threads : 1;  // waveforms: this thread
+    // Waveforms and --link-loads (which reads the planes' edge links between chunks) on this thread.
+    unsigned threads = opt.trace_path.empty() && opt.link_loads.empty() && world == nullptr ? opt.threads : 1;
     if (threads == 0)
       threads = plane_count >= RunOptions::kAutoThreadPlanes ? std::min(2u, std::thread::hardware_concurrency()) : 1;
     // Plane g = board i's plane p is g = i * planes + p, as BoardArray orders them.

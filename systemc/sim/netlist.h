@@ -60,6 +60,9 @@ struct Simulation::RunRecord {
   std::vector<CollectiveJobResult> collectives;
   uint64_t mismatched = 0, coverage_errors = 0;  // over every job
   bool collectives_complete = true;
+  /// --link-loads: the fabric links' flits sent before cycle `from` and before cycle `to`.
+  uint64_t loads_from = 0, loads_to = 0;
+  std::vector<uint64_t> flits_at_from, flits_at_to;
 };
 
 /// The config's synthetic traffic pattern (build.cpp).

@@ -46,6 +46,8 @@ RunOutcome run_fabric(const RunRequest& r) {
   const RunOptions& opt = r.options;
   if (!opt.dump_buffers.empty() && !cfg.collective.enabled)
     throw std::invalid_argument("--dump-buffers needs a config with a collective");
+  if (!opt.link_loads.empty() && !fabric_topology(cfg.topology.kind).has_fabric())
+    throw std::invalid_argument("--link-loads: a lone " + cfg.topology.kind + " has no fabric links");
   if (opt.only_source >= static_cast<int>(cfg.node_count()))
     throw std::invalid_argument("--only-source: expected a node index below " + std::to_string(cfg.node_count()));
   Simulation sim(cfg, opt);
@@ -82,6 +84,7 @@ nv::NvConfig load_nvswitch(const RunRequest& r) {
   refuse(r.trace_window_given, "--trace-window");
   refuse(opt.only_source >= 0, "--only-source");
   refuse(!opt.dump_buffers.empty(), "--dump-buffers");
+  refuse(!opt.link_loads.empty(), "--link-loads");
   if (!opt.fault.empty()) {
     if (opt.fault_node >= cfg.gpus())
       throw std::invalid_argument("--inject-fault: NODE must be a GPU, 0.." + std::to_string(cfg.gpus() - 1));

@@ -3,6 +3,7 @@
 // results, and the run's speed; the analytical diameters the paths are checked against.
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <stdexcept>
 #include <tuple>
 #include <utility>
@@ -249,6 +250,35 @@ void write_buffers(const std::string& path, const CollectiveEngine& engine) {
   }
 }
 
+// --link-loads: a CSV of every fabric link's flits between two cycles. The class is the
+// config's links.<class> of a cable between two switches (cables_by_class), empty for the rest
+// (edge ports, accelerator links).
+void write_link_loads(const std::string& path, const SwitchFabric& fabric, uint64_t from, uint64_t to,
+                      const std::vector<uint64_t>& at_from, const std::vector<uint64_t>& at_to) {
+  std::map<const FlitLink*, std::string> cls;
+  for (const auto& [name, links] : fabric.cables_by_class())
+    for (const FlitLink* l : links) cls[l] = name;
+  const std::vector<FlitLink*> links = fabric.links();
+  const std::string tmp = path + ".tmp";
+  FILE* f = std::fopen(tmp.c_str(), "w");
+  if (f == nullptr) throw std::runtime_error("cannot write " + tmp);
+  bool ok = std::fprintf(f, "link,class,from_cycle,to_cycle,flits,flits_per_cycle\n") > 0;
+  const double cycles = to > from ? static_cast<double>(to - from) : 1.0;
+  for (std::size_t i = 0; i < links.size() && i < at_to.size(); ++i) {
+    const uint64_t flits = at_to[i] - (i < at_from.size() ? at_from[i] : 0);
+    const auto it = cls.find(links[i]);
+    ok = ok &&
+         std::fprintf(f, "%s,%s,%llu,%llu,%llu,%.6f\n", links[i]->name(), it == cls.end() ? "" : it->second.c_str(),
+                      static_cast<unsigned long long>(from), static_cast<unsigned long long>(to),
+                      static_cast<unsigned long long>(flits), static_cast<double>(flits) / cycles) > 0;
+  }
+  ok = std::fclose(f) == 0 && ok;
+  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw std::runtime_error("cannot write " + path);
+  }
+}
+
 }  // namespace
 
 double zero_load_latency(const SimConfig& cfg) {
@@ -328,6 +358,8 @@ nlohmann::ordered_json Simulation::report(const RunRecord& r) {
   }
   j["accelerator_links"] = accelerator_link_loads(cfg_, n.inject, n.eject, cycles);
   if (!opt_.dump_buffers.empty() && n.engine) write_buffers(opt_.dump_buffers, *n.engine);
+  if (!opt_.link_loads.empty() && n.fabric)
+    write_link_loads(opt_.link_loads, *n.fabric, r.loads_from, r.loads_to, r.flits_at_from, r.flits_at_to);
   // The checks every hxsim run reports, with the same keys for every model.
   ordered_json checks;
   RunChecks rc;

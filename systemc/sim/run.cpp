@@ -27,8 +27,29 @@ nlohmann::ordered_json Simulation::run() {
     return {};
   }
   ProgressLine progress(opt_.progress);
+  // --link-loads: the fabric links' counts at the edges of the measurement window (a traffic
+  // run) or of the run (a collective), so the chunks stop at the window's edges.
+  RunRecord rec;
+  const bool loads = !opt_.link_loads.empty() && n.fabric;
+  const auto link_flits = [&] {
+    std::vector<uint64_t> v;
+    for (const FlitLink* l : n.fabric->links()) v.push_back(l->flits_sent());
+    return v;
+  };
   while (acc.end() == RunEnd::Running) {
-    sc_core::sc_start(period * static_cast<double>(chunk));
+    uint64_t step = chunk;
+    if (loads && !n.engine)
+      for (const uint64_t edge : {cfg_.run.warmup_cycles, planned})
+        if (acc.cycle() < edge) step = std::min(step, edge - acc.cycle());
+    sc_core::sc_start(period * static_cast<double>(step));
+    if (loads && !n.engine && acc.cycle() == cfg_.run.warmup_cycles) {
+      rec.loads_from = acc.cycle();
+      rec.flits_at_from = link_flits();
+    }
+    if (loads && !n.engine && acc.cycle() == planned) {
+      rec.loads_to = acc.cycle();
+      rec.flits_at_to = link_flits();
+    }
     if (sc_core::sc_get_status() == sc_core::SC_STOPPED) break;
     // How far: a collective by the outputs written; traffic by warm-up + measurement (the drain
     // that follows has no known length).
@@ -79,7 +100,15 @@ nlohmann::ordered_json Simulation::run() {
     failure_ = os.str();
   }
 
-  RunRecord rec;
+  if (loads) {
+    // A collective's window is the run; a traffic run that ended early (or had no warm-up)
+    // counts from cycle 0 or to its end.
+    if (rec.flits_at_from.empty()) rec.flits_at_from.assign(n.fabric->links().size(), 0);
+    if (rec.flits_at_to.empty()) {
+      rec.loads_to = acc.end_cycle();
+      rec.flits_at_to = link_flits();
+    }
+  }
   rec.wall_seconds = wall;
   rec.cycles = acc.end_cycle();
   rec.counts = c;

@@ -34,6 +34,10 @@ struct RunOptions {
   int only_source = -1;
   /// Collective runs: write every rank's output buffer to this file (docs/collectives.md).
   std::string dump_buffers;
+  /// Runs with a fabric: write each fabric link's flits to this CSV (link, class, window,
+  /// flits, flits per cycle), over the measurement window of a traffic run, over the whole run
+  /// of a collective. Which cables bind, where a mean hides it (docs/results-reference.md).
+  std::string link_loads;
   /// Threads that step the board planes, the main one included; 0: auto (two on a machine
   /// with two or more cores, for systems of at least kAutoThreadPlanes planes). Results do not
   /// depend on it (board.h).
