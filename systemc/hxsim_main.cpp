@@ -332,7 +332,10 @@ int cmd_cost(const std::string& path, const std::vector<std::string>& sets, cons
 // `hxsim model CONFIG`: the analytical backend's results for a config `hxsim run` also takes.
 // A workload config (`workload:`) is an LLM training iteration (docs/rail.md); a search that
 // finds no valid parallelization says so and exits 1, writing nothing.
-int cmd_model(const std::string& path, const std::vector<std::string>& sets, const std::string& out, bool quiet) {
+int cmd_model(const std::string& path, const std::vector<std::string>& sets, const std::string& out,
+              const std::string& link_loads, bool quiet) {
+  // The channel loads first: a config they do not apply to is refused before anything is written.
+  const std::string loads = link_loads.empty() ? "" : hx::model_link_loads(path, sets);
   hx::ModelOutput r;
   try {
     r = hx::model_file(path, sets);
@@ -342,9 +345,11 @@ int cmd_model(const std::string& path, const std::vector<std::string>& sets, con
   }
   const nlohmann::ordered_json& j = r.results;
   if (!out.empty()) write_atomically(out, j.dump(2) + "\n");
+  if (!link_loads.empty()) write_atomically(link_loads, loads);
   if (!quiet) {
     std::fputs(r.summary.c_str(), stdout);
     if (!out.empty()) std::printf("  results  %s\n", out.c_str());
+    if (!link_loads.empty()) std::printf("  channel loads  %s\n", link_loads.c_str());
   }
   return kExitOk;
 }
@@ -447,6 +452,9 @@ int run_cli(int argc, char* argv[], std::unique_ptr<hx::MpiWorld>& world) {
       ->required();
   model->add_option("--set", sets, "override a key: key.path=value (repeatable)");
   model->add_option("--out", out, "write the results JSON here");
+  model->add_option("--link-loads", link_loads,
+                    "all-to-all: write every channel's load at the all-to-all's rate here (CSV), as hxsim run "
+                    "--link-loads measures it");
   model->add_flag("--quiet", quiet, "no summary");
 
   // The old `hxsim nvswitch CONFIG`: the same as `hxsim run CONFIG`, kept as an alias.
@@ -506,7 +514,7 @@ int run_cli(int argc, char* argv[], std::unique_ptr<hx::MpiWorld>& world) {
     if (*check) return cmd_check(req);
     if (*cost) return cmd_cost(path, sets, out, quiet);
     if (*alloc) return cmd_alloc(path, sets, out, quiet);
-    if (*model) return cmd_model(path, sets, out, quiet);
+    if (*model) return cmd_model(path, sets, out, link_loads, quiet);
     if (*sweep)
       return cmd_sweep(*collect       ? "collect"
                        : *sweep_point ? "point"

@@ -236,6 +236,36 @@ TEST(HxsimRun, LinkLoadsCountEveryFabricLinkWithoutChangingResults) {
   EXPECT_FALSE(fs::exists(loads));
 }
 
+// hxsim model --link-loads: the all-to-all flow model's channels at its rate. The channels that
+// set the rate are at their capacity, as many as the results name, and none is above it.
+TEST(HxsimModel, LinkLoadsShowTheBottleneckChannels) {
+  const fs::path d = scratch();
+  const fs::path loads = d / "flow.csv", out = d / "m.json";
+  const Result r = hxsim("model " + config("hx4mesh_2x2_alltoall.yaml") + " --quiet --out " + out.string() +
+                         " --link-loads " + loads.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const json j = read_json(out);
+  const auto rows = read_csv(loads);
+  ASSERT_EQ(rows.size() - 1, j["config"]["flow_channels"].get<std::size_t>());
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"from", "to", "kind", "capacity_flits_per_cycle", "flits_per_cycle",
+                                               "per_hop_flits_per_cycle"}));
+  unsigned at_capacity = 0;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    ASSERT_EQ(rows[i].size(), 6u) << i;
+    const double cap = std::stod(rows[i][3]), load = std::stod(rows[i][4]);
+    EXPECT_LE(load, cap * 1.000001) << rows[i][0] << " -> " << rows[i][1];
+    if (load >= cap * 0.999 && rows[i][2] == j["traffic"]["bottleneck"].get<std::string>()) ++at_capacity;
+  }
+  EXPECT_EQ(at_capacity, j["traffic"]["bottleneck_channels"].get<unsigned>());
+
+  // Only an all-to-all has channel loads: refused, nothing written.
+  fs::remove(loads);
+  const Result bad = hxsim("model " + config("hx2mesh_4x4_allreduce.yaml") + " --link-loads " + loads.string());
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.output.find("--link-loads"), std::string::npos) << bad.output;
+  EXPECT_FALSE(fs::exists(loads));
+}
+
 TEST(HxsimChecks, ScoreboardCatchesADroppedPacket) {
   // A dropped single-flit packet never arrives: the network drains, the watchdog sees no
   // flit left inside while a packet is outstanding, and reports a loss.

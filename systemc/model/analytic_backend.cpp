@@ -130,6 +130,19 @@ ModelOutput model_file(const std::string& path, const std::vector<std::string>& 
   return {j, model_summary(j)};
 }
 
+std::string model_link_loads(const std::string& path, const std::vector<std::string>& overrides) {
+  const auto refuse = [&](const std::string& why) {
+    return std::invalid_argument("--link-loads: " + path + ": " + why +
+                                 "; the flow model's channel loads are those of a saturating all-to-all "
+                                 "(traffic.pattern alltoall, no collective)");
+  };
+  if (llm::is_workload_config(path)) throw refuse("a workload config");
+  const SimConfig cfg = load_config(path, overrides);
+  if (cfg.collective.enabled) throw refuse("a config with a collective");
+  if (cfg.traffic.pattern != Pattern::AllToAll) throw refuse("traffic.pattern is " + pattern_name(cfg.traffic.pattern));
+  return flow_channel_loads_csv(cfg);
+}
+
 std::string model_summary(const nlohmann::ordered_json& j) {
   if (j.contains("rounds")) return clex_model_summary(j);
   const auto& cfg = j["config"];

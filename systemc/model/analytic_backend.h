@@ -60,4 +60,8 @@ struct ModelOutput {
 /// config the backend does not model), llm::NoValidStrategy (a search that finds nothing).
 ModelOutput model_file(const std::string& path, const std::vector<std::string>& overrides);
 
+/// `hxsim model PATH --link-loads FILE`: the all-to-all flow model's channel loads as CSV
+/// (flow_channel_loads_csv). Throws std::invalid_argument naming the option for any other config.
+std::string model_link_loads(const std::string& path, const std::vector<std::string>& overrides);
+
 }  // namespace hx

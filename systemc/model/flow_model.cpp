@@ -200,7 +200,55 @@ nlohmann::ordered_json loads_json(const FlowGraph& g, const Loads& l) {
   return j;
 }
 
+// The all-to-all's graph and its channel loads by minimal (or dimension-order) routing; UGAL's
+// Valiant alternative is the caller's.
+struct AllToAllLoads {
+  NetworkDescription net;
+  FlowGraph g;
+  Loads chosen;
+};
+
+AllToAllLoads all_to_all_loads(const SimConfig& cfg) {
+  if (cfg.traffic.pattern != Pattern::AllToAll)
+    throw std::invalid_argument(cfg.source + ": the flow model times traffic.pattern alltoall; this config has " +
+                                pattern_name(cfg.traffic.pattern));
+  AllToAllLoads a{flow_netlist(cfg), {}, {}};
+  a.g = flow_graph(cfg, a.net);
+  FlowRouter router(a.g);
+  a.chosen = direct_loads(a.g, router);
+  return a;
+}
+
 }  // namespace
+
+std::string flow_channel_loads_csv(const SimConfig& cfg) {
+  AllToAllLoads a = all_to_all_loads(cfg);
+  const FlowGraph& g = a.g;
+  FlowRouter router(g);
+  if (g.routing == FlowGraph::Routing::Ugal && g.groups > 2) {
+    Loads v = valiant_loads(g, router);
+    if (v.lambda > a.chosen.lambda) a.chosen = std::move(v);
+  }
+  Loads per_hop;
+  if (g.routing == FlowGraph::Routing::Minimal) {
+    router.set_split(FlowRouter::Split::PerHop);
+    per_hop = direct_loads(g, router);
+  }
+  std::string csv = "from,to,kind,capacity_flits_per_cycle,flits_per_cycle,per_hop_flits_per_cycle\n";
+  char line[64];
+  for (uint32_t c = 0; c < g.channels.size(); ++c) {
+    const FlowChannel& ch = g.channels[c];
+    csv += g.name[ch.from] + "," + g.name[ch.to] + "," + channel_kind(g, c);
+    std::snprintf(line, sizeof line, ",%.6g,%.6f,", ch.capacity, a.chosen.lambda * a.chosen.load[c]);
+    csv += line;
+    if (!per_hop.load.empty()) {
+      std::snprintf(line, sizeof line, "%.6f", per_hop.lambda * per_hop.load[c]);
+      csv += line;
+    }
+    csv += "\n";
+  }
+  return csv;
+}
 
 nlohmann::ordered_json flow_document(const SimConfig& cfg, const NetworkDescription& net, const FlowGraph& g) {
   using nlohmann::ordered_json;
@@ -217,16 +265,14 @@ nlohmann::ordered_json flow_document(const SimConfig& cfg, const NetworkDescript
 
 nlohmann::ordered_json flow_results(const SimConfig& cfg) {
   using nlohmann::ordered_json;
-  if (cfg.traffic.pattern != Pattern::AllToAll)
-    throw std::invalid_argument(cfg.source + ": the flow model times traffic.pattern alltoall; this config has " +
-                                pattern_name(cfg.traffic.pattern));
   const FabricTopology& topo = fabric_topology(cfg.topology.kind);
-  const NetworkDescription net = flow_netlist(cfg);
-  const FlowGraph g = flow_graph(cfg, net);
+  AllToAllLoads a = all_to_all_loads(cfg);
+  const NetworkDescription& net = a.net;
+  const FlowGraph& g = a.g;
   const unsigned N = g.endpoint_count();
   FlowRouter router(g);
 
-  Loads chosen = direct_loads(g, router);
+  Loads chosen = std::move(a.chosen);
   ordered_json routing;
   routing["function"] = g.routing_name;
   bool valiant = false;

@@ -47,6 +47,12 @@ nlohmann::ordered_json flow_document(const SimConfig& cfg, const NetworkDescript
 /// model (the message says why).
 nlohmann::ordered_json flow_results(const SimConfig& cfg);
 
+/// Every channel of `cfg`'s all-to-all flow graph with its load at the all-to-all's rate, as CSV
+/// (`hxsim model --link-loads`): from, to, kind (injection, ejection, network), capacity and
+/// flits per cycle, at the chosen routing's lambda and, for minimal routing, at the per-hop
+/// split's. The cycle model's `hxsim run --link-loads` gives the same channels measured.
+std::string flow_channel_loads_csv(const SimConfig& cfg);
+
 /// The stdout summary of flow_results' document.
 std::string flow_summary(const nlohmann::ordered_json& j);
 
