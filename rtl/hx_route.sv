@@ -13,7 +13,9 @@
 //   same board column   the nearer N or S edge; moves toward the destination column optional;
 //                       with span_board_i set, the optional moves are not offered (below);
 //   neither             toward an intermediate board, adaptively through the nearer E/W edge
-//                       (row tree first) or the nearer N/S edge (column tree first).
+//                       (row tree first) or the nearer N/S edge (column tree first); a router
+//                       on the board boundary of one dimension leaves by that edge, since a move
+//                       toward the other would be a hop more.
 // An output of a router on the board boundary in the direction of the boundary is an edge port,
 // so "move toward the east edge" at the last column is "leave through the east edge".
 //
@@ -77,6 +79,7 @@ module hx_route #(
   logic on_board, same_row, same_col;                     // where the destination board lies
   logic to_dst_e, to_dst_w, to_dst_n, to_dst_s, at_dst;   // toward the destination node
   logic to_edge_e, to_edge_w, to_edge_n, to_edge_s;       // toward the nearer edge (both on a tie)
+  logic at_edge_x, at_edge_y;  // the router is in the W or E column, in the S or N row
   logic x_required;    // an E/W move inside this board must come before the packet may go north
   logic moving_north;  // arrived from the south neighbour on this board
   logic [NumPorts-1:0] minimal, xy, north_last;
@@ -98,6 +101,8 @@ module hx_route #(
     to_edge_w    = 1'b0;
     to_edge_n    = 1'b0;
     to_edge_s    = 1'b0;
+    at_edge_x    = 1'b0;
+    at_edge_y    = 1'b0;
     x_required   = 1'b0;
     moving_north = 1'b0;
     minimal      = '0;
@@ -125,6 +130,8 @@ module hx_route #(
         to_edge_w = node_x_i <= (last_x_i - node_x_i);
         to_edge_n = (last_y_i - node_y_i) <= node_y_i;
         to_edge_s = node_y_i <= (last_y_i - node_y_i);
+        at_edge_x = (node_x_i == '0) || (node_x_i == last_x_i);
+        at_edge_y = (node_y_i == '0) || (node_y_i == last_y_i);
 
         // All minimal next hops, before any turn rule.
         minimal = '0;
@@ -145,10 +152,12 @@ module hx_route #(
           minimal[PortN] = to_edge_n;
           minimal[PortS] = to_edge_s;
         end else begin
-          minimal[PortE] = to_edge_e;
-          minimal[PortW] = to_edge_w;
-          minimal[PortN] = to_edge_n;
-          minimal[PortS] = to_edge_s;
+          // Leaving by the edge of the boundary the router is on is a hop shorter than moving
+          // along it toward the other dimension's edge; inside the board both are offered.
+          minimal[PortE] = to_edge_e && (at_edge_x || !at_edge_y);
+          minimal[PortW] = to_edge_w && (at_edge_x || !at_edge_y);
+          minimal[PortN] = to_edge_n && (at_edge_y || !at_edge_x);
+          minimal[PortS] = to_edge_s && (at_edge_y || !at_edge_x);
         end
 
         // Dimension order: x first (to the destination column, or to the nearer E/W edge when

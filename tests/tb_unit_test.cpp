@@ -334,6 +334,18 @@ TEST(RouteRef, SameBoardColumnAndNeither) {
   p4.node_y = 2;
   EXPECT_EQ(board_route_set(p4, kPortL, RouteMode::NorthLast, dst(5, 5, 0, 0)), E | N);
   EXPECT_EQ(board_route_set(p4, kPortL, RouteMode::Xy, dst(5, 5, 0, 0)), E);
+  // Neither, on the boundary of one dimension: leave by that edge (moving along it toward the
+  // other dimension's edge would be a hop more); inside the board, both nearer edges.
+  p4.node_x = 0;
+  p4.node_y = 1;
+  EXPECT_EQ(board_route_set(p4, kPortL, RouteMode::MinAdaptive, dst(5, 5, 0, 0)), W);
+  p4.node_x = 1;
+  p4.node_y = 0;
+  EXPECT_EQ(board_route_set(p4, kPortL, RouteMode::MinAdaptive, dst(5, 5, 0, 0)), S);
+  p4.node_y = 3;
+  EXPECT_EQ(board_route_set(p4, kPortL, RouteMode::NorthLast, dst(5, 5, 0, 0)), N);
+  p4.node_y = 1;
+  EXPECT_EQ(board_route_set(p4, kPortL, RouteMode::MinAdaptive, dst(5, 5, 0, 0)), W | S);
 }
 
 // Trees of span board deliver on the destination's line: for the same board row no N/S move,
@@ -396,10 +408,10 @@ TEST(RouteRef, BoardRoutes) {
   BoardRoutes r = board_routes(g, 0, 0, RouteMode::Xy, g.local_port(1, 1), dst(5, 0, 0, 1));
   EXPECT_EQ(r.exits, std::vector<unsigned>{g.edge_port(kPortW, 0, 1)});
   EXPECT_EQ(r.min_routers, 2u);
-  // Diagonal board from (2,2) under north-last: E edge or N edge, rows 2..3 / columns 2..3.
+  // Diagonal board from (2,2) under north-last: the E edge in row 2 or the N edge in column 2;
+  // a router reached on one edge leaves by it, so the corner (3,3) is not on the way.
   r = board_routes(g, 0, 0, RouteMode::NorthLast, g.local_port(2, 2), dst(5, 5, 0, 0));
-  EXPECT_EQ(r.exits, (std::vector<unsigned>{g.edge_port(kPortN, 2, 3), g.edge_port(kPortN, 3, 3),
-                                            g.edge_port(kPortE, 3, 2), g.edge_port(kPortE, 3, 3)}));
+  EXPECT_EQ(r.exits, (std::vector<unsigned>{g.edge_port(kPortN, 2, 3), g.edge_port(kPortE, 3, 2)}));
   // Arriving from the W edge for a node of this board.
   r = board_routes(g, 0, 0, RouteMode::Xy, g.edge_port(kPortW, 0, 2), dst(0, 0, 3, 0));
   EXPECT_EQ(r.exits, std::vector<unsigned>{g.local_port(3, 0)});

@@ -216,7 +216,13 @@ TopologyCost eval_hxmesh(const TopologySpec& s, const HxMeshParams& p) {
   r.per_plane.add_cables(p.x_cable, trees_x * q_x);
   r.per_plane.add_cables(p.y_cable, trees_y * q_y);
   r.per_plane.aoc += trees_x * tx.inter_switch_cables() + trees_y * ty.inter_switch_cables();
-  const unsigned board_hops = 2 * ((p.a - 1) / 2 + (p.b - 1) / 2);
+  // Section III-B: floor((a-1)/2) hops to the source board's E/W edge, as many on the
+  // intermediate board to the destination's column and floor((b-1)/2) to its N/S edge, as many
+  // on the destination board. A tree spanning the board (span board) delivers on the
+  // destination's line whatever line the packet left from, so the intermediate board needs only
+  // the move to the second tree's edge; either tree may come first: fa + fb + max(fa, fb).
+  const unsigned fa = (p.a - 1) / 2, fb = (p.b - 1) / 2;
+  const unsigned board_hops = line ? 2 * (fa + fb) : fa + fb + std::max(fa, fb);
   r.diameter = board_hops + tx.diameter() + ty.diameter();
 
   // Bisection: cut between the two halves of the board columns (x >= 2) or rows (y >= 2); each
@@ -255,8 +261,11 @@ TopologyCost eval_hxmesh(const TopologySpec& s, const HxMeshParams& p) {
   r.derivation.push_back("endpoint cables: x " + str(trees_x * q_x) + " " + cable_name(p.x_cable) + ", y " +
                          str(trees_y * q_y) + " " + cable_name(p.y_cable) + "; inter-switch AoC " +
                          str(trees_x * tx.inter_switch_cables()) + " + " + str(trees_y * ty.inter_switch_cables()));
-  r.derivation.push_back("diameter = 2 (floor((a-1)/2) + floor((b-1)/2)) = " + str(board_hops) + " + x tree " +
-                         str(tx.diameter()) + " + y tree " + str(ty.diameter()) + " = " + str(r.diameter));
+  r.derivation.push_back(std::string("diameter = ") +
+                         (line ? "2 (floor((a-1)/2) + floor((b-1)/2))"
+                               : "floor((a-1)/2) + floor((b-1)/2) + max(floor((a-1)/2), floor((b-1)/2)) (span board)") +
+                         " = " + str(board_hops) + " + x tree " + str(tx.diameter()) + " + y tree " +
+                         str(ty.diameter()) + " = " + str(r.diameter));
   r.derivation.push_back("bisection: min(x y b t_x, x y a t_y) = " + ratio_text(r.bisection_cut_links) +
                          " links over 4 x endpoints / 2 = " + ratio_text(r.half_injection_links) +
                          (p.a == p.b && tx.relative_bisection() == 1 && ty.relative_bisection() == 1

@@ -94,7 +94,12 @@ PortMask board_route_set(const RouterPlace& r, unsigned in_port, RouteMode mode,
   } else if (board_col) {
     minimal = near_ns | (line_moves ? toward_col : 0);
   } else {
-    minimal = near_ew | near_ns;
+    // Either tree may come first, through the nearer edge of its dimension; but a router
+    // already on the nearer edge of one dimension leaves by it: a move toward the other edge
+    // would be a hop more, along the board's edge toward a corner, whose cables carry every
+    // transit (docs/table2.md, "The HammingMesh family's routers").
+    const bool at_ew = std::min(dist_e, dist_w) == 0, at_ns = std::min(dist_n, dist_s) == 0;
+    minimal = (at_ew || !at_ns ? near_ew : 0) | (at_ns || !at_ew ? near_ns : 0);
   }
 
   switch (mode) {
