@@ -47,6 +47,7 @@
 #include "network_cost.h"
 #include "network_models.h"
 #include "sweep.h"
+#include "text_file.h"
 #include "topology_builder.h"
 
 namespace {
@@ -59,21 +60,6 @@ constexpr int kExitCheckFailed = 3;
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
-
-// Write `text` to `path` through a temporary file, so a reader never sees half a file.
-void write_atomically(const std::string& path, const std::string& text) {
-  namespace fs = std::filesystem;
-  const fs::path p(path);
-  if (p.has_parent_path()) fs::create_directories(p.parent_path());
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    if (!out) throw std::runtime_error("cannot write " + tmp);
-    out << text;
-    if (!out.flush()) throw std::runtime_error("cannot write " + tmp);
-  }
-  fs::rename(tmp, p);
-}
 
 uint64_t parse_cycle(const std::string& s, const std::string& what) {
   std::size_t used = 0;
@@ -241,7 +227,7 @@ int cmd_run(hx::RunRequest req, const std::string& seed, const std::string& out,
   }
   const hx::RunOutcome r = model.run(req);
   if (world && world->rank() != 0) return world->finish(kExitOk);  // rank 0's verdict
-  if (!out.empty()) write_atomically(out, r.results.dump(2) + "\n");
+  if (!out.empty()) hx::write_text_atomically(out, r.results.dump(2) + "\n");
   if (!quiet) print_summary(r.results, r.passed, out);
   int code = kExitOk;
   if (!r.passed) {
@@ -308,7 +294,7 @@ int cmd_cost_system(const std::string& path, const std::vector<std::string>& set
   j["system"] = p.system;
   j["endpoints"] = p.endpoints;
   j["network"] = p.network;
-  if (!out.empty()) write_atomically(out, j.dump(2) + "\n");
+  if (!out.empty()) hx::write_text_atomically(out, j.dump(2) + "\n");
   if (!quiet) {
     std::printf("%s: %s, %u endpoints\n%s", p.name.c_str(), p.system.c_str(), p.endpoints,
                 hx::network_cost_text(j["network"]).c_str());
@@ -321,7 +307,7 @@ int cmd_cost(const std::string& path, const std::vector<std::string>& sets, cons
   if (is_system_config(path)) return cmd_cost_system(path, sets, out, quiet);
   const hx::cost::CostConfig cfg = hx::cost::load_cost_config(path, sets);
   const std::vector<hx::cost::TopologyCost> results = hx::cost::evaluate_all(cfg);
-  if (!out.empty()) write_atomically(out, hx::cost::cost_json(cfg, results).dump(2) + "\n");
+  if (!out.empty()) hx::write_text_atomically(out, hx::cost::cost_json(cfg, results).dump(2) + "\n");
   if (!quiet) {
     std::fputs(hx::cost::cost_table(cfg, results).c_str(), stdout);
     if (!out.empty()) std::printf("  results  %s\n", out.c_str());
@@ -344,8 +330,8 @@ int cmd_model(const std::string& path, const std::vector<std::string>& sets, con
     return kExitInternal;
   }
   const nlohmann::ordered_json& j = r.results;
-  if (!out.empty()) write_atomically(out, j.dump(2) + "\n");
-  if (!link_loads.empty()) write_atomically(link_loads, loads);
+  if (!out.empty()) hx::write_text_atomically(out, j.dump(2) + "\n");
+  if (!link_loads.empty()) hx::write_text_atomically(link_loads, loads);
   if (!quiet) {
     std::fputs(r.summary.c_str(), stdout);
     if (!out.empty()) std::printf("  results  %s\n", out.c_str());
@@ -358,7 +344,7 @@ int cmd_model(const std::string& path, const std::vector<std::string>& sets, con
 int cmd_alloc(const std::string& path, const std::vector<std::string>& sets, const std::string& out, bool quiet) {
   const hx::alloc::AllocConfig cfg = hx::alloc::load_alloc_config(path, sets);
   const hx::alloc::AllocResults results = hx::alloc::run_alloc(cfg, quiet ? nullptr : stderr);
-  if (!out.empty()) write_atomically(out, hx::alloc::alloc_json(cfg, results).dump(2) + "\n");
+  if (!out.empty()) hx::write_text_atomically(out, hx::alloc::alloc_json(cfg, results).dump(2) + "\n");
   if (!quiet) {
     std::fputs(hx::alloc::alloc_text(cfg, results).c_str(), stdout);
     if (!out.empty()) std::printf("  results  %s\n", out.c_str());

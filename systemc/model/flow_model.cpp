@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include "analytic_backend.h"
@@ -200,49 +201,53 @@ nlohmann::ordered_json loads_json(const FlowGraph& g, const Loads& l) {
   return j;
 }
 
-// The all-to-all's graph and its channel loads by minimal (or dimension-order) routing; UGAL's
-// Valiant alternative is the caller's.
+// The all-to-all's graph and its channel loads under each routing the model reports: minimal
+// (or dimension order); UGAL's all-Valiant alternative (more than two groups); the per-hop split
+// of minimal routing. The all-to-all takes the better of minimal and Valiant.
 struct AllToAllLoads {
   NetworkDescription net;
   FlowGraph g;
-  Loads chosen;
+  Loads minimal;
+  std::optional<Loads> valiant, per_hop;
+  bool valiant_chosen() const { return valiant && valiant->lambda > minimal.lambda; }
+  const Loads& chosen() const { return valiant_chosen() ? *valiant : minimal; }
 };
 
 AllToAllLoads all_to_all_loads(const SimConfig& cfg) {
   if (cfg.traffic.pattern != Pattern::AllToAll)
     throw std::invalid_argument(cfg.source + ": the flow model times traffic.pattern alltoall; this config has " +
                                 pattern_name(cfg.traffic.pattern));
-  AllToAllLoads a{flow_netlist(cfg), {}, {}};
+  AllToAllLoads a{flow_netlist(cfg), {}, {}, {}, {}};
   a.g = flow_graph(cfg, a.net);
   FlowRouter router(a.g);
-  a.chosen = direct_loads(a.g, router);
+  a.minimal = direct_loads(a.g, router);
+  if (a.g.routing == FlowGraph::Routing::Ugal && a.g.groups > 2) a.valiant = valiant_loads(a.g, router);
+  if (a.g.routing == FlowGraph::Routing::Minimal) {
+    // The same flows split evenly per hop: the mean of a routing that picks among its next hops
+    // by their own room (the trees' up ports, the board routers' minimal outputs), blind to
+    // what lies beyond them. Where the paths behind the next hops differ (a tapered tree whose
+    // up cables cannot be dealt evenly over its spines), it is below the even split over paths.
+    router.set_split(FlowRouter::Split::PerHop);
+    a.per_hop = direct_loads(a.g, router);
+  }
   return a;
 }
 
 }  // namespace
 
 std::string flow_channel_loads_csv(const SimConfig& cfg) {
-  AllToAllLoads a = all_to_all_loads(cfg);
+  const AllToAllLoads a = all_to_all_loads(cfg);
   const FlowGraph& g = a.g;
-  FlowRouter router(g);
-  if (g.routing == FlowGraph::Routing::Ugal && g.groups > 2) {
-    Loads v = valiant_loads(g, router);
-    if (v.lambda > a.chosen.lambda) a.chosen = std::move(v);
-  }
-  Loads per_hop;
-  if (g.routing == FlowGraph::Routing::Minimal) {
-    router.set_split(FlowRouter::Split::PerHop);
-    per_hop = direct_loads(g, router);
-  }
+  const Loads& chosen = a.chosen();
   std::string csv = "from,to,kind,capacity_flits_per_cycle,flits_per_cycle,per_hop_flits_per_cycle\n";
   char line[64];
   for (uint32_t c = 0; c < g.channels.size(); ++c) {
     const FlowChannel& ch = g.channels[c];
     csv += g.name[ch.from] + "," + g.name[ch.to] + "," + channel_kind(g, c);
-    std::snprintf(line, sizeof line, ",%.6g,%.6f,", ch.capacity, a.chosen.lambda * a.chosen.load[c]);
+    std::snprintf(line, sizeof line, ",%.6g,%.6f,", ch.capacity, chosen.lambda * chosen.load[c]);
     csv += line;
-    if (!per_hop.load.empty()) {
-      std::snprintf(line, sizeof line, "%.6f", per_hop.lambda * per_hop.load[c]);
+    if (a.per_hop) {
+      std::snprintf(line, sizeof line, "%.6f", a.per_hop->lambda * a.per_hop->load[c]);
       csv += line;
     }
     csv += "\n";
@@ -266,30 +271,30 @@ nlohmann::ordered_json flow_document(const SimConfig& cfg, const NetworkDescript
 nlohmann::ordered_json flow_results(const SimConfig& cfg) {
   using nlohmann::ordered_json;
   const FabricTopology& topo = fabric_topology(cfg.topology.kind);
-  AllToAllLoads a = all_to_all_loads(cfg);
+  const AllToAllLoads a = all_to_all_loads(cfg);
   const NetworkDescription& net = a.net;
   const FlowGraph& g = a.g;
   const unsigned N = g.endpoint_count();
   FlowRouter router(g);
 
-  Loads chosen = std::move(a.chosen);
+  const Loads& chosen = a.chosen();
+  const bool valiant = a.valiant_chosen();
   ordered_json routing;
   routing["function"] = g.routing_name;
-  bool valiant = false;
   if (g.routing == FlowGraph::Routing::Ugal) {
-    routing["minimal"] = loads_json(g, chosen);
-    if (g.groups > 2) {
-      Loads v = valiant_loads(g, router);
+    routing["minimal"] = loads_json(g, a.minimal);
+    if (a.valiant) {
+      const Loads& v = *a.valiant;
       routing["valiant"] = loads_json(g, v);
       // What a split between the two would give: a share f of every inter-group flow minimal,
       // the rest Valiant (loads mix linearly), f on a grid of 1/100. UGAL itself is the better
       // of f = 1 and f = 0; this shows what a per-flow choice could gain at most from mixing.
-      double best_f = 1, best = chosen.lambda;
+      double best_f = 1, best = a.minimal.lambda;
       for (int k = 0; k <= 100; ++k) {
         const double f = k / 100.0;
         double lam = std::numeric_limits<double>::infinity();
         for (std::size_t c = 0; c < g.channels.size(); ++c) {
-          const double l = f * chosen.load[c] + (1 - f) * v.load[c];
+          const double l = f * a.minimal.load[c] + (1 - f) * v.load[c];
           if (l > 0) lam = std::min(lam, g.channels[c].capacity / l);
         }
         if (lam > best) {
@@ -298,22 +303,12 @@ nlohmann::ordered_json flow_results(const SimConfig& cfg) {
         }
       }
       routing["best_mix"] = {{"minimal_fraction", best_f}, {"accepted", best * (N - 1)}};
-      if (v.lambda > chosen.lambda) {
-        chosen = std::move(v);
-        valiant = true;
-      }
     }
     routing["choice"] = valiant ? "valiant" : "minimal";
   }
   const unsigned links = topo.links_per_plane();
-  if (g.routing == FlowGraph::Routing::Minimal) {
-    // The same flows split evenly per hop: the mean of a routing that picks among its next hops
-    // by their own room (the trees' up ports, the board routers' minimal outputs), blind to
-    // what lies beyond them. Where the paths behind the next hops differ (a tapered tree whose
-    // up cables cannot be dealt evenly over its spines), it is below the even split over paths.
-    router.set_split(FlowRouter::Split::PerHop);
-    const Loads h = direct_loads(g, router);
-    router.set_split(FlowRouter::Split::Paths);
+  if (a.per_hop) {
+    const Loads& h = *a.per_hop;
     ordered_json ph = loads_json(g, h);
     ph["share_of_local_port"] = h.lambda * (N - 1) / g.injection;
     ph["share_of_plane_links"] = h.lambda * (N - 1) / (links * g.link_rate);

@@ -13,6 +13,7 @@
 #include "netlist.h"
 #include "network_cost.h"
 #include "process_stats.h"
+#include "text_file.h"
 
 namespace hx {
 
@@ -259,24 +260,18 @@ void write_link_loads(const std::string& path, const SwitchFabric& fabric, uint6
   for (const auto& [name, links] : fabric.cables_by_class())
     for (const FlitLink* l : links) cls[l] = name;
   const std::vector<FlitLink*> links = fabric.links();
-  const std::string tmp = path + ".tmp";
-  FILE* f = std::fopen(tmp.c_str(), "w");
-  if (f == nullptr) throw std::runtime_error("cannot write " + tmp);
-  bool ok = std::fprintf(f, "link,class,from_cycle,to_cycle,flits,flits_per_cycle\n") > 0;
+  std::string csv = "link,class,from_cycle,to_cycle,flits,flits_per_cycle\n";
   const double cycles = to > from ? static_cast<double>(to - from) : 1.0;
+  char row[128];
   for (std::size_t i = 0; i < links.size() && i < at_to.size(); ++i) {
     const uint64_t flits = at_to[i] - (i < at_from.size() ? at_from[i] : 0);
     const auto it = cls.find(links[i]);
-    ok = ok &&
-         std::fprintf(f, "%s,%s,%llu,%llu,%llu,%.6f\n", links[i]->name(), it == cls.end() ? "" : it->second.c_str(),
-                      static_cast<unsigned long long>(from), static_cast<unsigned long long>(to),
-                      static_cast<unsigned long long>(flits), static_cast<double>(flits) / cycles) > 0;
+    std::snprintf(row, sizeof row, ",%llu,%llu,%llu,%.6f\n", static_cast<unsigned long long>(from),
+                  static_cast<unsigned long long>(to), static_cast<unsigned long long>(flits),
+                  static_cast<double>(flits) / cycles);
+    csv += std::string(links[i]->name()) + "," + (it == cls.end() ? "" : it->second) + row;
   }
-  ok = std::fclose(f) == 0 && ok;
-  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error("cannot write " + path);
-  }
+  write_text_atomically(path, csv);
 }
 
 }  // namespace

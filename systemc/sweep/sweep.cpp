@@ -16,6 +16,7 @@
 #include "config_reader.h"
 #include "network_models.h"
 #include "nlohmann/json.hpp"
+#include "text_file.h"
 
 namespace hx::sweep {
 
@@ -33,15 +34,7 @@ std::string point_dir(std::size_t i) {
 }
 
 // Writes `text` to `path` through a temporary file, so that no reader sees half of it.
-void write_file(const fs::path& path, const std::string& text) {
-  const fs::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp);
-    out << text;
-    if (!out) throw std::runtime_error(tmp.string() + ": cannot write");
-  }
-  fs::rename(tmp, path);
-}
+void write_file(const fs::path& path, const std::string& text) { write_text_atomically(path.string(), text); }
 
 std::string read_file(const fs::path& path) {
   std::ifstream in(path);
