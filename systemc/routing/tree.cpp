@@ -33,8 +33,12 @@ class UpDown : public RoutingFunction {
 
   RouteChoice route(const Flit& head, unsigned, unsigned vc, const NetworkSwitch& sw) override {
     const unsigned terminal = c_.addressing.terminal(head);
+    // A board one accelerator wide along the tree has two terminals, the two cables into its one
+    // router: the head takes the one of them with more room, the addressed side on a tie.
+    const bool two_sides = c_.addressing.one_wide();
     int o = -1;
     if (c_.tree_place == RoutingContext::TreePlace::Single) {
+      if (two_sides) return sw.roomiest_of(2, vc, [terminal](unsigned k) { return terminal ^ k; }).choice;
       o = static_cast<int>(terminal);
     } else if (routes_ == nullptr) {
       sw.report("no up/down table (topology/tree_routes.h) for a switch of a tree of several");
@@ -43,6 +47,8 @@ class UpDown : public RoutingFunction {
       const unsigned leaf = terminal / c_.down;
       if (c_.tree_place == RoutingContext::TreePlace::Leaf) {
         if (leaf != c_.index) return RouteChoice{pick_up_port(vc, sw, leaf), vc};
+        if (two_sides && (terminal ^ 1) / c_.down == leaf)
+          return sw.roomiest_of(2, vc, [&](unsigned k) { return (terminal ^ k) % c_.down; }).choice;
         o = static_cast<int>(terminal % c_.down);
       } else {
         const unsigned count = routes_->down_count(leaf);

@@ -27,13 +27,16 @@ struct TreeRoutes;
 /// board row (column) takes it in on the destination node's row (column).
 ///
 /// A board one accelerator wide along the tree (a HyperX's 1x1 boards) has no nearer edge: both
-/// cables lead to the one accelerator. There the side is the one the packet comes from, along the
-/// tree's ring of `positions` boards: a source at most half way round behind the destination (at
-/// a lower position, or wrapping round) enters on the W (S) cable, any other on the E (N) cable.
-/// So the two directions of a ring of boards, as the bidirectional ring and the Hamiltonian
-/// cycles send, each have a cable into every board. (Always side 1, as before, put both into one
-/// cable and halved an allreduce on the HyperX: docs/table2.md.) With two boards, both neighbours
-/// are the same board and every packet takes the W (S) cable.
+/// cables lead to the one accelerator (one_wide()). Its terminal names a side, the one the packet
+/// comes from along the tree's ring of `positions` boards: a source at most half way round behind
+/// the destination (at a lower position, or wrapping round) is addressed to the W (S) cable, any
+/// other to the E (N) cable. The tree's last switch takes whichever of the two cables has more
+/// room, the addressed one on a tie (routing/tree.cpp): so the two directions of a ring of boards,
+/// as the bidirectional ring and the Hamiltonian cycles send, each have a cable into every board
+/// while the tree is idle (always side 1, as before 2026-11-27, put both into one cable and halved
+/// an allreduce on the HyperX), and a shift of the all-to-all, whose packets all come from the
+/// same side, still uses both (a fixed side halved it: docs/table2.md). With two boards, both
+/// neighbours are the same board and every packet is addressed to the W (S) cable.
 ///
 /// A fat-tree system's tree (`endpoints`) has one terminal per endpoint: endpoint n is addressed
 /// as board (n mod 256, n div 256) in the header's 8-bit board fields. Tori and Dragonflies
@@ -46,6 +49,9 @@ struct TreeAddressing {
   unsigned board_x = 1, board_y = 1;
   unsigned positions = 1;  ///< boards along the tree (a row tree's global_x, a column tree's global_y)
   FlitFormat fmt;
+
+  /// Boards one accelerator wide along the tree: two terminals (t and t ^ 1) lead to one router.
+  bool one_wide() const { return !endpoints && (rows ? board_x : board_y) == 1; }
 
   unsigned terminal(const Flit& head) const {
     const Header h = Header::decode(fmt, head.payload);
