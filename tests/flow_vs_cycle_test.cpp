@@ -126,4 +126,22 @@ TEST(FlowVsCycleTaperedWiring, CycleModelSitsAtTheSplitItsRoutingMakes) {
   expect_under_the_bound(even, table3, 0.95);
 }
 
+// One phase of the all-to-all's shift on the HyperX (8x8, four lanes): with messages of 64 packets
+// every accelerator sends to the same offset for a while, so every packet a tree delivers into a
+// 1x1 board comes from the same side of it. The board has two cables from each tree, and the
+// flow model's phase-by-phase bound (traffic.phased) counts both; a tree that fixed the cable by
+// the side the packet comes from used one and delivered 0.52 of that bound (docs/table2.md, "The
+// HyperX"). A few seconds: in the system label.
+TEST(HyperXShift, APhaseUsesBothCablesIntoEveryBoard) {
+  const Case c{"hyperx_8x8_shift", "hyperx_32x32_alltoall.yaml",
+               "--set topology.global=8x8 --set topology.tree.radix=16 --set router.local_ports=4"};
+  const double phase_bound = results("model", c, "")["traffic"]["phased"]["share_of_plane_links"].get<double>();
+  const json cycle = results("run", c,
+                             "--set traffic.injection_rate=4 --set traffic.message_packets=64 "
+                             "--set run.warmup=1000cycles --set run.measure=3000cycles --seed 1");
+  const double k = cycle["traffic"]["global_bandwidth"]["share_of_plane_links"].get<double>();
+  EXPECT_GE(k, 0.8 * phase_bound) << "cycle " << k << ", phase-by-phase flow bound " << phase_bound;
+  EXPECT_LE(k, 1.02 * phase_bound);
+}
+
 }  // namespace
