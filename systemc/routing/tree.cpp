@@ -14,6 +14,10 @@
 //   - going up, a leaf or a middle switch takes adaptively the up port with the most room for the
 //     packet's VC (downstream credits plus free output queue, among those whose output VC is
 //     free; ties broken round-robin), among the up ports that reach the destination's leaf.
+// A board one accelerator wide along the tree (a HyperX's) has two terminals, t and t ^ 1, both
+// cables into its one router: the last switch delivers by the one with more room, the addressed
+// side on a tie, the same choice as among parallel cables (a shift of the all-to-all addresses
+// every packet of a phase to one side: docs/table2.md).
 // Which ports lead down to a leaf, and which up ports reach it, is the switch's table
 // (topology/tree_routes.h), computed from the working links: so a failed link or switch is
 // avoided (topology/faults.h), as is a top of a three-level tree that does not reach a short last
@@ -29,16 +33,14 @@ namespace {
 
 class UpDown : public RoutingFunction {
  public:
-  explicit UpDown(const RoutingContext& ctx) : c_(ctx), routes_(ctx.tree_routes.get()) {}
+  explicit UpDown(const RoutingContext& ctx)
+      : c_(ctx), routes_(ctx.tree_routes.get()), two_sides_(ctx.addressing.one_wide()) {}
 
   RouteChoice route(const Flit& head, unsigned, unsigned vc, const NetworkSwitch& sw) override {
     const unsigned terminal = c_.addressing.terminal(head);
-    // A board one accelerator wide along the tree has two terminals, the two cables into its one
-    // router: the head takes the one of them with more room, the addressed side on a tie.
-    const bool two_sides = c_.addressing.one_wide();
     int o = -1;
     if (c_.tree_place == RoutingContext::TreePlace::Single) {
-      if (two_sides) return sw.roomiest_of(2, vc, [terminal](unsigned k) { return terminal ^ k; }).choice;
+      if (two_sides_) return sw.roomiest_of(2, vc, [terminal](unsigned k) { return terminal ^ k; }).choice;
       o = static_cast<int>(terminal);
     } else if (routes_ == nullptr) {
       sw.report("no up/down table (topology/tree_routes.h) for a switch of a tree of several");
@@ -47,7 +49,7 @@ class UpDown : public RoutingFunction {
       const unsigned leaf = terminal / c_.down;
       if (c_.tree_place == RoutingContext::TreePlace::Leaf) {
         if (leaf != c_.index) return RouteChoice{pick_up_port(vc, sw, leaf), vc};
-        if (two_sides && (terminal ^ 1) / c_.down == leaf)
+        if (two_sides_ && (terminal ^ 1) / c_.down == leaf)
           return sw.roomiest_of(2, vc, [&](unsigned k) { return (terminal ^ k) % c_.down; }).choice;
         o = static_cast<int>(terminal % c_.down);
       } else {
@@ -90,7 +92,10 @@ class UpDown : public RoutingFunction {
 
   RoutingContext c_;
   const TreeRoutes* routes_;  // owned by c_
-  unsigned rr_up_ = 0;        // tie-break among equally loaded up ports
+  // Boards one accelerator wide along the tree: terminals t and t ^ 1 are the two cables into one
+  // router, and a head takes the one with more room (the addressed side on a tie).
+  bool two_sides_;
+  unsigned rr_up_ = 0;  // tie-break among equally loaded up ports
 };
 
 }  // namespace
