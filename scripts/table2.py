@@ -26,6 +26,14 @@ endpoints at message M and 2M (cached in build/table2/cycle/ar_*.json; --cycle r
 Dragonfly, torus; about 30 minutes), cached as build/table2/cycle/ar_full_*.json.
 --no-allreduce skips the column.
 
+--exchange runs the fixed-size all-to-all where not cached (build/table2/cycle/a2a_NAME.json):
+Table II's own measurement ("1 MiB messages", p - 1 iterations of the balanced shift, sec. V-A)
+as the cycle model's `all_to_all` collective (`direct`: rank s sends block d to rank d for d =
+s + 1, s + 2, ...), 1 MiB per rank (1 KiB, one packet, per destination at 1,024 ranks) on the
+1,024-endpoint allreduce configs with Table III's switch buffers, timed to the last byte and
+every element checked. Its share is the busbw over the injection bandwidth. About 5 to 20
+minutes a design on two cores.
+
 HammingMesh-family routers (HxMesh, HyperX, torus) have one local port of one link's bandwidth in
 the configs, as the cycle model's RTL router has: their share of the plane's four links is then
 at most 25%. The paper's injection bandwidth is the four links; the flow model also runs them
@@ -121,6 +129,10 @@ ALLREDUCE = [
 FULL = {"fat_tree": ["ring"], "dragonfly": ["ring"], "torus": ["hamiltonian", "torus2d"]}
 FULL_MESSAGE = "8 MiB"
 
+# The fixed-size all-to-all (--exchange): Table II's "1 MiB messages", as 1 MiB per rank.
+EXCHANGE = ["collective.operation=all_to_all", "collective.algorithm=direct", "collective.message=1 MiB",
+            "switch.buffer_depth=256", "switch.output_buffer_depth=256"]
+
 
 def double(message):
     n, unit = message.split()
@@ -195,9 +207,9 @@ def ar_flow(exe, config, sets):
             "wall_seconds": round(wall, 2)}
 
 
-def ar_cycle(exe, key, config, sets, cache_dir, run):
-    """A cycle-level allreduce, cached; None when not cached and not run. Fails on a dirty run."""
-    path = os.path.join(cache_dir, "ar_" + key + ".json")
+def ar_cycle(exe, key, config, sets, cache_dir, run, prefix="ar_"):
+    """A cycle-level collective, cached; None when not cached and not run. Fails on a dirty run."""
+    path = os.path.join(cache_dir, prefix + key + ".json")
     j = cached_run(exe, path, config, sets, run)
     if j is None:
         return None
@@ -209,6 +221,21 @@ def ar_cycle(exe, key, config, sets, cache_dir, run):
     return {"fraction_of_peak": job["fraction_of_peak"], "time_cycles": job["time_cycles"],
             "output_elements": job["output_elements"], "wrong_elements": job["wrong_elements"],
             "wall_seconds": round(j.get("table2", {}).get("wall_seconds", 0), 1)}
+
+
+def exchange(exe, name, cache_dir, run):
+    """The fixed-size all-to-all on the design's 1,024-endpoint collective config, cached; None
+    when not cached and not run."""
+    for ar_name, config, sets, *_ in ALLREDUCE:
+        if ar_name == name:
+            r = ar_cycle(exe, name, config, sets + EXCHANGE, cache_dir, run, prefix="a2a_")
+            if r is not None:
+                r["config"] = "configs/" + config
+                # The collective's peak is the local port's lanes; Table II's injection is the
+                # plane's links: four on the torus, whose switch-model routers have one lane.
+                r["share_of_plane_links"] = r["fraction_of_peak"] / (4 if name == "torus" else 1)
+            return r
+    return None
 
 
 def allreduce_row(args, cache, name, label, config, sets, reduced, message, algs, large, paper_small, paper_large):
@@ -305,20 +332,21 @@ def markdown(rows):
         "routers can inject.",
         "",
         "| design | Table II | flow, 4 lanes | cycle, 4 lanes | cycle, Table III buffers "
-        "| cycle, Table III buffers, switch routers | flow (config) | "
+        "| cycle, Table III buffers, switch routers | cycle, fixed 1 MiB exchange | flow (config) | "
         "flow phased (config) | flow per hop (config) | cycle (config) | cycle / flow | flow, port | flow phased, port | cycle, port "
         "| bottleneck |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         s, c = r["small"], r["cycle"]
         ratio = f"{c['share_of_plane_links'] / s['share_of_plane_links']:.2f}" if c else "-"
         lanes, c4 = r["small_4lanes"], r.get("cycle_4lanes")
-        c3, cs = r.get("cycle_table3"), r.get("cycle_switch_routers")
+        c3, cs, ce = r.get("cycle_table3"), r.get("cycle_switch_routers"), r.get("cycle_exchange")
         lines.append(f"| {r['label']} | {r['paper_small']} | {pct(lanes['share_of_plane_links']) if lanes else '-'} "
                      f"| {pct(c4['share_of_plane_links']) if c4 else '-'} "
                      f"| {pct(c3['share_of_plane_links']) if c3 else '-'} "
                      f"| {pct(cs['share_of_plane_links']) if cs else '-'} "
+                     f"| {pct(ce['share_of_plane_links']) if ce else '-'} "
                      f"| {pct(s['share_of_plane_links'])} | {pct(s.get('phased_share_of_plane_links'))} "
                      f"| {pct(s.get('per_hop_share_of_plane_links'))} "
                      f"| {pct(c['share_of_plane_links']) if c else '-'} | {ratio} "
@@ -374,6 +402,10 @@ def plot(rows, ar_rows, png):
                 series.append(("cycle model, Table III buffers, C++ switch routers (HxMesh family)",
                                [100 * r["cycle_switch_routers"]["share_of_plane_links"]
                                 if r.get("cycle_switch_routers") else 0 for r in rows]))
+            if any(r.get("cycle_exchange") for r in rows):
+                series.append(("cycle model, fixed 1 MiB all-to-all (Table II's measurement)",
+                               [100 * r["cycle_exchange"]["share_of_plane_links"] if r.get("cycle_exchange") else 0
+                                for r in rows]))
         w = 0.8 / len(series)
         for k, (label, ys) in enumerate(series):
             ax.bar([i + (k - (len(series) - 1) / 2) * w for i in x], ys, w, label=label)
@@ -426,6 +458,8 @@ def main():
     ap.add_argument("--no-allreduce", action="store_true", help="skip the allreduce column")
     ap.add_argument("--full", action="store_true",
                     help="run the allreduce's 1,024-endpoint cycle runs (switch-model systems) where not cached")
+    ap.add_argument("--exchange", action="store_true",
+                    help="run the fixed-size all-to-all (Table II's measurement) where not cached")
     ap.add_argument("--only", default="", help="comma-separated design names")
     args = ap.parse_args()
     only = set(filter(None, args.only.split(",")))
@@ -451,6 +485,7 @@ def main():
         r["cycle_switch_routers"] = cycle(args.hxsim, name + "_table3_switch_routers", small,
                                           sets + CYCLE_FOUR_LANES + TABLE3_BUFFERS + SWITCH_ROUTERS, cache,
                                           args.cycle, TABLE3_WINDOW) if lanes else None
+        r["cycle_exchange"] = exchange(args.hxsim, name, cache, args.exchange)
         if large and not args.no_large:
             r["large_config"] = "configs/" + large
             r["large"] = flow(args.hxsim, large, large_sets(sets))
@@ -462,6 +497,7 @@ def main():
               + (f", Table III buffers {pct(r['cycle_table3']['share_of_plane_links'])}%" if r["cycle_table3"] else "")
               + (f", switch routers {pct(r['cycle_switch_routers']['share_of_plane_links'])}%"
                  if r["cycle_switch_routers"] else "")
+              + (f", fixed exchange {pct(r['cycle_exchange']['share_of_plane_links'])}%" if r["cycle_exchange"] else "")
               + (f", large {pct(r['large']['share_of_plane_links'])}%" if r.get("large") else "")
               + f", paper {paper_small}% / {paper_large}%", flush=True)
         rows.append(r)

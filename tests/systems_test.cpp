@@ -292,6 +292,40 @@ TEST(FatTree, CablesOfAnotherBandwidthSetTheThroughput) {
   EXPECT_EQ(cable_rates(fast), std::vector<double>({2.0}));
 }
 
+// traffic.send_bandwidth: what each source put into the network in the window. Saturated
+// sources on a symmetric network share it evenly; on a HammingMesh of 4x4 boards they do not
+// (docs/table2.md, "What Table II's global column measures"), and the results must show it.
+TEST(SendBandwidth, EvenOnASymmetricTreeAndAccountedForOnAHammingMesh) {
+  const std::string window = " --set run.warmup=2000cycles --set run.measure=8000cycles";
+  const json tree = run(config("fat_tree_1024_alltoall.yaml") +
+                        " --set topology.endpoints=64 --set traffic.injection_rate=1" + window);
+  const json hx =
+      run(config("hx4mesh_2x2_alltoall.yaml") +
+          " --set router.local_ports=4 --set traffic.injection_rate=4 --set traffic.source_queue=64" + window);
+  for (const json* j : {&tree, &hx}) {
+    ASSERT_TRUE(j->contains("checks"));
+    expect_clean(*j);
+    const json& t = (*j)["traffic"];
+    const json& s = t["send_bandwidth"];
+    // In the steady state what the sources put in is what the destinations took out.
+    const double accepted = t["accepted"].get<double>();
+    EXPECT_NEAR(s["mean"].get<double>(), accepted, 0.03 * accepted) << s;
+    EXPECT_LE(s["min"].get<double>(), s["median"].get<double>());
+    EXPECT_LE(s["median"].get<double>(), s["max"].get<double>());
+    unsigned counted = 0;
+    for (const json& b : s["histogram"]) counted += b.get<unsigned>();
+    EXPECT_EQ(counted, t["sending_nodes"].get<unsigned>());
+  }
+  // 64 endpoints on one switch: every source alike.
+  EXPECT_GT(tree["traffic"]["send_bandwidth"]["fairness"].get<double>(), 0.99) << tree["traffic"]["send_bandwidth"];
+  EXPECT_EQ(hx["traffic"]["send_bandwidth"]["histogram_bins"], "10 bins of 0.4 from 0 to 4 flits per cycle");
+  // The Hx4Mesh's interior accelerators reach the network only through their neighbours' routers,
+  // whose own four lanes win most of the arbitration: they send far less than the edge ones.
+  const json& s = hx["traffic"]["send_bandwidth"];
+  EXPECT_LT(s["min"].get<double>(), 0.6 * s["max"].get<double>()) << s;
+  EXPECT_LT(s["fairness"].get<double>(), 0.95) << s;
+}
+
 // ---- the comparison Dragonfly: canonical groups of the same switch model -------------------------
 
 struct DragonflyCase {

@@ -139,6 +139,7 @@ bool AcceleratorArray::inject(Node& n, unsigned node, unsigned lane, uint64_t t)
   tracker_.on_injected(l.cur.id, l.index, l.index + 1u == l.cur.length, t);
   --l.credits[l.vc];
   ++flits_sent_;
+  if (t >= cfg_.warmup && t < cfg_.warmup + cfg_.measure) ++n.window_sent;
   if (++l.index == l.cur.length) {
     l.injecting = false;
     if (engine_ != nullptr) engine_->sent(node, lane, l.cur, t);
@@ -359,7 +360,10 @@ TrafficResults AcceleratorArray::results() const {
   r.window_generated_flits = window_generated_;
   r.window_accepted_flits = window_accepted_;
   r.source_full_cycles = window_source_full_;
-  for (const Node& n : nodes_) r.node_accepted_flits.push_back(n.window_received);
+  for (const Node& n : nodes_) {
+    r.node_accepted_flits.push_back(n.window_received);
+    if (n.sends) r.node_sent_flits.push_back(n.window_sent);
+  }
   uint64_t count = 0;
   double sum = 0;
   for (std::size_t l = 0; l < latency_hist_.size(); ++l) {

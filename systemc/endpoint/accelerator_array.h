@@ -168,6 +168,9 @@ struct TrafficResults {
   /// so that it skipped its Bernoulli trial: the load it could not offer.
   uint64_t source_full_cycles = 0;
   std::vector<uint64_t> node_accepted_flits;  ///< per node: flits it received in the window
+  /// Per sending node: flits it put into the network in the window. In a saturated run the
+  /// sources need not share the network fairly; this shows how unevenly they did.
+  std::vector<uint64_t> node_sent_flits;
   double avg_latency = 0, p50_latency = 0, p99_latency = 0, max_latency = 0;
 };
 
@@ -245,6 +248,7 @@ class AcceleratorArray final : public sc_core::sc_module, public Nic<OutPacket> 
     unsigned next_lane = 0;        // the lane of the next synthetic packet
     uint64_t created = 0;          // packets created (the all-to-all round counter)
     uint64_t window_received = 0;  // flits received in the measurement window
+    uint64_t window_sent = 0;      // flits injected in the measurement window
     std::array<Lane, 4> lanes;     // last: a node's cycle touches only the first cfg.lanes of them
   };
 

@@ -26,19 +26,31 @@ unsigned routers_crossed(const SimConfig& cfg, unsigned s, unsigned d) {
   return static_cast<unsigned>(dx + dy + 1);
 }
 
-// Min, median, max and a 10-bin histogram over [0, 1] of the nodes' receive bandwidth in the
-// window, in flits per cycle (a share of the local port).
-nlohmann::ordered_json receive_distribution(std::vector<uint64_t> flits, double window) {
+// Min, median, mean, max, Jain's fairness index and a 10-bin histogram of the nodes' bandwidth in the
+// window (received, or sent), in flits per cycle. The bins span [0, capacity], the local port's
+// lanes: a 4-lane node can move up to 4 flits per cycle.
+nlohmann::ordered_json node_distribution(std::vector<uint64_t> flits, double window, unsigned capacity) {
   nlohmann::ordered_json j;
   if (flits.empty() || window <= 0) return j;
   std::sort(flits.begin(), flits.end());
   const auto rate = [window](uint64_t f) { return static_cast<double>(f) / window; };
   j["min"] = rate(flits.front());
   j["median"] = rate(flits[flits.size() / 2]);
+  double sum = 0, sum_sq = 0;
+  for (uint64_t f : flits) {
+    sum += rate(f);
+    sum_sq += rate(f) * rate(f);
+  }
+  j["mean"] = sum / static_cast<double>(flits.size());
   j["max"] = rate(flits.back());
+  // Jain's index, (sum x)^2 / (n sum x^2): 1 when every node moves the same, 1/n when one moves all.
+  j["fairness"] = sum_sq > 0 ? sum * sum / (static_cast<double>(flits.size()) * sum_sq) : 1.0;
+  const double top = capacity > 0 ? capacity : 1;
   std::vector<unsigned> bins(10, 0);
-  for (uint64_t f : flits) ++bins[std::min<std::size_t>(9, static_cast<std::size_t>(rate(f) * 10))];
-  j["histogram_bins"] = "10 bins of 0.1 from 0 to 1 flits per cycle";
+  for (uint64_t f : flits) ++bins[std::min<std::size_t>(9, static_cast<std::size_t>(rate(f) / top * 10))];
+  char what[96];
+  std::snprintf(what, sizeof what, "10 bins of %g from 0 to %g flits per cycle", top / 10, top);
+  j["histogram_bins"] = what;
   j["histogram"] = bins;
   return j;
 }
@@ -74,7 +86,8 @@ nlohmann::ordered_json traffic_results(const SimConfig& cfg, const TrafficResult
   } else {
     traffic["zero_load_latency_cycles"] = zero_load_latency(cfg);
   }
-  traffic["receive_bandwidth"] = receive_distribution(tr.node_accepted_flits, window);
+  traffic["receive_bandwidth"] = node_distribution(tr.node_accepted_flits, window, cfg.router.local_ports);
+  traffic["send_bandwidth"] = node_distribution(tr.node_sent_flits, window, cfg.router.local_ports);
   if (fabric) {
     // The paper reports global bandwidth as a share of an accelerator's injection bandwidth
     // in one plane. A HammingMesh or torus plane gives an accelerator four network links, and
