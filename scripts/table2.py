@@ -27,8 +27,9 @@ Dragonfly, torus; about 30 minutes), cached as build/table2/cycle/ar_full_*.json
 --no-allreduce skips the column.
 
 --exchange runs the fixed-size all-to-all where not cached (build/table2/cycle/a2a_NAME.json):
-Table II's own measurement ("1 MiB messages", p - 1 iterations of the balanced shift, sec. V-A)
-as the cycle model's `all_to_all` collective (`direct`: rank s sends block d to rank d for d =
+one reading of Table II's measurement ("1 MiB messages", p - 1 iterations of the balanced
+shift, sec. V-A; docs/table2.md, "What Table II's global column measures") as the cycle
+model's `all_to_all` collective (`direct`: rank s sends block d to rank d for d =
 s + 1, s + 2, ...), 1 MiB per rank (1 KiB, one packet, per destination at 1,024 ranks) on the
 1,024-endpoint allreduce configs with Table III's switch buffers, timed to the last byte and
 every element checked. Its share is the busbw over the injection bandwidth. About 5 to 20
@@ -403,7 +404,7 @@ def plot(rows, ar_rows, png):
                                [100 * r["cycle_switch_routers"]["share_of_plane_links"]
                                 if r.get("cycle_switch_routers") else 0 for r in rows]))
             if any(r.get("cycle_exchange") for r in rows):
-                series.append(("cycle model, fixed 1 MiB all-to-all (Table II's measurement)",
+                series.append(("cycle model, fixed 1 MiB all-to-all in shift order, timed to its end",
                                [100 * r["cycle_exchange"]["share_of_plane_links"] if r.get("cycle_exchange") else 0
                                 for r in rows]))
         w = 0.8 / len(series)
@@ -459,7 +460,7 @@ def main():
     ap.add_argument("--full", action="store_true",
                     help="run the allreduce's 1,024-endpoint cycle runs (switch-model systems) where not cached")
     ap.add_argument("--exchange", action="store_true",
-                    help="run the fixed-size all-to-all (Table II's measurement) where not cached")
+                    help="run the fixed-size 1 MiB all-to-all in shift order where not cached")
     ap.add_argument("--only", default="", help="comma-separated design names")
     args = ap.parse_args()
     only = set(filter(None, args.only.split(",")))
