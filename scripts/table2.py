@@ -32,7 +32,7 @@ shift, sec. V-A; docs/table2.md, "What Table II's global column measures") as th
 model's `all_to_all` collective (`direct`: rank s sends block d to rank d for d =
 s + 1, s + 2, ...), 1 MiB per rank (1 KiB, one packet, per destination at 1,024 ranks) on the
 1,024-endpoint allreduce configs with Table III's switch buffers, timed to the last byte and
-every element checked. Its share is the busbw over the injection bandwidth. About 5 to 20
+every element checked. Its share is the busbw over the injection bandwidth. About 5 to 27
 minutes a design on two cores.
 
 HammingMesh-family routers (HxMesh, HyperX, torus) have one local port of one link's bandwidth in
