@@ -130,6 +130,8 @@ ALLREDUCE = [
 FULL = {"fat_tree": ["ring"], "dragonfly": ["ring"], "torus": ["hamiltonian", "torus2d"]}
 FULL_MESSAGE = "8 MiB"
 
+# Topology kinds whose plane gives an accelerator four network links (N, E, S, W).
+PLANE_OF_FOUR_LINKS = ("hammingmesh", "torus")
 # The fixed-size all-to-all (--exchange): Table II's "1 MiB messages", as 1 MiB per rank.
 EXCHANGE = ["collective.operation=all_to_all", "collective.algorithm=direct", "collective.message=1 MiB",
             "switch.buffer_depth=256", "switch.output_buffer_depth=256"]
@@ -221,7 +223,8 @@ def ar_cycle(exe, key, config, sets, cache_dir, run, prefix="ar_"):
         sys.exit(f"table2: the cycle run {path} is not clean (checks, wrong elements or coverage)")
     return {"fraction_of_peak": job["fraction_of_peak"], "time_cycles": job["time_cycles"],
             "output_elements": job["output_elements"], "wrong_elements": job["wrong_elements"],
-            "wall_seconds": round(j.get("table2", {}).get("wall_seconds", 0), 1)}
+            "wall_seconds": round(j.get("table2", {}).get("wall_seconds", 0), 1),
+            "kind": j["config"]["kind"], "local_ports": j["config"]["local_ports"]}
 
 
 def exchange(exe, name, cache_dir, run):
@@ -233,8 +236,10 @@ def exchange(exe, name, cache_dir, run):
             if r is not None:
                 r["config"] = "configs/" + config
                 # The collective's peak is the local port's lanes; Table II's injection is the
-                # plane's links: four on the torus, whose switch-model routers have one lane.
-                r["share_of_plane_links"] = r["fraction_of_peak"] / (4 if name == "torus" else 1)
+                # plane's links, four on a HammingMesh or torus plane (one lane on the torus's
+                # switch-model routers), one for a fat-tree or Dragonfly endpoint.
+                links = 4 if r["kind"] in PLANE_OF_FOUR_LINKS else 1
+                r["share_of_plane_links"] = r["fraction_of_peak"] * r["local_ports"] / links
             return r
     return None
 

@@ -88,7 +88,7 @@ void AcceleratorArray::push_queue(Lane& l, unsigned queue, const OutPacket& p) {
   ++l.q_size;
 }
 
-bool AcceleratorArray::inject(Node& n, unsigned node, unsigned lane, uint64_t t) {
+bool AcceleratorArray::inject(Node& n, unsigned node, unsigned lane, bool in_window, uint64_t t) {
   Lane& l = n.lanes[lane];
   if (!l.injecting) {
     if (l.q_size == 0) return false;
@@ -139,7 +139,7 @@ bool AcceleratorArray::inject(Node& n, unsigned node, unsigned lane, uint64_t t)
   tracker_.on_injected(l.cur.id, l.index, l.index + 1u == l.cur.length, t);
   --l.credits[l.vc];
   ++flits_sent_;
-  if (t >= cfg_.warmup && t < cfg_.warmup + cfg_.measure) ++n.window_sent;
+  if (in_window) ++n.window_sent;
   if (++l.index == l.cur.length) {
     l.injecting = false;
     if (engine_ != nullptr) engine_->sent(node, lane, l.cur, t);
@@ -242,7 +242,7 @@ void AcceleratorArray::on_clock() {
         if (in_window) window_generated_ += cfg_.packet_length;
       }
     }
-    for (unsigned k = 0; k < lanes; ++k) moved |= inject(n, i, k, t);
+    for (unsigned k = 0; k < lanes; ++k) moved |= inject(n, i, k, in_window, t);
   }
 
   // Run control, the same for traffic and for a collective but for what finishes the run

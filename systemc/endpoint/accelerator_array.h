@@ -255,7 +255,7 @@ class AcceleratorArray final : public sc_core::sc_module, public Nic<OutPacket> 
   void on_clock();
   void push_queue(Lane& l, unsigned queue, const OutPacket& p);
   static unsigned pick_queue(const Lane& l);
-  bool inject(Node& n, unsigned node, unsigned lane, uint64_t t);
+  bool inject(Node& n, unsigned node, unsigned lane, bool in_window, uint64_t t);
   /// Nothing arrives at node n's lanes in cycle t (its horizon says so).
   static bool quiet(const Node& n, uint64_t t) { return !n.poll_always && n.arrivals.quiet(t); }
   bool receive(Node& n, unsigned node, unsigned lane, bool in_window, uint64_t t);

@@ -38,8 +38,9 @@ nlohmann::ordered_json node_distribution(std::vector<uint64_t> flits, double win
   j["median"] = rate(flits[flits.size() / 2]);
   double sum = 0, sum_sq = 0;
   for (uint64_t f : flits) {
-    sum += rate(f);
-    sum_sq += rate(f) * rate(f);
+    const double x = rate(f);
+    sum += x;
+    sum_sq += x * x;
   }
   j["mean"] = sum / static_cast<double>(flits.size());
   j["max"] = rate(flits.back());
